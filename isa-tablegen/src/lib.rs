@@ -1,0 +1,20 @@
+//! isa-tablegen: the `.isa` machine description language.
+//!
+//! [`Machine::parse`] reads a description into the typed model of [`model`];
+//! every other tool of the toolchain (assembler, linker, simulator, compiler)
+//! uses that model as a library, so a new DSP is a new `.isa` file. The
+//! language is documented in this crate's README.md.
+
+pub mod builtin;
+pub mod dispatch;
+pub mod doc;
+pub mod encoding;
+pub mod model;
+pub mod parse;
+pub mod sem;
+
+pub use dispatch::{BundleError, Placement};
+pub use encoding::{DecodeError, EncodeError, Guard, Op, PatchError};
+pub use model::*;
+pub use parse::Diagnostic;
+pub use sem::{Sem, SemClass, SemOp, Ty};
