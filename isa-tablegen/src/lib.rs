@@ -9,8 +9,10 @@ pub mod builtin;
 pub mod dispatch;
 pub mod doc;
 pub mod encoding;
+pub mod lexer;
 pub mod model;
 pub mod parse;
+pub mod resolve;
 pub mod sem;
 
 pub use dispatch::{BundleError, Placement};
