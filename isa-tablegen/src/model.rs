@@ -245,6 +245,15 @@ pub enum ImmKind {
 }
 
 impl OperandKind {
+    /// The form the decoder returns an immediate in: `Either` immediates that
+    /// were written unsigned (`0xffffffff`) come back signed (`-1`), with the
+    /// same bits.
+    pub fn canonical(&self, value: i64) -> i64 {
+        match *self {
+            OperandKind::Imm(ImmKind::Either, bits) if value >= 1i64 << (bits - 1) => value - (1i64 << bits),
+            _ => value,
+        }
+    }
     /// Inclusive range of values an immediate operand accepts.
     pub fn imm_range(&self) -> Option<(i64, i64)> {
         match *self {

@@ -166,11 +166,11 @@ fn check_sem(ctx: &Ctx, sem: &Sem, operands: &[Operand], loc: &Loc, mnemonic: &s
             if let Some(data) = data {
                 if vector_op != is_vec(data) {
                     return fail(format!(
-                        "'{}' {} a vector register for its data, '{}' is {}",
+                        "'{}' {} a vector register for its data, and '{}' is {}",
                         op.name(),
                         if vector_op { "needs" } else { "cannot use" },
                         name(data),
-                        if is_vec(data) { "one" } else { "not" }
+                        if is_vec(data) { "one" } else { "not one" }
                     ));
                 }
             }
@@ -296,6 +296,7 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
     let mut encoding_decl = None;
     let mut abi_decls = Vec::new();
     let mut ctx = Ctx { regfiles: Vec::new(), units: Vec::new() };
+    let mut unit_locs: Vec<Loc> = Vec::new();
     let mut mask_decls = Vec::new();
     let mut slot_decls = Vec::new();
     let mut format_decls = Vec::new();
@@ -369,6 +370,7 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
                 };
                 let count = in_range(*count, 1, 64, &name.loc, "unit count")?;
                 ctx.units.push(Unit { name: name.text.clone(), kind: k, count, line: loc.line });
+                unit_locs.push(loc.clone());
             }
             Decl::Bundle { max_ops } => bundle = Some(in_range(*max_ops, 1, 64, loc, "max_ops")?),
             Decl::Slot { name, feeds } => slot_decls.push((name.clone(), feeds.clone(), loc.clone())),
@@ -409,8 +411,7 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
     }
     for (i, u) in ctx.units.iter().enumerate() {
         if !slots.iter().any(|s| s.feeds.contains(&UnitId(i as u16))) {
-            return Err(Loc { file: end.file.clone(), line: u.line, col: 1 }
-                .error(format!("unit '{}' is fed by no slot", u.name)));
+            return Err(unit_locs[i].error(format!("unit '{}' is fed by no slot", u.name)));
         }
     }
 

@@ -169,7 +169,7 @@ vocabulary! {
     VStore   "vstore"   3 false One  Memory "mem[a + b + i*size] = c[i]; aligned to the whole vector";
     VStoreU  "vstoreu"  3 false One  Memory "mem[a + b + i*size] = c[i]; element alignment only";
     VStoreS  "vstores"  3 false One  Memory "mem[a + i*b] = c[i] (strided)";
-    VStoreM  "vstorem"  4 false One  Memory "mem[a + b + i*size] = c[i] for each lane i set in mask d; element alignment";
+    VStoreM  "vstorem"  4 false One  Memory "mem[a + b + i*size] = c[i] for each lane i set in the mask (fourth argument); element alignment";
     Gather   "gather"   2 true  One  Memory "d[i] = mem[a + b[i]*size] (b a vector of element indices)";
     Scatter  "scatter"  3 false One  Memory "mem[a + b[i]*size] = c[i], lanes in increasing order";
     Broadcast "broadcast" 1 true One Cross "d[i] = a for every lane";
