@@ -6,6 +6,17 @@
 //! the machine an object was built for is recorded by name and fingerprint in
 //! the [`ISA_SECTION`] section so tools can refuse to mix machines.
 
+mod archive;
+mod elf;
+mod error;
+mod exe;
+mod object;
+
+pub use archive::{read_archive, write_archive, ArchiveMember};
+pub use error::ObjError;
+pub use exe::{read_executable, write_executable};
+pub use object::{read_object, reloc_kind, reloc_name, reloc_type, write_object};
+
 /// Our ELF `e_machine` value (unassigned by the ELF registry).
 pub const EM_DSP: u16 = 0xD5D5;
 /// Non-allocated section holding `name\0fingerprint-as-16-hex-digits\0`.
