@@ -1,0 +1,447 @@
+//! Disassembly of relocatable objects and executables into assembly text
+//! that `dsp-as` accepts and that reassembles to the same section bytes,
+//! relocations and symbols.
+//!
+//! Code is printed one bundle per line (`{ op ; op }`, a one-op bundle
+//! without braces) followed by `# ADDRESS: WORDS  UNITS`. Anything that
+//! does not decode to a legal bundle that re-encodes to the same words is
+//! printed as raw data with a comment saying why. Data sections become
+//! `.byte`/`.ascii`/`.asciz`/`.zero` runs and `.word sym+A` for R_DSP_32
+//! relocations; .bss becomes `.zero`.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+use dsp_obj::{Executable, ObjectFile, RelocKind, SectionKind, SymbolKind};
+use isa_tablegen::{Machine, Op, OperandKind, Reg};
+
+use crate::assembler::{default_align, kind_from_name};
+
+/// Column at which the trailing comment of a code line starts.
+const COMMENT_COL: usize = 48;
+
+/// A section or segment as the printer sees it.
+struct View<'a> {
+    name: &'a str,
+    kind: SectionKind,
+    /// Address of offset 0 (0 in objects).
+    base: u32,
+    data: &'a [u8],
+    size: u32,
+    /// Relocations by offset: (kind, symbol name, addend).
+    relocs: HashMap<u32, (RelocKind, &'a str, i64)>,
+    /// Labels by offset, in symbol-table order.
+    labels: Vec<(u32, String)>,
+}
+
+/// Symbol attributes printed before a label.
+#[derive(Default)]
+struct Attrs {
+    global: bool,
+    kind: Option<SymbolKind>,
+    size: u32,
+}
+
+struct Printer<'m> {
+    m: &'m Machine,
+    out: String,
+    /// Attribute lines for labels, by name.
+    attrs: HashMap<String, Attrs>,
+    /// Label names printed so far (an executable may repeat local names).
+    printed: HashSet<String>,
+    /// Symbols by address, for naming pc-relative targets: address → name.
+    targets: HashMap<(usize, u32), String>,
+}
+
+/// A symbol name that reads back as one token.
+fn is_plain_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && name != "."
+        && (b[0].is_ascii_alphabetic() || b"_.$".contains(&b[0]))
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || b"_.$".contains(c))
+}
+
+fn sym_plus(name: &str, addend: i64) -> String {
+    match addend {
+        0 => name.to_string(),
+        a if a > 0 => format!("{name}+{a}"),
+        a => format!("{name}-{}", a.unsigned_abs()),
+    }
+}
+
+fn escape(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            0x20..=0x7e => s.push(b as char),
+            _ => {
+                let _ = write!(s, "\\x{b:02x}");
+            }
+        }
+    }
+    s
+}
+
+fn printable(b: u8) -> bool {
+    (0x20..=0x7e).contains(&b) || b == b'\n' || b == b'\t'
+}
+
+/// The data directive for a raw operation word of `n` bytes.
+fn raw_directive(n: u32) -> &'static str {
+    match n {
+        1 => ".byte",
+        2 => ".half",
+        4 => ".word",
+        _ => ".quad",
+    }
+}
+
+fn section_directive(m: &Machine, name: &str, kind: SectionKind) -> String {
+    if kind_from_name(name) == Some(kind) {
+        if matches!(name, ".text" | ".data" | ".rodata" | ".bss") {
+            return format!("\t{name}");
+        }
+        return format!("\t.section {name}");
+    }
+    let _ = m;
+    match kind {
+        SectionKind::Text => format!("\t.section {name}, \"ax\""),
+        SectionKind::ReadOnly => format!("\t.section {name}, \"a\""),
+        SectionKind::Data => format!("\t.section {name}, \"aw\""),
+        SectionKind::Bss => format!("\t.section {name}, \"aw\", @nobits"),
+    }
+}
+
+/// Prints a relocatable object as assembly source.
+pub fn disassemble_object(m: &Machine, obj: &ObjectFile) -> String {
+    let mut p = Printer::new(m);
+    for s in &obj.symbols {
+        let kind = (s.kind != SymbolKind::NoType).then_some(s.kind);
+        p.attrs.insert(s.name.clone(), Attrs { global: s.global, kind, size: s.size });
+        if let Some(sec) = s.section {
+            p.targets.entry((sec, s.value)).or_insert_with(|| s.name.clone());
+        }
+    }
+    let _ = writeln!(p.out, "# machine {} (fingerprint {:016x})", obj.machine.name, obj.machine.fingerprint);
+    for s in obj.symbols.iter().filter(|s| s.section.is_none()) {
+        p.attributes(&s.name);
+    }
+    for (i, sec) in obj.sections.iter().enumerate() {
+        let mut labels: Vec<(u32, String)> = obj
+            .symbols
+            .iter()
+            .filter(|s| s.section == Some(i))
+            .map(|s| (s.value, s.name.clone()))
+            .collect();
+        labels.sort_by_key(|(v, _)| *v);
+        let relocs = sec
+            .relocs
+            .iter()
+            .filter_map(|r| {
+                let sym = obj.symbols.get(r.symbol)?;
+                Some((r.offset, (r.kind, sym.name.as_str(), r.addend)))
+            })
+            .collect();
+        let view = View {
+            name: &sec.name,
+            kind: sec.kind,
+            base: 0,
+            data: &sec.data,
+            size: sec.size,
+            relocs,
+            labels,
+        };
+        let _ = writeln!(p.out);
+        let _ = writeln!(p.out, "{}", section_directive(m, &sec.name, sec.kind));
+        if sec.align > default_align(m, sec.kind) {
+            let _ = writeln!(p.out, "\t.align {}", sec.align);
+        }
+        p.section(&view, i);
+    }
+    p.out
+}
+
+/// Prints a linked executable as assembly (one section per segment).
+pub fn disassemble_executable(m: &Machine, exe: &Executable) -> String {
+    let mut p = Printer::new(m);
+    let _ = writeln!(p.out, "# machine {} (fingerprint {:016x})", exe.machine.name, exe.machine.fingerprint);
+    let _ = writeln!(p.out, "# entry point {:08x}", exe.entry);
+    for s in &exe.symbols {
+        let kind = (s.kind != SymbolKind::NoType).then_some(s.kind);
+        p.attrs.entry(s.name.clone()).or_insert(Attrs { global: s.global, kind, size: s.size });
+    }
+    for (i, seg) in exe.segments.iter().enumerate() {
+        for s in &exe.symbols {
+            if s.addr >= seg.addr && s.addr < seg.addr.saturating_add(seg.mem_size.max(1)) {
+                p.targets.entry((i, s.addr - seg.addr)).or_insert_with(|| s.name.clone());
+            }
+        }
+    }
+    let mut placed = HashSet::new();
+    for (i, seg) in exe.segments.iter().enumerate() {
+        let kind = if seg.flags.exec {
+            SectionKind::Text
+        } else {
+            match kind_from_name(&seg.name) {
+                Some(k) => k,
+                None if seg.flags.write => SectionKind::Data,
+                None => SectionKind::ReadOnly,
+            }
+        };
+        let size = seg.mem_size.max(seg.data.len() as u32);
+        let mut labels: Vec<(u32, String)> = Vec::new();
+        for (k, s) in exe.symbols.iter().enumerate() {
+            if s.addr >= seg.addr && s.addr - seg.addr <= size && !placed.contains(&k) {
+                placed.insert(k);
+                labels.push((s.addr - seg.addr, s.name.clone()));
+            }
+        }
+        labels.sort_by_key(|(v, _)| *v);
+        let data: &[u8] = if kind == SectionKind::Bss { &[] } else { &seg.data };
+        let view =
+            View { name: &seg.name, kind, base: seg.addr, data, size, relocs: HashMap::new(), labels };
+        let _ = writeln!(p.out);
+        let _ = writeln!(p.out, "{}\t\t# {:08x}..{:08x}", section_directive(m, &seg.name, kind), seg.addr, seg.addr as u64 + size as u64);
+        p.section(&view, i);
+    }
+    let others: Vec<_> = exe.symbols.iter().enumerate().filter(|(k, _)| !placed.contains(k)).collect();
+    if !others.is_empty() {
+        let _ = writeln!(p.out);
+        let _ = writeln!(p.out, "# symbols outside every segment:");
+        for (_, s) in others {
+            let _ = writeln!(p.out, "# {:08x} {}", s.addr, s.name);
+        }
+    }
+    p.out
+}
+
+impl<'m> Printer<'m> {
+    fn new(m: &'m Machine) -> Self {
+        Printer { m, out: String::new(), attrs: HashMap::new(), printed: HashSet::new(), targets: HashMap::new() }
+    }
+
+    /// `.globl`, `.type` and `.size` lines for a symbol.
+    fn attributes(&mut self, name: &str) {
+        let Some(a) = self.attrs.get(name) else { return };
+        if a.global {
+            let _ = writeln!(self.out, "\t.globl {name}");
+        }
+        match a.kind {
+            Some(SymbolKind::Func) => {
+                let _ = writeln!(self.out, "\t.type {name}, @function");
+            }
+            Some(SymbolKind::Object) => {
+                let _ = writeln!(self.out, "\t.type {name}, @object");
+            }
+            _ => {}
+        }
+        if a.size != 0 {
+            let _ = writeln!(self.out, "\t.size {name}, {}", a.size);
+        }
+    }
+
+    fn labels_at(&mut self, v: &View, off: u32) {
+        for (_, name) in v.labels.iter().filter(|(o, _)| *o == off) {
+            if self.printed.insert(name.clone()) {
+                self.attributes(name);
+                let _ = writeln!(self.out, "{name}:");
+            } else {
+                let _ = writeln!(self.out, "# {name}: (repeated name)");
+            }
+        }
+    }
+
+    fn section(&mut self, v: &View, index: usize) {
+        let mut off = 0u32;
+        while off < v.size {
+            self.labels_at(v, off);
+            let next_label = v.labels.iter().map(|(o, _)| *o).filter(|&o| o > off).min().unwrap_or(u32::MAX);
+            let end = v.size.min(next_label);
+            off = match v.kind {
+                SectionKind::Text => self.code(v, index, off, end),
+                SectionKind::Bss => {
+                    let _ = writeln!(self.out, "\t.zero {}", end - off);
+                    end
+                }
+                _ => self.data(v, off, end),
+            };
+        }
+        // Labels at the very end (and past it, which cannot be placed).
+        self.labels_at(v, v.size);
+        for (o, name) in v.labels.iter().filter(|(o, _)| *o > v.size) {
+            let _ = writeln!(self.out, "# {name}: at offset {o}, past the end of {}", v.name);
+        }
+    }
+
+    fn comment_line(&mut self, text: &str, comment: &str) {
+        let pad = COMMENT_COL.saturating_sub(8 + text.len()).max(1);
+        let _ = writeln!(self.out, "\t{text}{}# {comment}", " ".repeat(pad));
+    }
+
+    /// Prints code from `off`, at most to `end`; returns the offset reached.
+    fn code(&mut self, v: &View, index: usize, off: u32, end: u32) -> u32 {
+        let n = self.m.op_bytes();
+        if off % n != 0 || end - off < n {
+            let len = (n - off % n).min(end - off);
+            return self.data(v, off, off + len);
+        }
+        match self.bundle(v, index, off, end) {
+            Ok((text, comment, len)) => {
+                self.comment_line(&text, &comment);
+                off + len
+            }
+            Err(reason) => {
+                if let Some((RelocKind::Data32, sym, addend)) = v.relocs.get(&off) {
+                    let text = format!(".word {}", sym_plus(sym, *addend));
+                    self.comment_line(&text, &format!("{:08x}", v.base + off));
+                    return off + 4;
+                }
+                let word = self.m.read_word(v.data, off as usize).unwrap_or(0);
+                let text = format!("{} {:#0w$x}", raw_directive(n), word, w = n as usize * 2 + 2);
+                let mut comment = format!("{:08x}: {reason}", v.base + off);
+                if let Some((kind, sym, addend)) = v.relocs.get(&off) {
+                    let _ = write!(comment, "; relocation {kind:?} {} lost", sym_plus(sym, *addend));
+                }
+                self.comment_line(&text, &comment);
+                off + n
+            }
+        }
+    }
+
+    /// Decodes the bundle at `off`: (text, comment, bytes) or why not.
+    fn bundle(&self, v: &View, index: usize, off: u32, end: u32) -> Result<(String, String, u32), String> {
+        let n = self.m.op_bytes();
+        let mut ops: Vec<Op> = Vec::new();
+        let mut words = Vec::new();
+        let mut pos = off;
+        loop {
+            if pos + n > end {
+                return Err(if end < v.size { "a label falls inside this bundle".into() } else { "bundle runs past the end of the section (no stop bit)".into() });
+            }
+            let word = self.m.read_word(v.data, pos as usize).ok_or("section data is shorter than its size")?;
+            let (op, stop) = self.m.decode_op(word).map_err(|e| format!("cannot decode: {e}"))?;
+            match self.m.encode_op(&op, stop) {
+                Ok(w) if w == word => {}
+                _ => return Err("decodes but does not re-encode to the same word".into()),
+            }
+            ops.push(op);
+            words.push(word);
+            pos += n;
+            if stop {
+                break;
+            }
+        }
+        let placement = self.m.check_bundle(&ops).map_err(|e| format!("illegal bundle: {e}"))?;
+        let mut texts = Vec::new();
+        for (k, op) in ops.iter().enumerate() {
+            texts.push(self.op_text(v, index, off + k as u32 * n, op)?);
+        }
+        let text = if texts.len() == 1 { texts.remove(0) } else { format!("{{ {} }}", texts.join(" ; ")) };
+        let hex: Vec<String> = words.iter().map(|w| format!("{:0w$x}", w, w = n as usize * 2)).collect();
+        let units: Vec<String> =
+            placement.iter().map(|p| format!("{}{}", self.m.unit(p.unit).name, p.instance)).collect();
+        let comment = format!("{:08x}: {}  {}", v.base + off, hex.join(" "), units.join(" "));
+        Ok((text, comment, pos - off))
+    }
+
+    fn op_text(&self, v: &View, index: usize, off: u32, op: &Op) -> Result<String, String> {
+        let m = self.m;
+        let instr = m.instr(op.instr);
+        let reloc = v.relocs.get(&off);
+        let reloc_index = m.reloc_operand(op.instr);
+        if let Some((kind, _, _)) = reloc {
+            let want_pcrel = reloc_index.map(|i| matches!(instr.operands[i].kind, OperandKind::PcRel(_)));
+            let ok = match kind {
+                RelocKind::Imm => want_pcrel == Some(false),
+                RelocKind::PcRel => want_pcrel == Some(true),
+                RelocKind::Data32 => false,
+            };
+            if !ok {
+                return Err(format!("relocation {kind:?} does not fit '{}'", instr.mnemonic));
+            }
+        }
+        let mut s = String::new();
+        if let (Some(g), Some(field)) = (op.guard, m.encoding.guard) {
+            let reg = m.reg_name(Reg { file: field.file, index: g.reg });
+            let _ = write!(s, "({}{reg}) ", if g.negate { "!" } else { "" });
+        }
+        s.push_str(&instr.mnemonic);
+        for (i, (operand, &value)) in instr.operands.iter().zip(&op.args).enumerate() {
+            s.push_str(if i == 0 { " " } else { ", " });
+            match (operand.kind, reloc) {
+                (_, Some((_, sym, addend))) if reloc_index == Some(i) => s.push_str(&sym_plus(sym, *addend)),
+                (OperandKind::Reg(file), _) => s.push_str(&m.reg_name(Reg { file, index: value as u16 })),
+                (OperandKind::PcRel(_), _) => {
+                    let dist = value * m.op_bytes() as i64;
+                    let target = off as i64 + dist;
+                    let name = u32::try_from(target).ok().and_then(|t| self.targets.get(&(index, t)));
+                    match name {
+                        Some(name) if is_plain_name(name) => s.push_str(name),
+                        _ if dist == 0 => s.push('.'),
+                        _ => s.push_str(&sym_plus(".", dist)),
+                    }
+                }
+                (OperandKind::Imm(..), _) => {
+                    let _ = write!(s, "{value}");
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// Prints data bytes `off..end` (no labels inside); returns `end`.
+    fn data(&mut self, v: &View, mut off: u32, end: u32) -> u32 {
+        while off < end {
+            if let Some((kind, sym, addend)) = v.relocs.get(&off) {
+                if *kind == RelocKind::Data32 && off + 4 <= end {
+                    let text = format!(".word {}", sym_plus(sym, *addend));
+                    self.comment_line(&text, &format!("{:08x}", v.base + off));
+                    off += 4;
+                    continue;
+                }
+            }
+            // The run up to the next relocation.
+            let stop = (off + 1..end).find(|o| v.relocs.contains_key(o)).unwrap_or(end);
+            let byte = |o: u32| v.data.get(o as usize).copied().unwrap_or(0);
+            let zeros = (off..stop).take_while(|&o| byte(o) == 0).count() as u32;
+            if zeros >= 8 || (zeros > 0 && off + zeros == stop && zeros == stop - off && zeros >= 4) {
+                let _ = writeln!(self.out, "\t.zero {zeros}");
+                off += zeros;
+                continue;
+            }
+            let text_len = (off..stop).take_while(|&o| printable(byte(o))).count() as u32;
+            if text_len >= 4 {
+                let bytes: Vec<u8> = (off..off + text_len).map(byte).collect();
+                let nul = off + text_len < stop && byte(off + text_len) == 0;
+                let dir = if nul { ".asciz" } else { ".ascii" };
+                let text = format!("{dir} \"{}\"", escape(&bytes));
+                self.comment_line(&text, &format!("{:08x}", v.base + off));
+                off += text_len + u32::from(nul);
+                continue;
+            }
+            // Up to 8 bytes, stopping before a string or a zero run.
+            let mut n = 0u32;
+            while off + n < stop && n < 8 {
+                let o = off + n;
+                if n > 0 {
+                    let z = (o..stop).take_while(|&p| byte(p) == 0).count();
+                    let t = (o..stop).take_while(|&p| printable(byte(p))).count();
+                    if z >= 8 || t >= 4 {
+                        break;
+                    }
+                }
+                n += 1;
+            }
+            let vals: Vec<String> = (off..off + n).map(|o| format!("{:#04x}", byte(o))).collect();
+            let text = format!(".byte {}", vals.join(", "));
+            self.comment_line(&text, &format!("{:08x}", v.base + off));
+            off += n;
+        }
+        end
+    }
+}
