@@ -1,0 +1,204 @@
+//! Symbol resolution: which objects take part (archive members only when
+//! they define a symbol that is still undefined, re-scanning each archive to
+//! a fixpoint, in command-line order like GNU ld), duplicate and undefined
+//! symbols, the machine check, and the final symbol addresses.
+
+use std::collections::{HashMap, HashSet};
+
+use dsp_obj::{ObjectFile, Reloc};
+use isa_tablegen::Machine;
+
+use crate::input::{Input, InputObject};
+use crate::layout::{Layout, LINKER_SYMBOLS};
+use crate::LinkError;
+
+/// The objects taking part in the link, in link order.
+#[derive(Debug)]
+pub struct Selection<'a> {
+    pub objects: Vec<&'a InputObject>,
+}
+
+/// Global symbols defined by an object.
+fn definitions(o: &ObjectFile) -> impl Iterator<Item = &str> {
+    o.symbols.iter().filter(|s| s.global && s.section.is_some()).map(|s| s.name.as_str())
+}
+
+/// Names an object references without defining.
+fn references(o: &ObjectFile) -> impl Iterator<Item = &str> {
+    o.symbols.iter().filter(|s| s.section.is_none()).map(|s| s.name.as_str())
+}
+
+struct Selector<'a> {
+    objects: Vec<&'a InputObject>,
+    /// Global name -> index of the defining object.
+    defined: HashMap<&'a str, usize>,
+    undefined: HashSet<&'a str>,
+    errors: Vec<String>,
+}
+
+impl<'a> Selector<'a> {
+    fn add(&mut self, o: &'a InputObject) {
+        let index = self.objects.len();
+        self.objects.push(o);
+        for name in definitions(&o.object) {
+            if let Some(&first) = self.defined.get(name) {
+                self.errors.push(format!(
+                    "duplicate symbol '{name}': defined in {} and {}",
+                    self.objects[first].name, o.name
+                ));
+            } else {
+                self.defined.insert(name, index);
+                self.undefined.remove(name);
+            }
+        }
+        for name in references(&o.object) {
+            if !self.defined.contains_key(name) {
+                self.undefined.insert(name);
+            }
+        }
+    }
+
+    fn wanted(&self, o: &InputObject) -> bool {
+        definitions(&o.object).any(|n| self.undefined.contains(n))
+    }
+}
+
+/// Chooses the objects of the link and reports duplicate and undefined symbols.
+pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, LinkError> {
+    let mut s = Selector { objects: Vec::new(), defined: HashMap::new(), undefined: HashSet::new(), errors: Vec::new() };
+    s.undefined.insert(entry);
+    for input in inputs {
+        match input {
+            Input::Object(o) => s.add(o),
+            Input::Archive { members, .. } => {
+                let mut taken = vec![false; members.len()];
+                loop {
+                    let mut added = false;
+                    for (k, m) in members.iter().enumerate() {
+                        if !taken[k] && s.wanted(m) {
+                            taken[k] = true;
+                            added = true;
+                            s.add(m);
+                        }
+                    }
+                    if !added {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if s.objects.is_empty() {
+        return Err(LinkError::new("no input objects"));
+    }
+    if !s.errors.is_empty() {
+        return Err(LinkError { messages: s.errors });
+    }
+    let sel = Selection { objects: s.objects };
+    check_undefined(&sel, &s.defined)?;
+    Ok(sel)
+}
+
+/// Lists every symbol referenced by a relocation that nothing defines, with
+/// its first reference.
+fn check_undefined(sel: &Selection<'_>, defined: &HashMap<&str, usize>) -> Result<(), LinkError> {
+    let mut seen = HashSet::new();
+    let mut errors = Vec::new();
+    for o in &sel.objects {
+        for sec in &o.object.sections {
+            for r in &sec.relocs {
+                let Some(sym) = o.object.symbols.get(r.symbol) else {
+                    errors.push(format!("{}({}+{:#x}): relocation names symbol {} which does not exist", o.name, sec.name, r.offset, r.symbol));
+                    continue;
+                };
+                if sym.section.is_some() || defined.contains_key(sym.name.as_str()) || LINKER_SYMBOLS.contains(&sym.name.as_str()) {
+                    continue;
+                }
+                if seen.insert(sym.name.as_str()) {
+                    errors.push(format!(
+                        "undefined symbol '{}' (referenced from {}({}+{:#x}))",
+                        sym.name, o.name, sec.name, r.offset
+                    ));
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(LinkError { messages: errors })
+    }
+}
+
+/// Loads the shipped machine the first object names.
+pub fn load_machine(sel: &Selection<'_>) -> Result<Machine, LinkError> {
+    let first = &sel.objects[0];
+    let name = &first.object.machine.name;
+    Machine::load(name).map_err(|d| {
+        LinkError::new(format!("cannot load machine '{name}' (named by {}): {d}", first.name))
+    })
+}
+
+/// All objects must be built for one machine, the one being linked for.
+pub fn check_machine(sel: &Selection<'_>, machine: &Machine, from_isa: bool) -> Result<(), LinkError> {
+    let first = &sel.objects[0];
+    let a = &first.object.machine;
+    for o in &sel.objects[1..] {
+        let b = &o.object.machine;
+        if b != a {
+            return Err(LinkError::new(format!(
+                "machine mismatch: {} was built for '{}' (fingerprint {:016x}) but {} for '{}' (fingerprint {:016x})",
+                o.name, b.name, b.fingerprint, first.name, a.name, a.fingerprint
+            )));
+        }
+    }
+    if a.name != machine.name || a.fingerprint != machine.fingerprint {
+        let source = if from_isa { "given by --isa" } else { "shipped with dsp-ld" };
+        return Err(LinkError::new(format!(
+            "machine mismatch: {} was built for '{}' (fingerprint {:016x}) but the machine '{}' {source} has fingerprint {:016x}",
+            first.name, a.name, a.fingerprint, machine.name, machine.fingerprint
+        )));
+    }
+    Ok(())
+}
+
+/// Final addresses of the global and linker-defined symbols.
+#[derive(Debug)]
+pub struct Symbols {
+    globals: HashMap<String, u32>,
+    linker: HashMap<&'static str, u32>,
+}
+
+impl Symbols {
+    /// Address of a global symbol (inputs first, then the linker's).
+    pub fn global(&self, name: &str) -> Option<u32> {
+        self.globals.get(name).copied().or_else(|| self.linker.get(name).copied())
+    }
+
+    pub fn defined_by_input(&self, name: &str) -> bool {
+        self.globals.contains_key(name)
+    }
+
+    /// Value S of the symbol a relocation of object `oi` names.
+    pub fn target(&self, sel: &Selection<'_>, layout_placement: &[Vec<u64>], oi: usize, r: &Reloc) -> Option<u64> {
+        let s = sel.objects[oi].object.symbols.get(r.symbol)?;
+        match s.section {
+            Some(sec) => Some(layout_placement[oi][sec] + s.value as u64),
+            None => self.global(&s.name).map(u64::from),
+        }
+    }
+}
+
+/// Computes the addresses of all global symbols once the layout is known.
+pub fn bind(sel: &Selection<'_>, lay: &Layout) -> Result<Symbols, LinkError> {
+    let mut globals = HashMap::new();
+    for (oi, o) in sel.objects.iter().enumerate() {
+        for s in &o.object.symbols {
+            if let (true, Some(sec)) = (s.global, s.section) {
+                globals.insert(s.name.clone(), (lay.placement[oi][sec] + s.value as u64) as u32);
+            }
+        }
+    }
+    let linker = lay.linker_symbols.iter().copied().collect();
+    Ok(Symbols { globals, linker })
+}
