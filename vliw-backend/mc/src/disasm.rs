@@ -424,14 +424,34 @@ impl<'m> Printer<'m> {
                 off += text_len + u32::from(nul);
                 continue;
             }
-            // Up to 8 bytes, stopping before a string or a zero run.
+            let starts_run = |o: u32| {
+                (o..stop).take_while(|&p| byte(p) == 0).count() >= 8
+                    || (o..stop).take_while(|&p| printable(byte(p))).count() >= 4
+            };
+            // Aligned little-endian words, up to 4 on a line.
+            let mut words = Vec::new();
+            while off % 4 == 0 && words.len() < 4 {
+                let o = off + 4 * words.len() as u32;
+                if o + 4 > stop || (!words.is_empty() && starts_run(o)) {
+                    break;
+                }
+                let w = u32::from_le_bytes([byte(o), byte(o + 1), byte(o + 2), byte(o + 3)]);
+                words.push(format!("{w:#010x}"));
+            }
+            if !words.is_empty() {
+                let text = format!(".word {}", words.join(", "));
+                self.comment_line(&text, &format!("{:08x}", v.base + off));
+                off += 4 * words.len() as u32;
+                continue;
+            }
+            // Up to 8 bytes, stopping before a string, a zero run or an aligned word.
             let mut n = 0u32;
             while off + n < stop && n < 8 {
                 let o = off + n;
                 if n > 0 {
                     let z = (o..stop).take_while(|&p| byte(p) == 0).count();
                     let t = (o..stop).take_while(|&p| printable(byte(p))).count();
-                    if z >= 8 || t >= 4 {
+                    if z >= 8 || t >= 4 || (o % 4 == 0 && o + 4 <= stop) {
                         break;
                     }
                 }
