@@ -93,6 +93,7 @@ pub fn link_with_map(inputs: &[Input], opts: &LinkOptions) -> Result<Linked, Lin
         None => std::borrow::Cow::Owned(resolve::load_machine(&sel)?),
     };
     resolve::check_machine(&sel, &machine, opts.machine.is_some())?;
+    resolve::check_symbols(&sel)?;
     let mut lay = layout::layout(&sel, &machine, opts.stack_size)?;
     let syms = resolve::bind(&sel, &lay)?;
     reloc::apply(&sel, &machine, &lay.placement, &syms, &mut lay.outputs)?;
@@ -131,3 +132,7 @@ pub fn link_with_map(inputs: &[Input], opts: &LinkOptions) -> Result<Linked, Lin
     let map = LinkMap::new(&sel, &lay, &executable);
     Ok(Linked { executable, map })
 }
+
+#[cfg(test)]
+#[path = "link_tests.rs"]
+mod tests;

@@ -16,6 +16,10 @@ use crate::LinkError;
 #[derive(Debug)]
 pub struct Selection<'a> {
     pub objects: Vec<&'a InputObject>,
+    /// Duplicate-definition messages, reported by [`check_symbols`].
+    duplicates: Vec<String>,
+    /// Global name -> defining object.
+    defined: HashMap<&'a str, usize>,
 }
 
 /// Global symbols defined by an object.
@@ -63,7 +67,8 @@ impl<'a> Selector<'a> {
     }
 }
 
-/// Chooses the objects of the link and reports duplicate and undefined symbols.
+/// Chooses the objects of the link ([`check_symbols`] reports duplicate and
+/// undefined symbols).
 pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, LinkError> {
     let mut s = Selector { objects: Vec::new(), defined: HashMap::new(), undefined: HashSet::new(), errors: Vec::new() };
     s.undefined.insert(entry);
@@ -91,12 +96,15 @@ pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, 
     if s.objects.is_empty() {
         return Err(LinkError::new("no input objects"));
     }
-    if !s.errors.is_empty() {
-        return Err(LinkError { messages: s.errors });
+    Ok(Selection { objects: s.objects, duplicates: s.errors, defined: s.defined })
+}
+
+/// Reports duplicate definitions, else every undefined symbol.
+pub fn check_symbols(sel: &Selection<'_>) -> Result<(), LinkError> {
+    if !sel.duplicates.is_empty() {
+        return Err(LinkError { messages: sel.duplicates.clone() });
     }
-    let sel = Selection { objects: s.objects };
-    check_undefined(&sel, &s.defined)?;
-    Ok(sel)
+    check_undefined(sel, &sel.defined)
 }
 
 /// Lists every symbol referenced by a relocation that nothing defines, with
