@@ -136,3 +136,6 @@ pub fn link_with_map(inputs: &[Input], opts: &LinkOptions) -> Result<Linked, Lin
 #[cfg(test)]
 #[path = "link_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+mod crt0_tests;
