@@ -10,19 +10,29 @@ use crate::expr::{SymRef, Value};
 use crate::parser::{Expr, ExprKind, OpStmt};
 use crate::Pos;
 
-/// Levenshtein distance of two short strings.
+/// Edit distance of two short strings, counting a transposition of two
+/// neighbouring characters as one edit.
 fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// The candidate closest to `word`, when it is close enough to be a likely typo.
@@ -279,6 +289,19 @@ impl Asm<'_> {
         }
     }
 
+    /// A register name used inside an expression (and not also a symbol).
+    fn register_in(&self, e: &Expr) -> Option<(String, Pos)> {
+        match &e.kind {
+            ExprKind::Name(text) => {
+                let known = self.labels.contains_key(text) || self.equs.contains_key(text);
+                (!known && split_reg(self.m, text).is_some()).then(|| (text.clone(), e.pos))
+            }
+            ExprKind::Unary(_, a) => self.register_in(a),
+            ExprKind::Binary(_, a, b) => self.register_in(a).or_else(|| self.register_in(b)),
+            _ => None,
+        }
+    }
+
     /// An immediate or pc-relative operand: its field value, or a symbol and
     /// addend to relocate against.
     fn value_operand(
@@ -289,13 +312,10 @@ impl Asm<'_> {
         section: usize,
         offset: u32,
     ) -> Option<(i64, Option<(String, i64)>)> {
-        if let ExprKind::Name(text) = &e.kind {
-            let known = self.labels.contains_key(text) || self.equs.contains_key(text);
-            if !known && split_reg(self.m, text).is_some() {
-                let expected = if matches!(kind, OperandKind::PcRel(_)) { "a branch target" } else { "an immediate" };
-                self.error(e.pos, format!("{what} must be {expected}, got register '{text}'"));
-                return None;
-            }
+        if let Some((text, pos)) = self.register_in(e) {
+            let expected = if matches!(kind, OperandKind::PcRel(_)) { "a branch target" } else { "an immediate" };
+            self.error(pos, format!("{what} must be {expected}, got register '{text}'"));
+            return None;
         }
         let (min, max) = kind.imm_range().unwrap_or((i64::MIN, i64::MAX));
         let value = match self.env().eval(e, Some((section, offset))) {
@@ -352,5 +372,6 @@ mod tests {
         assert_eq!(closest("ldx", names.iter().copied()), Some("ldw"));
         assert_eq!(closest("frobnicate", names.iter().copied()), None);
         assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance(".wrod", ".word"), 1);
     }
 }

@@ -318,11 +318,11 @@ impl<'t> Parser<'t> {
         let mut guard = None;
         if matches!(self.peek(), Tok::Punct('(')) {
             self.bump();
-            let pos = self.pos();
             let negate = matches!(self.peek(), Tok::Punct('!'));
             if negate {
                 self.bump();
             }
+            let pos = self.pos();
             let Tok::Ident(reg) = self.peek().clone() else {
                 return Err(self.error_here("a guard register"));
             };
