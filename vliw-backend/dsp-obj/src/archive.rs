@@ -32,7 +32,10 @@ pub fn read_archive(data: &[u8]) -> Result<Vec<ArchiveMember>, ObjError> {
         let name = String::from_utf8(member.name().to_vec())
             .map_err(|_| ObjError::malformed("archive member name is not UTF-8"))?;
         let bytes = member.data(data).map_err(|e| ar_err(data, e))?;
-        out.push(ArchiveMember { name, data: bytes.to_vec() });
+        out.push(ArchiveMember {
+            name,
+            data: bytes.to_vec(),
+        });
     }
     Ok(out)
 }
@@ -72,7 +75,9 @@ fn truncated_walk(data: &[u8]) -> bool {
 }
 
 fn header(out: &mut Vec<u8>, name: &str, size: usize) {
-    out.extend_from_slice(format!("{name:<16}{:<12}{:<6}{:<6}{:<8}{size:<10}`\n", 0, 0, 0, 644).as_bytes());
+    out.extend_from_slice(
+        format!("{name:<16}{:<12}{:<6}{:<6}{:<8}{size:<10}`\n", 0, 0, 0, 644).as_bytes(),
+    );
 }
 
 /// The name to store: the last path component, without newlines.
@@ -176,10 +181,22 @@ mod tests {
     fn members() -> Vec<ArchiveMember> {
         let obj = write_object(&crate::object::tests::sample()).unwrap();
         vec![
-            ArchiveMember { name: "a.o".into(), data: obj.clone() },
-            ArchiveMember { name: "a_much_longer_member_name.o".into(), data: b"odd".to_vec() },
-            ArchiveMember { name: "another_long_name_here.o".into(), data: obj },
-            ArchiveMember { name: "empty".into(), data: vec![] },
+            ArchiveMember {
+                name: "a.o".into(),
+                data: obj.clone(),
+            },
+            ArchiveMember {
+                name: "a_much_longer_member_name.o".into(),
+                data: b"odd".to_vec(),
+            },
+            ArchiveMember {
+                name: "another_long_name_here.o".into(),
+                data: obj,
+            },
+            ArchiveMember {
+                name: "empty".into(),
+                data: vec![],
+            },
         ]
     }
 
@@ -211,7 +228,10 @@ mod tests {
             // Every proper prefix either ends between members or is reported.
             match read_archive(&bytes[..len]) {
                 Ok(m) => assert!(m.len() < 4),
-                Err(e) => assert!(matches!(e, ObjError::Truncated { .. } | ObjError::Malformed { .. }), "{e}"),
+                Err(e) => assert!(
+                    matches!(e, ObjError::Truncated { .. } | ObjError::Malformed { .. }),
+                    "{e}"
+                ),
             }
         }
         let err = read_archive(&bytes[..bytes.len() - 3]).unwrap_err();
@@ -224,14 +244,24 @@ mod tests {
         let mut bytes = MAGIC.to_vec();
         let name = "a_long_bsd_name.o";
         let body = b"0123456789";
-        header(&mut bytes, &format!("#1/{}", name.len()), name.len() + body.len());
+        header(
+            &mut bytes,
+            &format!("#1/{}", name.len()),
+            name.len() + body.len(),
+        );
         bytes.extend_from_slice(name.as_bytes());
         bytes.extend_from_slice(body);
         if bytes.len() % 2 == 1 {
             bytes.push(b'\n');
         }
         let m = read_archive(&bytes).unwrap();
-        assert_eq!(m, vec![ArchiveMember { name: name.into(), data: body.to_vec() }]);
+        assert_eq!(
+            m,
+            vec![ArchiveMember {
+                name: name.into(),
+                data: body.to_vec()
+            }]
+        );
     }
 
     /// An archive made by the system's `ar rcs`, when it is installed.

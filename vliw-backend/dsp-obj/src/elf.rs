@@ -25,7 +25,11 @@ fn obj_err(e: object::read::Error) -> ObjError {
 
 /// Checks identification, class, byte order, machine and type, and that the
 /// section header table and every section's contents lie inside the file.
-pub(crate) fn parse<'d>(data: &'d [u8], e_type: u16, expected: &'static str) -> Result<ElfIn<'d>, ObjError> {
+pub(crate) fn parse<'d>(
+    data: &'d [u8],
+    e_type: u16,
+    expected: &'static str,
+) -> Result<ElfIn<'d>, ObjError> {
     if data.len() < 4 || data[..4] != elf::ELFMAG {
         return Err(ObjError::NotElf);
     }
@@ -56,7 +60,9 @@ pub(crate) fn parse<'d>(data: &'d [u8], e_type: u16, expected: &'static str) -> 
     }
     let shentsize = header.e_shentsize.get(LE) as usize;
     if shentsize != std::mem::size_of::<SectionHeader32<LE>>() {
-        return Err(ObjError::malformed(format!("section header size {shentsize}, expected 40")));
+        return Err(ObjError::malformed(format!(
+            "section header size {shentsize}, expected 40"
+        )));
     }
     let raw_shnum = header.e_shnum.get(LE) as u64;
     if shoff + raw_shnum.max(1) * shentsize as u64 > data.len() as u64 {
@@ -77,10 +83,15 @@ pub(crate) fn parse<'d>(data: &'d [u8], e_type: u16, expected: &'static str) -> 
     }
     let shstrndx = header.shstrndx(LE, data).map_err(obj_err)?;
     if shstrndx as usize >= headers.len() || shstrndx == 0 {
-        return Err(ObjError::BadSectionIndex { what: "e_shstrndx".into(), index: shstrndx });
+        return Err(ObjError::BadSectionIndex {
+            what: "e_shstrndx".into(),
+            index: shstrndx,
+        });
     }
     if headers[shstrndx as usize].sh_type(LE) != elf::SHT_STRTAB {
-        return Err(ObjError::malformed("e_shstrndx does not name a string table"));
+        return Err(ObjError::malformed(
+            "e_shstrndx does not name a string table",
+        ));
     }
     let sections = header.sections(LE, data).map_err(obj_err)?;
     let mut names = Vec::with_capacity(headers.len());
@@ -92,7 +103,12 @@ pub(crate) fn parse<'d>(data: &'d [u8], e_type: u16, expected: &'static str) -> 
             .map_err(|_| ObjError::malformed(format!("section {i}: name is not UTF-8")))?;
         names.push(name.to_string());
     }
-    Ok(ElfIn { data, header, sections, names })
+    Ok(ElfIn {
+        data,
+        header,
+        sections,
+        names,
+    })
 }
 
 impl<'d> ElfIn<'d> {
@@ -115,20 +131,34 @@ impl<'d> ElfIn<'d> {
 
     /// The machine recorded in the [`ISA_SECTION`].
     pub fn machine_id(&self) -> Result<MachineId, ObjError> {
-        let index = self.names.iter().position(|n| n == ISA_SECTION).ok_or(ObjError::MissingIsa)?;
+        let index = self
+            .names
+            .iter()
+            .position(|n| n == ISA_SECTION)
+            .ok_or(ObjError::MissingIsa)?;
         parse_isa(self.contents(index)?)
     }
 
     /// The symbol table (empty when there is none) and its section index.
     pub fn symtab(&self) -> Result<SymbolTable<'d, Hdr>, ObjError> {
-        let tabs = self.sections.iter().filter(|s| s.sh_type(LE) == elf::SHT_SYMTAB).count();
+        let tabs = self
+            .sections
+            .iter()
+            .filter(|s| s.sh_type(LE) == elf::SHT_SYMTAB)
+            .count();
         if tabs > 1 {
             return Err(ObjError::malformed("more than one symbol table"));
         }
-        self.sections.symbols(LE, self.data, elf::SHT_SYMTAB).map_err(obj_err)
+        self.sections
+            .symbols(LE, self.data, elf::SHT_SYMTAB)
+            .map_err(obj_err)
     }
 
-    pub fn symbol_name(&self, symtab: &SymbolTable<'d, Hdr>, index: usize) -> Result<String, ObjError> {
+    pub fn symbol_name(
+        &self,
+        symtab: &SymbolTable<'d, Hdr>,
+        index: usize,
+    ) -> Result<String, ObjError> {
         let sym = &symtab.symbols()[index];
         let name = symtab
             .symbol_name(LE, sym)
@@ -140,7 +170,9 @@ impl<'d> ElfIn<'d> {
 
 /// Parses `name\0hex16\0`.
 pub(crate) fn parse_isa(bytes: &[u8]) -> Result<MachineId, ObjError> {
-    let bad = |reason: &str| ObjError::BadIsa { reason: reason.into() };
+    let bad = |reason: &str| ObjError::BadIsa {
+        reason: reason.into(),
+    };
     let mut parts = bytes.split(|&b| b == 0);
     let name = parts.next().unwrap_or_default();
     let hex = parts.next().ok_or_else(|| bad("missing fingerprint"))?;
@@ -155,8 +187,12 @@ pub(crate) fn parse_isa(bytes: &[u8]) -> Result<MachineId, ObjError> {
     if hex.len() != 16 {
         return Err(bad("fingerprint is not 16 hexadecimal digits"));
     }
-    let fingerprint = u64::from_str_radix(hex, 16).map_err(|_| bad("fingerprint is not hexadecimal"))?;
-    Ok(MachineId { name: name.to_string(), fingerprint })
+    let fingerprint =
+        u64::from_str_radix(hex, 16).map_err(|_| bad("fingerprint is not hexadecimal"))?;
+    Ok(MachineId {
+        name: name.to_string(),
+        fingerprint,
+    })
 }
 
 /// The contents of the [`ISA_SECTION`] for a machine.
@@ -170,7 +206,9 @@ pub(crate) fn isa_bytes(m: &MachineId) -> Result<Vec<u8>, ObjError> {
 /// Checks a name for the string tables.
 pub(crate) fn check_name(what: &str, name: &str) -> Result<(), ObjError> {
     if name.contains('\0') {
-        return Err(ObjError::invalid(format!("{what} name {name:?} contains a NUL byte")));
+        return Err(ObjError::invalid(format!(
+            "{what} name {name:?} contains a NUL byte"
+        )));
     }
     Ok(())
 }
@@ -178,7 +216,9 @@ pub(crate) fn check_name(what: &str, name: &str) -> Result<(), ObjError> {
 /// Checks a section alignment: 0 or a power of two.
 pub(crate) fn check_align(what: &str, align: u32) -> Result<(), ObjError> {
     if align != 0 && !align.is_power_of_two() {
-        return Err(ObjError::invalid(format!("{what}: alignment {align} is not a power of two")));
+        return Err(ObjError::invalid(format!(
+            "{what}: alignment {align} is not a power of two"
+        )));
     }
     Ok(())
 }

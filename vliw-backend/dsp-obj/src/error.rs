@@ -26,9 +26,17 @@ pub enum ObjError {
     /// not name a usable section.
     BadSectionIndex { what: String, index: u32 },
     /// A relocation naming a symbol that does not exist.
-    BadSymbolIndex { section: String, offset: u32, index: u32 },
+    BadSymbolIndex {
+        section: String,
+        offset: u32,
+        index: u32,
+    },
     /// A relocation type that is not one of the `R_DSP_*`.
-    UnknownRelocType { section: String, offset: u32, r_type: u32 },
+    UnknownRelocType {
+        section: String,
+        offset: u32,
+        r_type: u32,
+    },
     /// No [`crate::ISA_SECTION`]: not made by this toolchain.
     MissingIsa,
     /// The [`crate::ISA_SECTION`] does not hold `name\0hex\0`.
@@ -41,10 +49,14 @@ pub enum ObjError {
 
 impl ObjError {
     pub(crate) fn malformed(reason: impl Into<String>) -> Self {
-        ObjError::Malformed { reason: reason.into() }
+        ObjError::Malformed {
+            reason: reason.into(),
+        }
     }
     pub(crate) fn invalid(reason: impl Into<String>) -> Self {
-        ObjError::Invalid { reason: reason.into() }
+        ObjError::Invalid {
+            reason: reason.into(),
+        }
     }
     pub(crate) fn truncated(what: impl Into<String>) -> Self {
         ObjError::Truncated { what: what.into() }

@@ -33,7 +33,10 @@ fn validate(exe: &Executable) -> Result<(), ObjError> {
             )));
         }
         if s.addr as u64 + s.mem_size as u64 > 1 << 32 {
-            return Err(ObjError::invalid(format!("segment '{}' extends past 4 GiB", s.name)));
+            return Err(ObjError::invalid(format!(
+                "segment '{}' extends past 4 GiB",
+                s.name
+            )));
         }
     }
     for s in &exe.symbols {
@@ -62,7 +65,9 @@ pub fn write_executable(exe: &Executable) -> Result<Vec<u8>, ObjError> {
     let num_local = 1 + exe.symbols.iter().filter(|s| !s.global).count() as u32;
     // The segment holding each symbol's address, if any.
     let home = |addr: u32| {
-        exe.segments.iter().position(|s| addr >= s.addr && (addr as u64) < s.addr as u64 + s.mem_size as u64)
+        exe.segments
+            .iter()
+            .position(|s| addr >= s.addr && (addr as u64) < s.addr as u64 + s.mem_size as u64)
     };
 
     let mut buf = Vec::new();
@@ -73,7 +78,12 @@ pub fn write_executable(exe: &Executable) -> Result<Vec<u8>, ObjError> {
     let sec: Vec<(SectionIndex, StringId)> = exe
         .segments
         .iter()
-        .map(|s| (w.reserve_section_index(), w.add_section_name(s.name.as_bytes())))
+        .map(|s| {
+            (
+                w.reserve_section_index(),
+                w.add_section_name(s.name.as_bytes()),
+            )
+        })
         .collect();
     let isa_name = w.add_section_name(ISA_SECTION.as_bytes());
     w.reserve_section_index();
@@ -89,8 +99,11 @@ pub fn write_executable(exe: &Executable) -> Result<Vec<u8>, ObjError> {
             (!s.name.is_empty()).then(|| w.add_string(s.name.as_bytes()))
         })
         .collect();
-    let offsets: Vec<usize> =
-        exe.segments.iter().map(|s| w.reserve(s.data.len(), file_align(s.addr))).collect();
+    let offsets: Vec<usize> = exe
+        .segments
+        .iter()
+        .map(|s| w.reserve(s.data.len(), file_align(s.addr)))
+        .collect();
     let isa_offset = w.reserve(isa.len(), 1);
     w.reserve_symtab();
     w.reserve_strtab();
@@ -131,7 +144,11 @@ pub fn write_executable(exe: &Executable) -> Result<Vec<u8>, ObjError> {
     w.write_null_symbol();
     for (&i, name) in order.iter().zip(&sym_names) {
         let s = &exe.symbols[i];
-        let bind = if s.global { elf::STB_GLOBAL } else { elf::STB_LOCAL };
+        let bind = if s.global {
+            elf::STB_GLOBAL
+        } else {
+            elf::STB_LOCAL
+        };
         let section = home(s.addr).map(|k| sec[k].0);
         w.write_symbol(&Sym {
             name: *name,
@@ -157,11 +174,19 @@ pub fn write_executable(exe: &Executable) -> Result<Vec<u8>, ObjError> {
         }
         w.write_section_header(&SectionHeader {
             name: Some(sec[i].1),
-            sh_type: if nobits { elf::SHT_NOBITS } else { elf::SHT_PROGBITS },
+            sh_type: if nobits {
+                elf::SHT_NOBITS
+            } else {
+                elf::SHT_PROGBITS
+            },
             sh_flags: flags as u64,
             sh_addr: s.addr as u64,
             sh_offset: offsets[i] as u64,
-            sh_size: if nobits { s.mem_size as u64 } else { s.data.len() as u64 },
+            sh_size: if nobits {
+                s.mem_size as u64
+            } else {
+                s.data.len() as u64
+            },
             sh_link: 0,
             sh_info: 0,
             sh_addralign: file_align(s.addr) as u64,
@@ -193,29 +218,45 @@ pub fn read_executable(data: &[u8]) -> Result<Executable, ObjError> {
     let header = elf.header;
     let phoff = header.e_phoff.get(LE) as u64;
     let phnum = header.e_phnum.get(LE) as u64;
-    if phnum > 0 && header.e_phentsize.get(LE) as usize != std::mem::size_of::<elf::ProgramHeader32<LE>>() {
+    if phnum > 0
+        && header.e_phentsize.get(LE) as usize != std::mem::size_of::<elf::ProgramHeader32<LE>>()
+    {
         return Err(ObjError::malformed("program header size is not 32"));
     }
     if phoff + phnum * 32 > data.len() as u64 {
         return Err(ObjError::truncated("the program header table"));
     }
-    let phdrs = header.program_headers(LE, data).map_err(|e| ObjError::malformed(e.to_string()))?;
+    let phdrs = header
+        .program_headers(LE, data)
+        .map_err(|e| ObjError::malformed(e.to_string()))?;
     // Allocated sections, in order, name the segments.
-    let alloc: Vec<usize> = (1..elf.len()).filter(|&i| elf.section(i).sh_flags(LE) & elf::SHF_ALLOC != 0).collect();
+    let alloc: Vec<usize> = (1..elf.len())
+        .filter(|&i| elf.section(i).sh_flags(LE) & elf::SHF_ALLOC != 0)
+        .collect();
     let mut segments = Vec::new();
-    for (k, p) in phdrs.iter().filter(|p| p.p_type(LE) == elf::PT_LOAD).enumerate() {
+    for (k, p) in phdrs
+        .iter()
+        .filter(|p| p.p_type(LE) == elf::PT_LOAD)
+        .enumerate()
+    {
         let (offset, filesz, memsz) = (p.p_offset(LE) as u64, p.p_filesz(LE), p.p_memsz(LE));
         if offset + filesz as u64 > data.len() as u64 {
             return Err(ObjError::truncated(format!("segment {k}")));
         }
         if memsz < filesz {
-            return Err(ObjError::malformed(format!("segment {k}: file size {filesz} exceeds memory size {memsz}")));
+            return Err(ObjError::malformed(format!(
+                "segment {k}: file size {filesz} exceeds memory size {memsz}"
+            )));
         }
         let addr = p.p_vaddr(LE);
         if addr as u64 + memsz as u64 > 1 << 32 {
-            return Err(ObjError::malformed(format!("segment {k} extends past 4 GiB")));
+            return Err(ObjError::malformed(format!(
+                "segment {k} extends past 4 GiB"
+            )));
         }
-        let &index = alloc.get(k).ok_or_else(|| ObjError::malformed(format!("segment {k} has no section header")))?;
+        let &index = alloc
+            .get(k)
+            .ok_or_else(|| ObjError::malformed(format!("segment {k} has no section header")))?;
         if elf.section(index).sh_addr(LE) != addr {
             return Err(ObjError::malformed(format!(
                 "section '{}' and segment {k} have different addresses",
@@ -228,7 +269,11 @@ pub fn read_executable(data: &[u8]) -> Result<Executable, ObjError> {
             addr,
             data: data[offset as usize..(offset + filesz as u64) as usize].to_vec(),
             mem_size: memsz,
-            flags: SegmentFlags { read: f & elf::PF_R != 0, write: f & elf::PF_W != 0, exec: f & elf::PF_X != 0 },
+            flags: SegmentFlags {
+                read: f & elf::PF_R != 0,
+                write: f & elf::PF_W != 0,
+                exec: f & elf::PF_X != 0,
+            },
         });
     }
     for (a, sa) in segments.iter().enumerate() {
@@ -236,7 +281,10 @@ pub fn read_executable(data: &[u8]) -> Result<Executable, ObjError> {
             let (a0, a1) = (sa.addr as u64, sa.addr as u64 + sa.mem_size as u64);
             let (b0, b1) = (sb.addr as u64, sb.addr as u64 + sb.mem_size as u64);
             if a0 < b1 && b0 < a1 {
-                return Err(ObjError::malformed(format!("segments '{}' and '{}' overlap", sa.name, sb.name)));
+                return Err(ObjError::malformed(format!(
+                    "segments '{}' and '{}' overlap",
+                    sa.name, sb.name
+                )));
             }
         }
     }
@@ -249,23 +297,47 @@ pub fn read_executable(data: &[u8]) -> Result<Executable, ObjError> {
             elf::STT_FUNC => SymbolKind::Func,
             elf::STT_OBJECT => SymbolKind::Object,
             elf::STT_SECTION | elf::STT_FILE => continue,
-            t => return Err(ObjError::malformed(format!("symbol '{name}': unsupported type {t}"))),
+            t => {
+                return Err(ObjError::malformed(format!(
+                    "symbol '{name}': unsupported type {t}"
+                )))
+            }
         };
         let global = match sym.st_bind() {
             elf::STB_LOCAL => false,
             elf::STB_GLOBAL => true,
-            b => return Err(ObjError::malformed(format!("symbol '{name}': unsupported binding {b}"))),
+            b => {
+                return Err(ObjError::malformed(format!(
+                    "symbol '{name}': unsupported binding {b}"
+                )))
+            }
         };
         let shndx = sym.st_shndx(LE);
         if shndx == elf::SHN_UNDEF {
-            return Err(ObjError::malformed(format!("undefined symbol '{name}' in an executable")));
+            return Err(ObjError::malformed(format!(
+                "undefined symbol '{name}' in an executable"
+            )));
         }
         if shndx != elf::SHN_ABS && shndx < elf::SHN_LORESERVE && shndx as usize >= elf.len() {
-            return Err(ObjError::BadSectionIndex { what: format!("symbol '{name}'"), index: shndx as u32 });
+            return Err(ObjError::BadSectionIndex {
+                what: format!("symbol '{name}'"),
+                index: shndx as u32,
+            });
         }
-        symbols.push(ExeSymbol { name, addr: sym.st_value(LE), size: sym.st_size(LE), kind, global });
+        symbols.push(ExeSymbol {
+            name,
+            addr: sym.st_value(LE),
+            size: sym.st_size(LE),
+            kind,
+            global,
+        });
     }
-    Ok(Executable { machine, entry: header.e_entry.get(LE), segments, symbols })
+    Ok(Executable {
+        machine,
+        entry: header.e_entry.get(LE),
+        segments,
+        symbols,
+    })
 }
 
 #[cfg(test)]

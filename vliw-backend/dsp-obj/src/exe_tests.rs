@@ -11,9 +11,18 @@ fn sample() -> Executable {
         mem_size,
         flags: SegmentFlags { read, write, exec },
     };
-    let sym = |name: &str, addr, size, kind, global| ExeSymbol { name: name.into(), addr, size, kind, global };
+    let sym = |name: &str, addr, size, kind, global| ExeSymbol {
+        name: name.into(),
+        addr,
+        size,
+        kind,
+        global,
+    };
     Executable {
-        machine: MachineId { name: "ftm32".into(), fingerprint: u64::MAX },
+        machine: MachineId {
+            name: "ftm32".into(),
+            fingerprint: u64::MAX,
+        },
         entry: 0x1000,
         segments: vec![
             seg(".text", 0x1000, (0..64).collect(), 64, true, false, true),
@@ -43,7 +52,10 @@ fn round_trip_partial_data_segment() {
     let mut exe = sample();
     exe.segments[2].mem_size = 64; // 5 bytes of data, 59 zero bytes
     exe.segments[3].addr = 0x1100;
-    assert_eq!(read_executable(&write_executable(&exe).unwrap()).unwrap(), exe);
+    assert_eq!(
+        read_executable(&write_executable(&exe).unwrap()).unwrap(),
+        exe
+    );
 }
 
 #[test]
@@ -59,7 +71,10 @@ fn program_headers_and_flags() {
     assert_eq!(phdrs[3].p_filesz(LE), 0);
     assert_eq!(phdrs[3].p_memsz(LE), 128);
     for p in phdrs {
-        assert_eq!(p.p_offset(LE) % p.p_align(LE), p.p_vaddr(LE) % p.p_align(LE));
+        assert_eq!(
+            p.p_offset(LE) % p.p_align(LE),
+            p.p_vaddr(LE) % p.p_align(LE)
+        );
     }
 }
 
@@ -78,19 +93,34 @@ fn errors_not_panics() {
     }
     let mut b = bytes.clone();
     b[18..20].copy_from_slice(&40u16.to_le_bytes());
-    assert_eq!(read_executable(&b), Err(ObjError::WrongMachine { machine: 40 }));
+    assert_eq!(
+        read_executable(&b),
+        Err(ObjError::WrongMachine { machine: 40 })
+    );
     let obj = crate::write_object(&crate::object::tests::sample()).unwrap();
-    assert!(matches!(read_executable(&obj), Err(ObjError::WrongType { .. })));
-    assert!(matches!(crate::read_object(&bytes), Err(ObjError::WrongType { .. })));
+    assert!(matches!(
+        read_executable(&obj),
+        Err(ObjError::WrongType { .. })
+    ));
+    assert!(matches!(
+        crate::read_object(&bytes),
+        Err(ObjError::WrongType { .. })
+    ));
 }
 
 #[test]
 fn rejects_bad_segments() {
     let mut exe = sample();
     exe.segments[1].mem_size = 1; // 3 bytes of data
-    assert!(matches!(write_executable(&exe), Err(ObjError::Invalid { .. })));
+    assert!(matches!(
+        write_executable(&exe),
+        Err(ObjError::Invalid { .. })
+    ));
     let mut exe = sample();
     exe.segments[3].addr = 0xffff_ff00;
     exe.segments[3].mem_size = 0x1000;
-    assert!(matches!(write_executable(&exe), Err(ObjError::Invalid { .. })));
+    assert!(matches!(
+        write_executable(&exe),
+        Err(ObjError::Invalid { .. })
+    ));
 }

@@ -9,7 +9,9 @@
 
 use object::elf;
 use object::read::elf::{SectionHeader, Sym as _};
-use object::write::elf::{FileHeader, Rel, SectionHeader as WSectionHeader, SectionIndex, Sym, Writer};
+use object::write::elf::{
+    FileHeader, Rel, SectionHeader as WSectionHeader, SectionIndex, Sym, Writer,
+};
 use object::write::StringId;
 use object::{Endianness, LittleEndian as LE};
 
@@ -75,10 +77,14 @@ fn validate(obj: &ObjectFile) -> Result<(), ObjError> {
         }
         if s.kind == SectionKind::Bss {
             if !s.data.is_empty() {
-                return Err(ObjError::invalid(format!("{what}: a bss section holds no data")));
+                return Err(ObjError::invalid(format!(
+                    "{what}: a bss section holds no data"
+                )));
             }
             if !s.relocs.is_empty() {
-                return Err(ObjError::invalid(format!("{what}: a bss section takes no relocations")));
+                return Err(ObjError::invalid(format!(
+                    "{what}: a bss section takes no relocations"
+                )));
             }
         } else if s.data.len() as u64 != s.size as u64 {
             return Err(ObjError::invalid(format!(
@@ -90,13 +96,21 @@ fn validate(obj: &ObjectFile) -> Result<(), ObjError> {
         for r in &s.relocs {
             let at = format!("relocation at {}+{:#x}", s.name, r.offset);
             if r.symbol >= obj.symbols.len() {
-                return Err(ObjError::invalid(format!("{at}: symbol index {} out of range", r.symbol)));
+                return Err(ObjError::invalid(format!(
+                    "{at}: symbol index {} out of range",
+                    r.symbol
+                )));
             }
             if r.offset as u64 + 4 > s.size as u64 {
-                return Err(ObjError::invalid(format!("{at}: offset past the end of the section")));
+                return Err(ObjError::invalid(format!(
+                    "{at}: offset past the end of the section"
+                )));
             }
             if i32::try_from(r.addend).is_err() {
-                return Err(ObjError::invalid(format!("{at}: addend {} does not fit 32 bits", r.addend)));
+                return Err(ObjError::invalid(format!(
+                    "{at}: addend {} does not fit 32 bits",
+                    r.addend
+                )));
             }
         }
     }
@@ -104,7 +118,10 @@ fn validate(obj: &ObjectFile) -> Result<(), ObjError> {
         check_name("symbol", &s.name)?;
         if let Some(i) = s.section {
             let sec = obj.sections.get(i).ok_or_else(|| {
-                ObjError::invalid(format!("symbol '{}': section index {i} out of range", s.name))
+                ObjError::invalid(format!(
+                    "symbol '{}': section index {i} out of range",
+                    s.name
+                ))
             })?;
             if s.value > sec.size {
                 return Err(ObjError::invalid(format!(
@@ -121,8 +138,11 @@ fn validate(obj: &ObjectFile) -> Result<(), ObjError> {
 pub fn write_object(obj: &ObjectFile) -> Result<Vec<u8>, ObjError> {
     validate(obj)?;
     let isa = isa_bytes(&obj.machine)?;
-    let rela_names: Vec<Vec<u8>> =
-        obj.sections.iter().map(|s| format!(".rela{}", s.name).into_bytes()).collect();
+    let rela_names: Vec<Vec<u8>> = obj
+        .sections
+        .iter()
+        .map(|s| format!(".rela{}", s.name).into_bytes())
+        .collect();
     // Locals first, each group in model order.
     let order: Vec<usize> = (0..obj.symbols.len())
         .filter(|&i| !obj.symbols[i].global)
@@ -141,13 +161,20 @@ pub fn write_object(obj: &ObjectFile) -> Result<Vec<u8>, ObjError> {
     let sec: Vec<(SectionIndex, StringId)> = obj
         .sections
         .iter()
-        .map(|s| (w.reserve_section_index(), w.add_section_name(s.name.as_bytes())))
+        .map(|s| {
+            (
+                w.reserve_section_index(),
+                w.add_section_name(s.name.as_bytes()),
+            )
+        })
         .collect();
     let rela: Vec<Option<(SectionIndex, StringId)>> = obj
         .sections
         .iter()
         .zip(&rela_names)
-        .map(|(s, n)| (!s.relocs.is_empty()).then(|| (w.reserve_section_index(), w.add_section_name(n))))
+        .map(|(s, n)| {
+            (!s.relocs.is_empty()).then(|| (w.reserve_section_index(), w.add_section_name(n)))
+        })
         .collect();
     let isa_name = w.add_section_name(ISA_SECTION.as_bytes());
     let _isa_index = w.reserve_section_index();
@@ -170,8 +197,17 @@ pub fn write_object(obj: &ObjectFile) -> Result<Vec<u8>, ObjError> {
         .iter()
         .map(|s| w.reserve(s.data.len(), s.align.max(1) as usize))
         .collect();
-    let rela_offsets: Vec<usize> =
-        obj.sections.iter().map(|s| if s.relocs.is_empty() { 0 } else { w.reserve_relocations(s.relocs.len(), true) }).collect();
+    let rela_offsets: Vec<usize> = obj
+        .sections
+        .iter()
+        .map(|s| {
+            if s.relocs.is_empty() {
+                0
+            } else {
+                w.reserve_relocations(s.relocs.len(), true)
+            }
+        })
+        .collect();
     let isa_offset = w.reserve(isa.len(), 1);
     w.reserve_symtab();
     w.reserve_strtab();
@@ -212,7 +248,11 @@ pub fn write_object(obj: &ObjectFile) -> Result<Vec<u8>, ObjError> {
     w.write_null_symbol();
     for (&i, name) in order.iter().zip(&sym_names) {
         let s = &obj.symbols[i];
-        let bind = if s.global { elf::STB_GLOBAL } else { elf::STB_LOCAL };
+        let bind = if s.global {
+            elf::STB_GLOBAL
+        } else {
+            elf::STB_LOCAL
+        };
         w.write_symbol(&Sym {
             name: *name,
             section: s.section.map(|k| sec[k].0),
@@ -244,7 +284,14 @@ pub fn write_object(obj: &ObjectFile) -> Result<Vec<u8>, ObjError> {
     }
     for (i, s) in obj.sections.iter().enumerate() {
         if let Some((_, name)) = rela[i] {
-            w.write_relocation_section_header(name, sec[i].0, symtab_index, rela_offsets[i], s.relocs.len(), true);
+            w.write_relocation_section_header(
+                name,
+                sec[i].0,
+                symtab_index,
+                rela_offsets[i],
+                s.relocs.len(),
+                true,
+            );
         }
     }
     w.write_section_header(&WSectionHeader {
@@ -286,6 +333,7 @@ pub fn read_object(data: &[u8]) -> Result<ObjectFile, ObjError> {
     // ELF section index -> model section index.
     let mut map = vec![None; elf.len()];
     let mut sections = Vec::new();
+    #[allow(clippy::needless_range_loop)] // `i` is the ELF section index
     for i in 1..elf.len() {
         let s = elf.section(i);
         if let Some(kind) = content_kind(s.sh_type(LE), s.sh_flags(LE)) {
@@ -321,7 +369,11 @@ pub fn read_object(data: &[u8]) -> Result<ObjectFile, ObjError> {
             _ => {}
         }
     }
-    Ok(ObjectFile { machine, sections, symbols })
+    Ok(ObjectFile {
+        machine,
+        sections,
+        symbols,
+    })
 }
 
 /// Reads the symbol table; returns the symbols and, per ELF symbol index,
@@ -342,26 +394,44 @@ fn read_symbols(
             elf::STT_FUNC => SymbolKind::Func,
             elf::STT_OBJECT => SymbolKind::Object,
             elf::STT_FILE => continue,
-            t => return Err(ObjError::malformed(format!("symbol '{name}': unsupported type {t}"))),
+            t => {
+                return Err(ObjError::malformed(format!(
+                    "symbol '{name}': unsupported type {t}"
+                )))
+            }
         };
         let global = match sym.st_bind() {
             elf::STB_LOCAL => false,
             elf::STB_GLOBAL => true,
-            b => return Err(ObjError::malformed(format!("symbol '{name}': unsupported binding {b}"))),
+            b => {
+                return Err(ObjError::malformed(format!(
+                    "symbol '{name}': unsupported binding {b}"
+                )))
+            }
         };
         let section = match shndx {
             elf::SHN_UNDEF => None,
             elf::SHN_ABS => {
-                return Err(ObjError::malformed(format!("symbol '{name}': absolute symbols are not supported")))
+                return Err(ObjError::malformed(format!(
+                    "symbol '{name}': absolute symbols are not supported"
+                )))
             }
             elf::SHN_COMMON => {
-                return Err(ObjError::malformed(format!("symbol '{name}': common symbols are not supported")))
+                return Err(ObjError::malformed(format!(
+                    "symbol '{name}': common symbols are not supported"
+                )))
             }
             _ => {
-                let index = symtab.symbol_section(LE, sym, object::SymbolIndex(i)).ok().flatten();
-                let k = index.and_then(|x| map.get(x.0).copied().flatten()).ok_or_else(|| {
-                    ObjError::BadSectionIndex { what: format!("symbol '{name}'"), index: shndx as u32 }
-                })?;
+                let index = symtab
+                    .symbol_section(LE, sym, object::SymbolIndex(i))
+                    .ok()
+                    .flatten();
+                let k = index
+                    .and_then(|x| map.get(x.0).copied().flatten())
+                    .ok_or_else(|| ObjError::BadSectionIndex {
+                        what: format!("symbol '{name}'"),
+                        index: shndx as u32,
+                    })?;
                 Some(k)
             }
         };
@@ -380,7 +450,14 @@ fn read_symbols(
             }
         }
         sym_map[i] = Some(symbols.len());
-        symbols.push(Symbol { name, section, value, size: sym.st_size(LE), global, kind });
+        symbols.push(Symbol {
+            name,
+            section,
+            value,
+            size: sym.st_size(LE),
+            global,
+            kind,
+        });
     }
     Ok((symbols, sym_map))
 }
@@ -395,10 +472,14 @@ fn read_relocs(
     let s = elf.section(index);
     let rname = &elf.names[index];
     let target = s.sh_info(LE);
-    let k = map.get(target as usize).copied().flatten().ok_or_else(|| ObjError::BadSectionIndex {
-        what: format!("relocation section '{rname}'"),
-        index: target,
-    })?;
+    let k =
+        map.get(target as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| ObjError::BadSectionIndex {
+                what: format!("relocation section '{rname}'"),
+                index: target,
+            })?;
     let link = s.sh_link(LE) as usize;
     if link >= elf.len() || elf.section(link).sh_type(LE) != elf::SHT_SYMTAB {
         return Err(ObjError::BadSectionIndex {
@@ -406,16 +487,24 @@ fn read_relocs(
             index: link as u32,
         });
     }
-    if s.sh_size(LE) % 12 != 0 {
-        return Err(ObjError::malformed(format!("relocation section '{rname}': size is not a multiple of 12")));
+    if !s.sh_size(LE).is_multiple_of(12) {
+        return Err(ObjError::malformed(format!(
+            "relocation section '{rname}': size is not a multiple of 12"
+        )));
     }
     let relas = match s.rela(LE, elf.data) {
         Ok(Some((relas, _))) => relas,
-        _ => return Err(ObjError::malformed(format!("relocation section '{rname}' is unreadable"))),
+        _ => {
+            return Err(ObjError::malformed(format!(
+                "relocation section '{rname}' is unreadable"
+            )))
+        }
     };
     let sec_name = sections[k].name.clone();
     if sections[k].kind == SectionKind::Bss && !relas.is_empty() {
-        return Err(ObjError::malformed(format!("relocations for bss section '{sec_name}'")));
+        return Err(ObjError::malformed(format!(
+            "relocations for bss section '{sec_name}'"
+        )));
     }
     let size = sections[k].size;
     for r in relas {
@@ -430,18 +519,27 @@ fn read_relocs(
             offset,
             r_type,
         })?;
-        let symbol = sym_map.get(sym as usize).copied().flatten().ok_or_else(|| ObjError::BadSymbolIndex {
-            section: sec_name.clone(),
-            offset,
-            index: sym,
-        })?;
+        let symbol = sym_map
+            .get(sym as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| ObjError::BadSymbolIndex {
+                section: sec_name.clone(),
+                offset,
+                index: sym,
+            })?;
         if offset as u64 + 4 > size as u64 {
             return Err(ObjError::malformed(format!(
                 "relocation at {sec_name}+{offset:#x} lies outside the section (size {size:#x})"
             )));
         }
         let addend = r.r_addend.get(LE) as i64;
-        sections[k].relocs.push(Reloc { offset, kind, symbol, addend });
+        sections[k].relocs.push(Reloc {
+            offset,
+            kind,
+            symbol,
+            addend,
+        });
     }
     Ok(())
 }

@@ -11,8 +11,18 @@ pub(crate) fn sample() -> ObjectFile {
         data: (0u8..32).collect(),
         size: 32,
         relocs: vec![
-            Reloc { offset: 8, kind: RelocKind::PcRel, symbol: 3, addend: 0 },
-            Reloc { offset: 16, kind: RelocKind::Imm, symbol: 2, addend: -4 },
+            Reloc {
+                offset: 8,
+                kind: RelocKind::PcRel,
+                symbol: 3,
+                addend: 0,
+            },
+            Reloc {
+                offset: 16,
+                kind: RelocKind::Imm,
+                symbol: 2,
+                addend: -4,
+            },
         ],
     };
     let data = Section {
@@ -21,13 +31,42 @@ pub(crate) fn sample() -> ObjectFile {
         align: 4,
         data: vec![1, 2, 3, 4, 5, 6, 7, 8],
         size: 8,
-        relocs: vec![Reloc { offset: 4, kind: RelocKind::Data32, symbol: 0, addend: 12 }],
+        relocs: vec![Reloc {
+            offset: 4,
+            kind: RelocKind::Data32,
+            symbol: 0,
+            addend: 12,
+        }],
     };
-    let ro = Section { name: ".rodata".into(), kind: SectionKind::ReadOnly, align: 1, data: b"hi\0".to_vec(), size: 3, relocs: vec![] };
-    let bss = Section { name: ".bss".into(), kind: SectionKind::Bss, align: 64, data: vec![], size: 256, relocs: vec![] };
-    let sym = |name: &str, section, value, size, global, kind| Symbol { name: name.into(), section, value, size, global, kind };
+    let ro = Section {
+        name: ".rodata".into(),
+        kind: SectionKind::ReadOnly,
+        align: 1,
+        data: b"hi\0".to_vec(),
+        size: 3,
+        relocs: vec![],
+    };
+    let bss = Section {
+        name: ".bss".into(),
+        kind: SectionKind::Bss,
+        align: 64,
+        data: vec![],
+        size: 256,
+        relocs: vec![],
+    };
+    let sym = |name: &str, section, value, size, global, kind| Symbol {
+        name: name.into(),
+        section,
+        value,
+        size,
+        global,
+        kind,
+    };
     ObjectFile {
-        machine: MachineId { name: "ftm".into(), fingerprint: 0x0123_4567_89ab_cdef },
+        machine: MachineId {
+            name: "ftm".into(),
+            fingerprint: 0x0123_4567_89ab_cdef,
+        },
         sections: vec![text, data, ro, bss],
         symbols: vec![
             sym("loop", Some(0), 8, 0, false, SymbolKind::NoType),
@@ -48,7 +87,14 @@ fn round_trip() {
 
 #[test]
 fn round_trip_empty() {
-    let obj = ObjectFile { machine: MachineId { name: "ftm8".into(), fingerprint: 7 }, sections: vec![], symbols: vec![] };
+    let obj = ObjectFile {
+        machine: MachineId {
+            name: "ftm8".into(),
+            fingerprint: 7,
+        },
+        sections: vec![],
+        symbols: vec![],
+    };
     assert_eq!(read_object(&write_object(&obj).unwrap()).unwrap(), obj);
 }
 
@@ -58,7 +104,11 @@ fn locals_are_written_first() {
     obj.symbols.swap(0, 2); // main (global) first, loop (local) third
     for s in &mut obj.sections {
         for r in &mut s.relocs {
-            r.symbol = match r.symbol { 0 => 2, 2 => 0, x => x };
+            r.symbol = match r.symbol {
+                0 => 2,
+                2 => 0,
+                x => x,
+            };
         }
     }
     let back = read_object(&write_object(&obj).unwrap()).unwrap();
@@ -102,7 +152,10 @@ fn not_elf_and_truncated() {
     let bytes = write_object(&sample()).unwrap();
     for len in [5, 20, 51, 52, 100, bytes.len() / 2, bytes.len() - 1] {
         let err = read_object(&bytes[..len]).unwrap_err();
-        assert!(matches!(err, ObjError::Truncated { .. }), "len {len}: {err}");
+        assert!(
+            matches!(err, ObjError::Truncated { .. }),
+            "len {len}: {err}"
+        );
     }
 }
 
@@ -134,7 +187,10 @@ fn wrong_class_endian_machine_type() {
     b[18..20].copy_from_slice(&62u16.to_le_bytes());
     let err = read_object(&b).unwrap_err();
     assert_eq!(err, ObjError::WrongMachine { machine: 62 });
-    assert_eq!(err.to_string(), "ELF file for another machine (e_machine 0x3e, expected 0xd5d5 for the DSP)");
+    assert_eq!(
+        err.to_string(),
+        "ELF file for another machine (e_machine 0x3e, expected 0xd5d5 for the DSP)"
+    );
     let mut b = bytes.clone();
     b[16..18].copy_from_slice(&elf::ET_EXEC.to_le_bytes());
     assert!(matches!(read_object(&b), Err(ObjError::WrongType { .. })));
@@ -154,11 +210,24 @@ fn bad_relocation_type_and_symbol() {
     let mut b = bytes.clone();
     b[at + 4] = 77; // r_info low byte = type
     let err = read_object(&b).unwrap_err();
-    assert_eq!(err, ObjError::UnknownRelocType { section: ".text".into(), offset: 8, r_type: 77 });
-    assert_eq!(err.to_string(), "relocation at .text+0x8: unknown relocation type 77");
+    assert_eq!(
+        err,
+        ObjError::UnknownRelocType {
+            section: ".text".into(),
+            offset: 8,
+            r_type: 77
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "relocation at .text+0x8: unknown relocation type 77"
+    );
     let mut b = bytes.clone();
     b[at + 5..at + 8].copy_from_slice(&[200, 0, 0]); // symbol 200
-    assert!(matches!(read_object(&b), Err(ObjError::BadSymbolIndex { index: 200, .. })));
+    assert!(matches!(
+        read_object(&b),
+        Err(ObjError::BadSymbolIndex { index: 200, .. })
+    ));
 }
 
 #[test]
@@ -183,5 +252,8 @@ fn bad_symbol_section_index() {
     let mut b = bytes.clone();
     // Symbol 1, st_shndx at offset 14 of the 16-byte entry.
     b[off + 16 + 14..off + 16 + 16].copy_from_slice(&500u16.to_le_bytes());
-    assert!(matches!(read_object(&b), Err(ObjError::BadSectionIndex { index: 500, .. })));
+    assert!(matches!(
+        read_object(&b),
+        Err(ObjError::BadSectionIndex { index: 500, .. })
+    ));
 }

@@ -24,7 +24,14 @@ zeroed: .zero 200
 
 fn assemble(m: &Machine, src: &str, name: &str) -> dsp_obj::ObjectFile {
     dsp_mc::assemble(m, src, name).unwrap_or_else(|errs| {
-        panic!("{}: {}", m.name, errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))
+        panic!(
+            "{}: {}",
+            m.name,
+            errs.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
     })
 }
 
@@ -33,11 +40,22 @@ fn linked(m: &Machine) -> Executable {
         Input::object("crt0.o", assemble(m, CRT0, "crt0.s")),
         Input::object("main.o", assemble(m, MAIN, "main.s")),
     ];
-    link(&inputs, &LinkOptions { machine: Some(m.clone()), ..LinkOptions::default() }).unwrap()
+    link(
+        &inputs,
+        &LinkOptions {
+            machine: Some(m.clone()),
+            ..LinkOptions::default()
+        },
+    )
+    .unwrap()
 }
 
 fn sym(exe: &Executable, name: &str) -> u32 {
-    exe.symbols.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no {name}")).addr
+    exe.symbols
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+        .addr
 }
 
 #[test]
@@ -49,7 +67,11 @@ fn crt0_startup_sequence() {
         let text = exe.segments.iter().find(|s| s.name == ".text").unwrap();
         let n = m.op_bytes() as usize;
         let ops: Vec<_> = (0..text.data.len() / n)
-            .map(|i| m.decode_op(m.read_word(&text.data, i * n).unwrap()).unwrap().0)
+            .map(|i| {
+                m.decode_op(m.read_word(&text.data, i * n).unwrap())
+                    .unwrap()
+                    .0
+            })
             .collect();
         let name = |i: usize| m.instr(ops[i].instr).mnemonic.clone();
         let sp = m.abi.sp.unwrap();
@@ -66,7 +88,14 @@ fn crt0_startup_sequence() {
             let sem = &m.instr(op.instr).sem;
             if sem.is_branch() {
                 for k in 1..=d {
-                    assert_eq!(m.instr(ops[i + k].instr).sem.op, SemOp::Nop, "{}: op {} after {}", m.name, i + k, name(i));
+                    assert_eq!(
+                        m.instr(ops[i + k].instr).sem.op,
+                        SemOp::Nop,
+                        "{}: op {} after {}",
+                        m.name,
+                        i + k,
+                        name(i)
+                    );
                 }
             }
             if sem.op == SemOp::Call {

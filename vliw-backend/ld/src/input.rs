@@ -19,12 +19,18 @@ pub struct InputObject {
 pub enum Input {
     Object(InputObject),
     /// An archive; members are linked only when they define a needed symbol.
-    Archive { name: String, members: Vec<InputObject> },
+    Archive {
+        name: String,
+        members: Vec<InputObject>,
+    },
 }
 
 impl Input {
     pub fn object(name: impl Into<String>, object: ObjectFile) -> Input {
-        Input::Object(InputObject { name: name.into(), object })
+        Input::Object(InputObject {
+            name: name.into(),
+            object,
+        })
     }
 
     /// An archive from `(member name, object)` pairs; members are named
@@ -33,7 +39,10 @@ impl Input {
         let name = name.into();
         let members = members
             .into_iter()
-            .map(|(m, object)| InputObject { name: format!("{name}({m})"), object })
+            .map(|(m, object)| InputObject {
+                name: format!("{name}({m})"),
+                object,
+            })
             .collect();
         Input::Archive { name, members }
     }
@@ -41,7 +50,8 @@ impl Input {
     /// Parses an object or archive (told apart by their magic numbers).
     pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<Input, LinkError> {
         if bytes.starts_with(b"!<arch>\n") || bytes.starts_with(b"!<thin>\n") {
-            let members = read_archive(bytes).map_err(|e| LinkError::new(format!("{name}: {e}")))?;
+            let members =
+                read_archive(bytes).map_err(|e| LinkError::new(format!("{name}: {e}")))?;
             let mut objects = Vec::with_capacity(members.len());
             for m in members {
                 let object = read_object(&m.data)
@@ -72,10 +82,17 @@ impl Input {
 }
 
 /// Finds `libNAME.a` in the search directories, in order.
-pub fn find_library(name: &str, dirs: &[std::path::PathBuf]) -> Result<std::path::PathBuf, LinkError> {
+pub fn find_library(
+    name: &str,
+    dirs: &[std::path::PathBuf],
+) -> Result<std::path::PathBuf, LinkError> {
     let file = format!("lib{name}.a");
     dirs.iter()
         .map(|d| d.join(&file))
         .find(|p| p.is_file())
-        .ok_or_else(|| LinkError::new(format!("cannot find -l{name} (no {file} in the -L directories)")))
+        .ok_or_else(|| {
+            LinkError::new(format!(
+                "cannot find -l{name} (no {file} in the -L directories)"
+            ))
+        })
 }

@@ -5,25 +5,63 @@
 //! its own alignment. Also defines the linker symbols (`__bss_start`, …,
 //! `__stack_top`).
 
-use dsp_obj::{Segment, SegmentFlags, SectionKind};
+use dsp_obj::{SectionKind, Segment, SegmentFlags};
 use isa_tablegen::{Machine, Op, SemOp};
 
 use crate::resolve::Selection;
 use crate::LinkError;
 
 /// Symbols the linker defines (unless an input does).
-pub const LINKER_SYMBOLS: &[&str] =
-    &["__bss_start", "__bss_end", "_end", "__heap_start", "__heap_end", "__stack_top"];
+pub const LINKER_SYMBOLS: &[&str] = &[
+    "__bss_start",
+    "__bss_end",
+    "_end",
+    "__heap_start",
+    "__heap_end",
+    "__stack_top",
+];
 
 /// Least alignment of every output section (and of `__bss_start`/`__bss_end`).
 pub const MIN_OUTPUT_ALIGN: u64 = 64;
 
 /// The output sections in memory order, with their segment names and flags.
 pub const OUTPUTS: [(SectionKind, &str, SegmentFlags); 4] = [
-    (SectionKind::Text, ".text", SegmentFlags { read: true, write: false, exec: true }),
-    (SectionKind::ReadOnly, ".rodata", SegmentFlags { read: true, write: false, exec: false }),
-    (SectionKind::Data, ".data", SegmentFlags { read: true, write: true, exec: false }),
-    (SectionKind::Bss, ".bss", SegmentFlags { read: true, write: true, exec: false }),
+    (
+        SectionKind::Text,
+        ".text",
+        SegmentFlags {
+            read: true,
+            write: false,
+            exec: true,
+        },
+    ),
+    (
+        SectionKind::ReadOnly,
+        ".rodata",
+        SegmentFlags {
+            read: true,
+            write: false,
+            exec: false,
+        },
+    ),
+    (
+        SectionKind::Data,
+        ".data",
+        SegmentFlags {
+            read: true,
+            write: true,
+            exec: false,
+        },
+    ),
+    (
+        SectionKind::Bss,
+        ".bss",
+        SegmentFlags {
+            read: true,
+            write: true,
+            exec: false,
+        },
+    ),
 ];
 
 /// An input section placed in an output section.
@@ -65,7 +103,13 @@ impl Layout {
         self.outputs
             .iter()
             .filter(|o| o.size > 0)
-            .map(|o| Segment { name: o.name.into(), addr: o.addr, data: o.data.clone(), mem_size: o.size, flags: o.flags })
+            .map(|o| Segment {
+                name: o.name.into(),
+                addr: o.addr,
+                data: o.data.clone(),
+                mem_size: o.size,
+                flags: o.flags,
+            })
             .collect()
     }
 
@@ -74,7 +118,10 @@ impl Layout {
     }
 
     pub fn linker_symbol(&self, name: &str) -> Option<u32> {
-        self.linker_symbols.iter().find(|(n, _)| *n == name).map(|(_, a)| *a)
+        self.linker_symbols
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, a)| *a)
     }
 }
 
@@ -90,13 +137,17 @@ fn nop_word(machine: &Machine) -> Option<u64> {
         .instrs
         .iter()
         .position(|i| i.sem.op == SemOp::Nop && i.operands.is_empty())?;
-    let op = Op { instr: isa_tablegen::InstrId(id as u16), guard: None, args: vec![] };
+    let op = Op {
+        instr: isa_tablegen::InstrId(id as u16),
+        guard: None,
+        args: vec![],
+    };
     machine.encode_op(&op, true).ok()
 }
 
 fn pad(out: &mut Vec<u8>, to: usize, fill: Option<(u64, usize)>) {
     if let Some((word, n)) = fill {
-        if (to - out.len()) % n == 0 && out.len() % n == 0 {
+        if (to - out.len()).is_multiple_of(n) && out.len().is_multiple_of(n) {
             while out.len() < to {
                 out.extend_from_slice(&word.to_le_bytes()[..n]);
             }
@@ -106,12 +157,19 @@ fn pad(out: &mut Vec<u8>, to: usize, fill: Option<(u64, usize)>) {
 }
 
 /// Lays out the selected objects for the machine.
-pub fn layout(sel: &Selection<'_>, machine: &Machine, stack_size: u32) -> Result<Layout, LinkError> {
+pub fn layout(
+    sel: &Selection<'_>,
+    machine: &Machine,
+    stack_size: u32,
+) -> Result<Layout, LinkError> {
     let mem = &machine.memory;
     let mem_end = mem.base as u64 + mem.size as u64;
     let mut addr = mem.base as u64 + mem.null_guard as u64;
-    let mut placement: Vec<Vec<u64>> =
-        sel.objects.iter().map(|o| vec![0; o.object.sections.len()]).collect();
+    let mut placement: Vec<Vec<u64>> = sel
+        .objects
+        .iter()
+        .map(|o| vec![0; o.object.sections.len()])
+        .collect();
     for o in &sel.objects {
         for s in &o.object.sections {
             if s.kind != SectionKind::Bss && s.data.len() as u64 != s.size as u64 {
@@ -130,10 +188,17 @@ pub fn layout(sel: &Selection<'_>, machine: &Machine, stack_size: u32) -> Result
     for (kind, name, flags) in OUTPUTS {
         let members = || {
             sel.objects.iter().enumerate().flat_map(move |(oi, o)| {
-                o.object.sections.iter().enumerate().filter(move |(_, s)| s.kind == kind).map(move |(si, s)| (oi, si, s))
+                o.object
+                    .sections
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, s)| s.kind == kind)
+                    .map(move |(si, s)| (oi, si, s))
             })
         };
-        let align = members().map(|(_, _, s)| s.align as u64).fold(MIN_OUTPUT_ALIGN, u64::max);
+        let align = members()
+            .map(|(_, _, s)| s.align as u64)
+            .fold(MIN_OUTPUT_ALIGN, u64::max);
         let start = align_up(addr, align);
         let mut cur = start;
         let mut data = Vec::new();
@@ -142,11 +207,20 @@ pub fn layout(sel: &Selection<'_>, machine: &Machine, stack_size: u32) -> Result
             cur = align_up(cur, s.align as u64);
             placement[oi][si] = cur;
             if kind != SectionKind::Bss {
-                let fill = if kind == SectionKind::Text { text_fill } else { None };
+                let fill = if kind == SectionKind::Text {
+                    text_fill
+                } else {
+                    None
+                };
                 pad(&mut data, (cur - start) as usize, fill);
                 data.extend_from_slice(&s.data);
             }
-            inputs.push(Placed { object: oi, section: si, addr: cur as u32, size: s.size });
+            inputs.push(Placed {
+                object: oi,
+                section: si,
+                addr: cur as u32,
+                size: s.size,
+            });
             cur += s.size as u64;
             if cur > mem_end {
                 return Err(LinkError::new(format!(
@@ -179,7 +253,9 @@ pub fn layout(sel: &Selection<'_>, machine: &Machine, stack_size: u32) -> Result
     let stack_align = (machine.abi.stack_align as u64).max(1);
     let stack_top = mem_end - mem_end % stack_align;
     if stack_top > u32::MAX as u64 {
-        return Err(LinkError::new(format!("the stack top {stack_top:#x} does not fit 32 bits")));
+        return Err(LinkError::new(format!(
+            "the stack top {stack_top:#x} does not fit 32 bits"
+        )));
     }
     let heap_end = stack_top.checked_sub(stack_size as u64).filter(|&h| h >= heap_start).ok_or_else(|| {
         LinkError::new(format!(
@@ -195,5 +271,9 @@ pub fn layout(sel: &Selection<'_>, machine: &Machine, stack_size: u32) -> Result
         ("__heap_end", heap_end as u32),
         ("__stack_top", stack_top as u32),
     ];
-    Ok(Layout { outputs, placement, linker_symbols })
+    Ok(Layout {
+        outputs,
+        placement,
+        linker_symbols,
+    })
 }

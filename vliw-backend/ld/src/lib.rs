@@ -43,7 +43,11 @@ pub struct LinkOptions {
 
 impl Default for LinkOptions {
     fn default() -> Self {
-        LinkOptions { machine: None, entry: DEFAULT_ENTRY.into(), stack_size: DEFAULT_STACK_SIZE }
+        LinkOptions {
+            machine: None,
+            entry: DEFAULT_ENTRY.into(),
+            stack_size: DEFAULT_STACK_SIZE,
+        }
     }
 }
 
@@ -55,7 +59,9 @@ pub struct LinkError {
 
 impl LinkError {
     pub fn new(message: impl Into<String>) -> Self {
-        LinkError { messages: vec![message.into()] }
+        LinkError {
+            messages: vec![message.into()],
+        }
     }
 }
 
@@ -118,7 +124,13 @@ pub fn link_with_map(inputs: &[Input], opts: &LinkOptions) -> Result<Linked, Lin
     }
     for (name, addr) in &lay.linker_symbols {
         if !syms.defined_by_input(name) {
-            symbols.push(ExeSymbol { name: name.to_string(), addr: *addr, size: 0, kind: SymbolKind::NoType, global: true });
+            symbols.push(ExeSymbol {
+                name: name.to_string(),
+                addr: *addr,
+                size: 0,
+                kind: SymbolKind::NoType,
+                global: true,
+            });
         }
     }
     // Locals first, as the executable's symbol table stores them.

@@ -1,16 +1,25 @@
 //! Tests of the whole link, run for every shipped machine.
 
-use dsp_obj::{read_executable, write_executable, write_object, RelocKind, SectionKind, SymbolKind};
+use dsp_obj::{
+    read_executable, write_executable, write_object, RelocKind, SectionKind, SymbolKind,
+};
 
 use super::*;
 use crate::testutil::{decode, machines, op, Obj};
 
 fn opts(m: &Machine) -> LinkOptions {
-    LinkOptions { machine: Some(m.clone()), ..LinkOptions::default() }
+    LinkOptions {
+        machine: Some(m.clone()),
+        ..LinkOptions::default()
+    }
 }
 
 fn addr_of(exe: &Executable, name: &str) -> u32 {
-    exe.symbols.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no symbol {name}")).addr
+    exe.symbols
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no symbol {name}"))
+        .addr
 }
 
 fn segment<'e>(exe: &'e Executable, name: &str) -> &'e dsp_obj::Segment {
@@ -18,8 +27,12 @@ fn segment<'e>(exe: &'e Executable, name: &str) -> &'e dsp_obj::Segment {
 }
 
 /// Bytes at an address of a segment.
-fn at<'e>(exe: &'e Executable, addr: u32) -> &'e [u8] {
-    let s = exe.segments.iter().find(|s| addr >= s.addr && addr < s.addr + s.mem_size).unwrap();
+fn at(exe: &Executable, addr: u32) -> &[u8] {
+    let s = exe
+        .segments
+        .iter()
+        .find(|s| addr >= s.addr && addr < s.addr + s.mem_size)
+        .unwrap();
     &s.data[(addr - s.addr) as usize..]
 }
 
@@ -28,7 +41,16 @@ fn two_objects(m: &Machine) -> (dsp_obj::ObjectFile, dsp_obj::ObjectFile) {
     let n = m.op_bytes();
     let mut a = Obj::new(m);
     let t = a.section(".text", SectionKind::Text, n);
-    a.code(t, &[("li", &[1, 0]), ("li", &[4, 0]), ("call", &[0]), ("trap", &[0]), ("br", &[0])]);
+    a.code(
+        t,
+        &[
+            ("li", &[1, 0]),
+            ("li", &[4, 0]),
+            ("call", &[0]),
+            ("trap", &[0]),
+            ("br", &[0]),
+        ],
+    );
     let d = a.section(".data", SectionKind::Data, 4);
     a.bytes(d, &[0; 12]);
     a.func("_start", t, 0, 5 * n);
@@ -64,20 +86,34 @@ fn cross_references_every_reloc_type() {
     for m in machines() {
         let n = m.op_bytes();
         let (a, b) = two_objects(&m);
-        let exe = link(&[Input::object("a.o", a), Input::object("b.o", b)], &opts(&m)).unwrap();
+        let exe = link(
+            &[Input::object("a.o", a), Input::object("b.o", b)],
+            &opts(&m),
+        )
+        .unwrap();
         let start = addr_of(&exe, "_start");
         assert_eq!(start, m.memory.base + m.memory.null_guard, "{}", m.name);
         assert_eq!(exe.entry, start);
         let main = addr_of(&exe, "main");
         let counter = addr_of(&exe, "counter");
-        let top = (m.memory.base as u64 + m.memory.size as u64) / m.abi.stack_align as u64 * m.abi.stack_align as u64;
+        let top = (m.memory.base as u64 + m.memory.size as u64) / m.abi.stack_align as u64
+            * m.abi.stack_align as u64;
         let text = at(&exe, start);
         assert_eq!(decode(&m, text, 0), ("li".into(), vec![1, top as i64]));
-        assert_eq!(decode(&m, text, n as usize), ("li".into(), vec![4, counter as i64 + 4]));
+        assert_eq!(
+            decode(&m, text, n as usize),
+            ("li".into(), vec![4, counter as i64 + 4])
+        );
         let p = start + 2 * n;
-        assert_eq!(decode(&m, text, 2 * n as usize), ("call".into(), vec![(main as i64 - p as i64) / n as i64]));
+        assert_eq!(
+            decode(&m, text, 2 * n as usize),
+            ("call".into(), vec![(main as i64 - p as i64) / n as i64])
+        );
         assert_eq!(decode(&m, text, 4 * n as usize), ("br".into(), vec![0]));
-        assert_eq!(decode(&m, at(&exe, main), 0), ("ldw".into(), vec![5, 0, counter as i64]));
+        assert_eq!(
+            decode(&m, at(&exe, main), 0),
+            ("ldw".into(), vec![5, 0, counter as i64])
+        );
         // b.o's .text follows a.o's, aligned to its own alignment.
         assert_eq!(main, start + 5 * n);
         let data = segment(&exe, ".data");
@@ -90,10 +126,16 @@ fn cross_references_every_reloc_type() {
         // Local labels stay out; local objects and functions are kept.
         assert!(exe.symbols.iter().all(|s| s.name != "hang"));
         assert!(exe.symbols.iter().any(|s| s.name == "tbl" && !s.global));
-        assert!(exe.symbols.iter().any(|s| s.name == "buf" && s.kind == SymbolKind::Object));
+        assert!(exe
+            .symbols
+            .iter()
+            .any(|s| s.name == "buf" && s.kind == SymbolKind::Object));
         assert_eq!(exe.machine.fingerprint, m.fingerprint);
         // The executable survives the file format.
-        assert_eq!(read_executable(&write_executable(&exe).unwrap()).unwrap(), exe);
+        assert_eq!(
+            read_executable(&write_executable(&exe).unwrap()).unwrap(),
+            exe
+        );
     }
 }
 
@@ -101,7 +143,10 @@ fn cross_references_every_reloc_type() {
 fn memory_map_symbols() {
     for m in machines() {
         let (a, b) = two_objects(&m);
-        let o = LinkOptions { stack_size: 4096, ..opts(&m) };
+        let o = LinkOptions {
+            stack_size: 4096,
+            ..opts(&m)
+        };
         let exe = link(&[Input::object("a.o", a), Input::object("b.o", b)], &o).unwrap();
         let sym = |n: &str| addr_of(&exe, n);
         let text = segment(&exe, ".text");
@@ -110,7 +155,10 @@ fn memory_map_symbols() {
         assert_eq!(text.addr, m.memory.base + m.memory.null_guard);
         assert!(text.flags.exec && !text.flags.write);
         assert!(data.flags.write && !data.flags.exec);
-        assert!(exe.segments.iter().all(|s| s.name != ".rodata"), "empty output sections have no segment");
+        assert!(
+            exe.segments.iter().all(|s| s.name != ".rodata"),
+            "empty output sections have no segment"
+        );
         for s in &exe.segments {
             assert_eq!(s.addr % 64, 0, "{} aligned to 64", s.name);
         }
@@ -136,10 +184,20 @@ fn default_stack_and_too_big_stack() {
         let (a, b) = two_objects(&m);
         let inputs = [Input::object("a.o", a), Input::object("b.o", b)];
         let exe = link(&inputs, &opts(&m)).unwrap();
-        assert_eq!(addr_of(&exe, "__heap_end"), addr_of(&exe, "__stack_top") - (1 << 20));
-        let o = LinkOptions { stack_size: m.memory.size, ..opts(&m) };
+        assert_eq!(
+            addr_of(&exe, "__heap_end"),
+            addr_of(&exe, "__stack_top") - (1 << 20)
+        );
+        let o = LinkOptions {
+            stack_size: m.memory.size,
+            ..opts(&m)
+        };
         let e = link(&inputs, &o).unwrap_err();
-        assert!(e.to_string().starts_with("dsp-ld: error: the program does not fit in memory"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("dsp-ld: error: the program does not fit in memory"),
+            "{e}"
+        );
     }
 }
 
@@ -179,14 +237,28 @@ fn archive_inputs(m: &Machine) -> Vec<Input> {
 fn archives_link_only_needed_members() {
     for m in machines() {
         let linked = link_with_map(&archive_inputs(&m), &opts(&m)).unwrap();
-        let names: Vec<&str> = linked.executable.symbols.iter().map(|s| s.name.as_str()).collect();
-        assert!(names.contains(&"foo") && names.contains(&"bar"), "{names:?}");
+        let names: Vec<&str> = linked
+            .executable
+            .symbols
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        assert!(
+            names.contains(&"foo") && names.contains(&"bar"),
+            "{names:?}"
+        );
         assert!(!names.contains(&"baz"), "unneeded member linked: {names:?}");
         let text = &linked.map.sections[0];
         let order: Vec<&str> = text.inputs.iter().map(|i| i.name.as_str()).collect();
-        assert_eq!(order, ["main.o(.text)", "lib.a(m1.o)(.text)", "lib.a(m2.o)(.text)"]);
+        assert_eq!(
+            order,
+            ["main.o(.text)", "lib.a(m1.o)(.text)", "lib.a(m2.o)(.text)"]
+        );
         let map = linked.map.render();
-        assert!(map.contains("lib.a(m1.o)(.text)") && map.contains("__stack_top"), "{map}");
+        assert!(
+            map.contains("lib.a(m1.o)(.text)") && map.contains("__stack_top"),
+            "{map}"
+        );
     }
 }
 
@@ -196,7 +268,11 @@ fn archive_before_its_user_is_not_searched_again() {
     let mut inputs = archive_inputs(m);
     inputs.reverse();
     let e = link(&inputs, &opts(m)).unwrap_err();
-    assert_eq!(e.to_string(), "dsp-ld: error: undefined symbol 'foo' (referenced from main.o(.text+0x8))".replace("0x8", &format!("{:#x}", m.op_bytes())));
+    assert_eq!(
+        e.to_string(),
+        "dsp-ld: error: undefined symbol 'foo' (referenced from main.o(.text+0x8))"
+            .replace("0x8", &format!("{:#x}", m.op_bytes()))
+    );
 }
 
 #[test]
@@ -205,7 +281,15 @@ fn undefined_symbols_all_listed() {
         let n = m.op_bytes();
         let mut a = Obj::new(&m);
         let t = a.section(".text", SectionKind::Text, n);
-        a.code(t, &[("nop", &[]), ("call", &[0]), ("li", &[4, 0]), ("call", &[0])]);
+        a.code(
+            t,
+            &[
+                ("nop", &[]),
+                ("call", &[0]),
+                ("li", &[4, 0]),
+                ("call", &[0]),
+            ],
+        );
         a.func("_start", t, 0, 4 * n);
         let foo = a.undef("foo");
         let bar = a.undef("bar");
@@ -223,7 +307,10 @@ fn undefined_symbols_all_listed() {
             )
         );
         if n == 8 {
-            assert_eq!(e.messages[1], "undefined symbol 'bar' (referenced from a.o(.text+0x10))");
+            assert_eq!(
+                e.messages[1],
+                "undefined symbol 'bar' (referenced from a.o(.text+0x10))"
+            );
         }
     }
 }
@@ -243,9 +330,16 @@ fn duplicate_symbols() {
         let t = start.section(".text", SectionKind::Text, m.op_bytes());
         start.code(t, &[("nop", &[])]);
         start.func("_start", t, 0, m.op_bytes());
-        let inputs = [Input::object("s.o", start.done()), Input::object("a.o", mk()), Input::object("b.o", mk())];
+        let inputs = [
+            Input::object("s.o", start.done()),
+            Input::object("a.o", mk()),
+            Input::object("b.o", mk()),
+        ];
         let e = link(&inputs, &opts(&m)).unwrap_err();
-        assert_eq!(e.to_string(), "dsp-ld: error: duplicate symbol 'x': defined in a.o and b.o");
+        assert_eq!(
+            e.to_string(),
+            "dsp-ld: error: duplicate symbol 'x': defined in a.o and b.o"
+        );
         // Locals of different objects may share names.
         let exe = link(&inputs[..2], &opts(&m)).unwrap();
         assert_eq!(exe.symbols.iter().filter(|s| s.name == "local").count(), 1);
@@ -265,8 +359,20 @@ fn local_names_shared_between_objects() {
         }
         o.done()
     };
-    let exe = link(&[Input::object("a.o", mk(true)), Input::object("b.o", mk(false))], &opts(m)).unwrap();
-    let helpers: Vec<u32> = exe.symbols.iter().filter(|s| s.name == "helper").map(|s| s.addr).collect();
+    let exe = link(
+        &[
+            Input::object("a.o", mk(true)),
+            Input::object("b.o", mk(false)),
+        ],
+        &opts(m),
+    )
+    .unwrap();
+    let helpers: Vec<u32> = exe
+        .symbols
+        .iter()
+        .filter(|s| s.name == "helper")
+        .map(|s| s.addr)
+        .collect();
     assert_eq!(helpers.len(), 2);
     assert_ne!(helpers[0], helpers[1]);
 }
@@ -276,9 +382,15 @@ fn missing_entry() {
     let m = &machines()[0];
     let (_, b) = two_objects(m);
     let e = link(&[Input::object("b.o", b)], &opts(m)).unwrap_err();
-    assert_eq!(e.to_string(), "dsp-ld: error: entry symbol '_start' is not defined");
+    assert_eq!(
+        e.to_string(),
+        "dsp-ld: error: entry symbol '_start' is not defined"
+    );
     let (_, b) = two_objects(m);
-    let o = LinkOptions { entry: "main".into(), ..opts(m) };
+    let o = LinkOptions {
+        entry: "main".into(),
+        ..opts(m)
+    };
     let exe = link(&[Input::object("b.o", b)], &o).unwrap();
     assert_eq!(exe.entry, addr_of(&exe, "main"));
 }
@@ -288,7 +400,11 @@ fn machine_mismatch() {
     let ms = machines();
     let (a, _) = two_objects(&ms[0]);
     let (_, b) = two_objects(&ms[1]);
-    let e = link(&[Input::object("a.o", a.clone()), Input::object("b.o", b)], &LinkOptions::default()).unwrap_err();
+    let e = link(
+        &[Input::object("a.o", a.clone()), Input::object("b.o", b)],
+        &LinkOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(
         e.to_string(),
         format!(
@@ -300,7 +416,10 @@ fn machine_mismatch() {
     let mut stale = a.clone();
     stale.machine.fingerprint ^= 1;
     let e = link(&[Input::object("old.o", stale)], &LinkOptions::default()).unwrap_err();
-    assert!(e.messages[0].starts_with("machine mismatch: old.o was built for 'ftm'"), "{e}");
+    assert!(
+        e.messages[0].starts_with("machine mismatch: old.o was built for 'ftm'"),
+        "{e}"
+    );
     assert!(e.messages[0].contains("shipped with dsp-ld"), "{e}");
     // --isa naming another machine.
     let e = link(&[Input::object("a.o", a)], &opts(&ms[2])).unwrap_err();
@@ -311,7 +430,11 @@ fn machine_mismatch() {
 fn machine_loaded_from_inputs() {
     for m in machines() {
         let (a, b) = two_objects(&m);
-        let exe = link(&[Input::object("a.o", a), Input::object("b.o", b)], &LinkOptions::default()).unwrap();
+        let exe = link(
+            &[Input::object("a.o", a), Input::object("b.o", b)],
+            &LinkOptions::default(),
+        )
+        .unwrap();
         assert_eq!(exe.machine.name, m.name);
     }
 }
@@ -331,11 +454,24 @@ fn relocation_range_and_alignment_errors() {
         let e = link(&[Input::object("a.o", a.done())], &opts(&m)).unwrap_err();
         assert_eq!(e.messages.len(), 3, "{e}");
         let addr = m.memory.base + m.memory.null_guard;
-        assert!(e.messages[0].starts_with(&format!("a.o(.text+0x0): relocation R_DSP_IMM against '_start' (value {addr}): ")), "{e}");
+        assert!(
+            e.messages[0].starts_with(&format!(
+                "a.o(.text+0x0): relocation R_DSP_IMM against '_start' (value {addr}): "
+            )),
+            "{e}"
+        );
         assert!(e.messages[0].contains("out of range"), "{e}");
-        assert!(e.messages[1].starts_with(&format!("a.o(.text+{n:#x}): relocation R_DSP_PCREL against '_start'")), "{e}");
+        assert!(
+            e.messages[1].starts_with(&format!(
+                "a.o(.text+{n:#x}): relocation R_DSP_PCREL against '_start'"
+            )),
+            "{e}"
+        );
         assert!(e.messages[1].contains("not a multiple"), "{e}");
-        assert!(e.messages[2].contains("cannot take this relocation type"), "{e}");
+        assert!(
+            e.messages[2].contains("cannot take this relocation type"),
+            "{e}"
+        );
     }
 }
 
@@ -350,7 +486,10 @@ fn data32_out_of_range() {
     let s = a.func("_start", t, 0, 8);
     a.reloc(d, 0, RelocKind::Data32, s, 1 << 33);
     let e = link(&[Input::object("a.o", a.done())], &opts(m)).unwrap_err();
-    assert!(e.messages[0].starts_with("a.o(.rodata+0x0): relocation R_DSP_32 against '_start': value"), "{e}");
+    assert!(
+        e.messages[0].starts_with("a.o(.rodata+0x0): relocation R_DSP_32 against '_start': value"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -364,7 +503,14 @@ fn text_padding_is_nop_bundles() {
             o.func(name, t, 0, n);
             o.done()
         };
-        let exe = link(&[Input::object("a.o", mk("_start", n)), Input::object("b.o", mk("f", 64))], &opts(&m)).unwrap();
+        let exe = link(
+            &[
+                Input::object("a.o", mk("_start", n)),
+                Input::object("b.o", mk("f", 64)),
+            ],
+            &opts(&m),
+        )
+        .unwrap();
         let text = segment(&exe, ".text");
         assert_eq!(addr_of(&exe, "f"), text.addr + 64);
         for off in (0..64).step_by(n as usize) {
@@ -379,7 +525,11 @@ fn corrupt_inputs_are_errors() {
     let (a, _) = two_objects(m);
     let bytes = write_object(&a).unwrap();
     let e = Input::from_bytes("a.o", &bytes[..bytes.len() / 2]).unwrap_err();
-    assert!(e.to_string().starts_with("dsp-ld: error: a.o: truncated file"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("dsp-ld: error: a.o: truncated file"),
+        "{e}"
+    );
     let mut b = bytes.clone();
     b[18..20].copy_from_slice(&0x28u16.to_le_bytes());
     let e = Input::from_bytes("a.o", &b).unwrap_err();
@@ -387,31 +537,49 @@ fn corrupt_inputs_are_errors() {
     // Relocation type 9 in the first entry of .rela.text.
     let pos = (0..bytes.len() - 12)
         .find(|&i| {
-            bytes[i..i + 4] == [8, 0, 0, 0][..] && bytes[i + 4] == dsp_obj::R_DSP_IMM as u8 && i % 4 == 0
+            bytes[i..i + 4] == [8, 0, 0, 0][..]
+                && bytes[i + 4] == dsp_obj::R_DSP_IMM as u8
+                && i % 4 == 0
         })
         .unwrap();
     let mut b = bytes.clone();
     b[pos + 4] = 9;
     let e = Input::from_bytes("a.o", &b).unwrap_err();
-    assert_eq!(e.to_string(), "dsp-ld: error: a.o: relocation at .text+0x8: unknown relocation type 9");
+    assert_eq!(
+        e.to_string(),
+        "dsp-ld: error: a.o: relocation at .text+0x8: unknown relocation type 9"
+    );
     let e = Input::from_bytes("x.a", b"!<arch>\nnonsense").unwrap_err();
     assert!(e.to_string().starts_with("dsp-ld: error: x.a: "), "{e}");
-    let lib = dsp_obj::write_archive(&[dsp_obj::ArchiveMember { name: "junk.o".into(), data: b"junk".to_vec() }]);
+    let lib = dsp_obj::write_archive(&[dsp_obj::ArchiveMember {
+        name: "junk.o".into(),
+        data: b"junk".to_vec(),
+    }]);
     let e = Input::from_bytes("x.a", &lib).unwrap_err();
-    assert_eq!(e.to_string(), "dsp-ld: error: x.a(junk.o): not an ELF file (bad magic number)");
+    assert_eq!(
+        e.to_string(),
+        "dsp-ld: error: x.a(junk.o): not an ELF file (bad magic number)"
+    );
 }
 
 #[test]
 fn inputs_from_bytes_round_trip() {
     for m in machines() {
         let (a, b) = two_objects(&m);
-        let lib = dsp_obj::write_archive(&[dsp_obj::ArchiveMember { name: "b.o".into(), data: write_object(&b).unwrap() }]);
+        let lib = dsp_obj::write_archive(&[dsp_obj::ArchiveMember {
+            name: "b.o".into(),
+            data: write_object(&b).unwrap(),
+        }]);
         let inputs = [
             Input::from_bytes("a.o", &write_object(&a).unwrap()).unwrap(),
             Input::from_bytes("libb.a", &lib).unwrap(),
         ];
         let exe = link(&inputs, &LinkOptions::default()).unwrap();
-        let direct = link(&[Input::object("a.o", a), Input::object("b.o", b)], &opts(&m)).unwrap();
+        let direct = link(
+            &[Input::object("a.o", a), Input::object("b.o", b)],
+            &opts(&m),
+        )
+        .unwrap();
         assert_eq!(exe, direct);
     }
 }

@@ -73,25 +73,50 @@ impl LinkMap {
         let mut symbols: Vec<MapSymbol> = exe
             .symbols
             .iter()
-            .map(|s| MapSymbol { name: s.name.clone(), addr: s.addr, size: s.size, kind: s.kind, global: s.global })
+            .map(|s| MapSymbol {
+                name: s.name.clone(),
+                addr: s.addr,
+                size: s.size,
+                kind: s.kind,
+                global: s.global,
+            })
             .collect();
         symbols.sort_by(|a, b| (a.addr, &a.name).cmp(&(b.addr, &b.name)));
         LinkMap {
-            machine: format!("{} (fingerprint {:016x})", exe.machine.name, exe.machine.fingerprint),
+            machine: format!(
+                "{} (fingerprint {:016x})",
+                exe.machine.name, exe.machine.fingerprint
+            ),
             entry: exe.entry,
             sections,
             symbols,
-            linker_symbols: lay.linker_symbols.iter().map(|(n, a)| (n.to_string(), *a)).collect(),
+            linker_symbols: lay
+                .linker_symbols
+                .iter()
+                .map(|(n, a)| (n.to_string(), *a))
+                .collect(),
         }
     }
 
     /// The map as text.
     pub fn render(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "Link map\n\nMachine: {}\nEntry:   {:#010x}\n", self.machine, self.entry);
-        let _ = writeln!(s, "Output sections\n{:<28} {:>10} {:>10} {:>6}", "name", "address", "size", "align");
+        let _ = writeln!(
+            s,
+            "Link map\n\nMachine: {}\nEntry:   {:#010x}\n",
+            self.machine, self.entry
+        );
+        let _ = writeln!(
+            s,
+            "Output sections\n{:<28} {:>10} {:>10} {:>6}",
+            "name", "address", "size", "align"
+        );
         for sec in &self.sections {
-            let _ = writeln!(s, "{:<28} {:#010x} {:#10x} {:>6}", sec.name, sec.addr, sec.size, sec.align);
+            let _ = writeln!(
+                s,
+                "{:<28} {:#010x} {:#10x} {:>6}",
+                sec.name, sec.addr, sec.size, sec.align
+            );
             for i in &sec.inputs {
                 let _ = writeln!(s, "  {:<26} {:#010x} {:#10x}", i.name, i.addr, i.size);
             }
@@ -100,7 +125,11 @@ impl LinkMap {
         for (n, a) in &self.linker_symbols {
             let _ = writeln!(s, "  {n:<26} {a:#010x}");
         }
-        let _ = writeln!(s, "\nSymbols\n{:<10} {:>10} {:<6} {:<6} name", "address", "size", "kind", "bind");
+        let _ = writeln!(
+            s,
+            "\nSymbols\n{:<10} {:>10} {:<6} {:<6} name",
+            "address", "size", "kind", "bind"
+        );
         for sym in &self.symbols {
             let kind = match sym.kind {
                 SymbolKind::Func => "func",
@@ -108,7 +137,11 @@ impl LinkMap {
                 SymbolKind::NoType => "-",
             };
             let bind = if sym.global { "global" } else { "local" };
-            let _ = writeln!(s, "{:#010x} {:#10x} {kind:<6} {bind:<6} {}", sym.addr, sym.size, sym.name);
+            let _ = writeln!(
+                s,
+                "{:#010x} {:#10x} {kind:<6} {bind:<6} {}",
+                sym.addr, sym.size, sym.name
+            );
         }
         s
     }

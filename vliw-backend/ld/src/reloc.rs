@@ -26,7 +26,11 @@ pub fn apply(
             let out = &mut outputs[Layout::output_index(sec.kind)];
             let base = (placement[oi][si] - out.addr as u64) as usize;
             for r in &sec.relocs {
-                let sym_name = o.object.symbols.get(r.symbol).map_or("?", |s| s.name.as_str());
+                let sym_name = o
+                    .object
+                    .symbols
+                    .get(r.symbol)
+                    .map_or("?", |s| s.name.as_str());
                 let at = format!("{}({}+{:#x})", o.name, sec.name, r.offset);
                 let what = format!("relocation {} against '{sym_name}'", reloc_name(r.kind));
                 let Some(s) = syms.target(sel, placement, oi, r) else {
@@ -39,22 +43,26 @@ pub fn apply(
                 match r.kind {
                     RelocKind::Data32 => {
                         if !(i32::MIN as i64..=u32::MAX as i64).contains(&value) {
-                            errors.push(format!("{at}: {what}: value {value:#x} does not fit 32 bits"));
+                            errors.push(format!(
+                                "{at}: {what}: value {value:#x} does not fit 32 bits"
+                            ));
                             continue;
                         }
                         match out.data.get_mut(off..off + 4) {
                             Some(b) => b.copy_from_slice(&(value as u32).to_le_bytes()),
-                            None => errors.push(format!("{at}: {what}: offset past the end of the section")),
+                            None => errors
+                                .push(format!("{at}: {what}: offset past the end of the section")),
                         }
                     }
                     RelocKind::Imm | RelocKind::PcRel => {
                         let pcrel = r.kind == RelocKind::PcRel;
-                        if r.offset as usize % n != 0 {
+                        if !(r.offset as usize).is_multiple_of(n) {
                             errors.push(format!("{at}: {what}: offset is not a multiple of the {n}-byte operation size"));
                             continue;
                         }
                         let Some(word) = machine.read_word(&out.data, off) else {
-                            errors.push(format!("{at}: {what}: offset past the end of the section"));
+                            errors
+                                .push(format!("{at}: {what}: offset past the end of the section"));
                             continue;
                         };
                         let v = if pcrel { value - p as i64 } else { value };

@@ -24,12 +24,18 @@ pub struct Selection<'a> {
 
 /// Global symbols defined by an object.
 fn definitions(o: &ObjectFile) -> impl Iterator<Item = &str> {
-    o.symbols.iter().filter(|s| s.global && s.section.is_some()).map(|s| s.name.as_str())
+    o.symbols
+        .iter()
+        .filter(|s| s.global && s.section.is_some())
+        .map(|s| s.name.as_str())
 }
 
 /// Names an object references without defining.
 fn references(o: &ObjectFile) -> impl Iterator<Item = &str> {
-    o.symbols.iter().filter(|s| s.section.is_none()).map(|s| s.name.as_str())
+    o.symbols
+        .iter()
+        .filter(|s| s.section.is_none())
+        .map(|s| s.name.as_str())
 }
 
 struct Selector<'a> {
@@ -70,7 +76,12 @@ impl<'a> Selector<'a> {
 /// Chooses the objects of the link ([`check_symbols`] reports duplicate and
 /// undefined symbols).
 pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, LinkError> {
-    let mut s = Selector { objects: Vec::new(), defined: HashMap::new(), undefined: HashSet::new(), errors: Vec::new() };
+    let mut s = Selector {
+        objects: Vec::new(),
+        defined: HashMap::new(),
+        undefined: HashSet::new(),
+        errors: Vec::new(),
+    };
     s.undefined.insert(entry);
     for input in inputs {
         match input {
@@ -96,13 +107,19 @@ pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, 
     if s.objects.is_empty() {
         return Err(LinkError::new("no input objects"));
     }
-    Ok(Selection { objects: s.objects, duplicates: s.errors, defined: s.defined })
+    Ok(Selection {
+        objects: s.objects,
+        duplicates: s.errors,
+        defined: s.defined,
+    })
 }
 
 /// Reports duplicate definitions, else every undefined symbol.
 pub fn check_symbols(sel: &Selection<'_>) -> Result<(), LinkError> {
     if !sel.duplicates.is_empty() {
-        return Err(LinkError { messages: sel.duplicates.clone() });
+        return Err(LinkError {
+            messages: sel.duplicates.clone(),
+        });
     }
     check_undefined(sel, &sel.defined)
 }
@@ -116,10 +133,16 @@ fn check_undefined(sel: &Selection<'_>, defined: &HashMap<&str, usize>) -> Resul
         for sec in &o.object.sections {
             for r in &sec.relocs {
                 let Some(sym) = o.object.symbols.get(r.symbol) else {
-                    errors.push(format!("{}({}+{:#x}): relocation names symbol {} which does not exist", o.name, sec.name, r.offset, r.symbol));
+                    errors.push(format!(
+                        "{}({}+{:#x}): relocation names symbol {} which does not exist",
+                        o.name, sec.name, r.offset, r.symbol
+                    ));
                     continue;
                 };
-                if sym.section.is_some() || defined.contains_key(sym.name.as_str()) || LINKER_SYMBOLS.contains(&sym.name.as_str()) {
+                if sym.section.is_some()
+                    || defined.contains_key(sym.name.as_str())
+                    || LINKER_SYMBOLS.contains(&sym.name.as_str())
+                {
                     continue;
                 }
                 if seen.insert(sym.name.as_str()) {
@@ -143,12 +166,19 @@ pub fn load_machine(sel: &Selection<'_>) -> Result<Machine, LinkError> {
     let first = &sel.objects[0];
     let name = &first.object.machine.name;
     Machine::load(name).map_err(|d| {
-        LinkError::new(format!("cannot load machine '{name}' (named by {}): {d}", first.name))
+        LinkError::new(format!(
+            "cannot load machine '{name}' (named by {}): {d}",
+            first.name
+        ))
     })
 }
 
 /// All objects must be built for one machine, the one being linked for.
-pub fn check_machine(sel: &Selection<'_>, machine: &Machine, from_isa: bool) -> Result<(), LinkError> {
+pub fn check_machine(
+    sel: &Selection<'_>,
+    machine: &Machine,
+    from_isa: bool,
+) -> Result<(), LinkError> {
     let first = &sel.objects[0];
     let a = &first.object.machine;
     for o in &sel.objects[1..] {
@@ -161,7 +191,11 @@ pub fn check_machine(sel: &Selection<'_>, machine: &Machine, from_isa: bool) -> 
         }
     }
     if a.name != machine.name || a.fingerprint != machine.fingerprint {
-        let source = if from_isa { "given by --isa" } else { "shipped with dsp-ld" };
+        let source = if from_isa {
+            "given by --isa"
+        } else {
+            "shipped with dsp-ld"
+        };
         return Err(LinkError::new(format!(
             "machine mismatch: {} was built for '{}' (fingerprint {:016x}) but the machine '{}' {source} has fingerprint {:016x}",
             first.name, a.name, a.fingerprint, machine.name, machine.fingerprint
@@ -180,7 +214,10 @@ pub struct Symbols {
 impl Symbols {
     /// Address of a global symbol (inputs first, then the linker's).
     pub fn global(&self, name: &str) -> Option<u32> {
-        self.globals.get(name).copied().or_else(|| self.linker.get(name).copied())
+        self.globals
+            .get(name)
+            .copied()
+            .or_else(|| self.linker.get(name).copied())
     }
 
     pub fn defined_by_input(&self, name: &str) -> bool {
@@ -188,7 +225,13 @@ impl Symbols {
     }
 
     /// Value S of the symbol a relocation of object `oi` names.
-    pub fn target(&self, sel: &Selection<'_>, layout_placement: &[Vec<u64>], oi: usize, r: &Reloc) -> Option<u64> {
+    pub fn target(
+        &self,
+        sel: &Selection<'_>,
+        layout_placement: &[Vec<u64>],
+        oi: usize,
+        r: &Reloc,
+    ) -> Option<u64> {
         let s = sel.objects[oi].object.symbols.get(r.symbol)?;
         match s.section {
             Some(sec) => Some(layout_placement[oi][sec] + s.value as u64),
@@ -203,7 +246,10 @@ pub fn bind(sel: &Selection<'_>, lay: &Layout) -> Result<Symbols, LinkError> {
     for (oi, o) in sel.objects.iter().enumerate() {
         for s in &o.object.symbols {
             if let (true, Some(sec)) = (s.global, s.section) {
-                globals.insert(s.name.clone(), (lay.placement[oi][sec] + s.value as u64) as u32);
+                globals.insert(
+                    s.name.clone(),
+                    (lay.placement[oi][sec] + s.value as u64) as u32,
+                );
             }
         }
     }

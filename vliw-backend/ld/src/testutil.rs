@@ -12,8 +12,18 @@ pub fn machines() -> Vec<Machine> {
 
 /// One operation as a one-operation bundle.
 pub fn op(m: &Machine, mnemonic: &str, args: &[i64]) -> u64 {
-    let instr = m.instr_by_mnemonic(mnemonic).unwrap_or_else(|| panic!("no '{mnemonic}' on {}", m.name));
-    m.encode_op(&Op { instr, guard: None, args: args.to_vec() }, true).unwrap()
+    let instr = m
+        .instr_by_mnemonic(mnemonic)
+        .unwrap_or_else(|| panic!("no '{mnemonic}' on {}", m.name));
+    m.encode_op(
+        &Op {
+            instr,
+            guard: None,
+            args: args.to_vec(),
+        },
+        true,
+    )
+    .unwrap()
 }
 
 pub fn decode(m: &Machine, bytes: &[u8], offset: usize) -> (String, Vec<i64>) {
@@ -29,12 +39,29 @@ pub struct Obj<'m> {
 
 impl<'m> Obj<'m> {
     pub fn new(m: &'m Machine) -> Self {
-        let machine = MachineId { name: m.name.clone(), fingerprint: m.fingerprint };
-        Obj { m, obj: ObjectFile { machine, sections: vec![], symbols: vec![] } }
+        let machine = MachineId {
+            name: m.name.clone(),
+            fingerprint: m.fingerprint,
+        };
+        Obj {
+            m,
+            obj: ObjectFile {
+                machine,
+                sections: vec![],
+                symbols: vec![],
+            },
+        }
     }
 
     pub fn section(&mut self, name: &str, kind: SectionKind, align: u32) -> usize {
-        self.obj.sections.push(Section { name: name.into(), kind, align, data: vec![], size: 0, relocs: vec![] });
+        self.obj.sections.push(Section {
+            name: name.into(),
+            kind,
+            align,
+            data: vec![],
+            size: 0,
+            relocs: vec![],
+        });
         self.obj.sections.len() - 1
     }
 
@@ -62,8 +89,22 @@ impl<'m> Obj<'m> {
         at
     }
 
-    pub fn sym(&mut self, name: &str, sec: Option<usize>, value: u32, global: bool, kind: SymbolKind) -> usize {
-        self.obj.symbols.push(Symbol { name: name.into(), section: sec, value, size: 0, global, kind });
+    pub fn sym(
+        &mut self,
+        name: &str,
+        sec: Option<usize>,
+        value: u32,
+        global: bool,
+        kind: SymbolKind,
+    ) -> usize {
+        self.obj.symbols.push(Symbol {
+            name: name.into(),
+            section: sec,
+            value,
+            size: 0,
+            global,
+            kind,
+        });
         self.obj.symbols.len() - 1
     }
 
@@ -78,7 +119,12 @@ impl<'m> Obj<'m> {
     }
 
     pub fn reloc(&mut self, sec: usize, offset: u32, kind: RelocKind, symbol: usize, addend: i64) {
-        self.obj.sections[sec].relocs.push(Reloc { offset, kind, symbol, addend });
+        self.obj.sections[sec].relocs.push(Reloc {
+            offset,
+            kind,
+            symbol,
+            addend,
+        });
     }
 
     pub fn done(self) -> ObjectFile {

@@ -57,7 +57,9 @@ fn main() -> ExitCode {
                 if let Err(e) = read_object(&data) {
                     return err(format!("{f}: {e}"));
                 }
-                let name = Path::new(f).file_name().map_or_else(|| f.clone(), |n| n.to_string_lossy().into_owned());
+                let name = Path::new(f)
+                    .file_name()
+                    .map_or_else(|| f.clone(), |n| n.to_string_lossy().into_owned());
                 match members.iter_mut().find(|m| m.name == name) {
                     Some(m) => m.data = data,
                     None => members.push(ArchiveMember { name, data }),
@@ -85,7 +87,10 @@ fn main() -> ExitCode {
                     return err(format!("{f}: no such member in {archive}"));
                 }
             }
-            for m in members.iter().filter(|m| files.is_empty() || files.contains(&m.name)) {
+            for m in members
+                .iter()
+                .filter(|m| files.is_empty() || files.contains(&m.name))
+            {
                 if m.name.contains('/') || m.name == ".." || m.name == "." {
                     return err(format!("refusing to extract member named '{}'", m.name));
                 }

@@ -12,14 +12,59 @@ use isa_tablegen::Machine;
 fn command() -> Command {
     Command::new("dsp-ld")
         .about("Static linker for dsp objects (.o) and archives (.a)")
-        .arg(Arg::new("output").short('o').value_name("OUT").default_value("a.out").help("output executable"))
-        .arg(Arg::new("isa").long("isa").value_name("NAME|FILE").help("machine to link for (default: the one the inputs name)"))
-        .arg(Arg::new("libdirs").short('L').value_name("DIR").action(ArgAction::Append).help("add a directory to the -l search path"))
-        .arg(Arg::new("libs").short('l').value_name("NAME").action(ArgAction::Append).help("link libNAME.a, searched in the -L directories"))
-        .arg(Arg::new("entry").short('e').long("entry").value_name("SYM").default_value(DEFAULT_ENTRY).help("entry symbol"))
-        .arg(Arg::new("stack").long("stack-size").value_name("N").help("stack size in bytes (decimal, 0x hex, or with K/M suffix; default 1M)"))
-        .arg(Arg::new("map").long("map").value_name("FILE").help("write a link map"))
-        .arg(Arg::new("files").value_name("FILES").action(ArgAction::Append).help("objects and archives, in link order"))
+        .arg(
+            Arg::new("output")
+                .short('o')
+                .value_name("OUT")
+                .default_value("a.out")
+                .help("output executable"),
+        )
+        .arg(
+            Arg::new("isa")
+                .long("isa")
+                .value_name("NAME|FILE")
+                .help("machine to link for (default: the one the inputs name)"),
+        )
+        .arg(
+            Arg::new("libdirs")
+                .short('L')
+                .value_name("DIR")
+                .action(ArgAction::Append)
+                .help("add a directory to the -l search path"),
+        )
+        .arg(
+            Arg::new("libs")
+                .short('l')
+                .value_name("NAME")
+                .action(ArgAction::Append)
+                .help("link libNAME.a, searched in the -L directories"),
+        )
+        .arg(
+            Arg::new("entry")
+                .short('e')
+                .long("entry")
+                .value_name("SYM")
+                .default_value(DEFAULT_ENTRY)
+                .help("entry symbol"),
+        )
+        .arg(
+            Arg::new("stack")
+                .long("stack-size")
+                .value_name("N")
+                .help("stack size in bytes (decimal, 0x hex, or with K/M suffix; default 1M)"),
+        )
+        .arg(
+            Arg::new("map")
+                .long("map")
+                .value_name("FILE")
+                .help("write a link map"),
+        )
+        .arg(
+            Arg::new("files")
+                .value_name("FILES")
+                .action(ArgAction::Append)
+                .help("objects and archives, in link order"),
+        )
 }
 
 fn parse_size(text: &str) -> Option<u32> {
@@ -29,7 +74,10 @@ fn parse_size(text: &str) -> Option<u32> {
         b'm' | b'M' => (&t[..t.len() - 1], 1u64 << 20),
         _ => (t, 1),
     };
-    let v = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let v = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         Some(hex) => u64::from_str_radix(hex, 16).ok()?,
         None => digits.parse::<u64>().ok()?,
     };
@@ -73,7 +121,12 @@ fn main() -> ExitCode {
             None => return usage(&format!("bad --stack-size '{s}'")),
         },
     };
-    let libdirs: Vec<PathBuf> = m.get_many::<String>("libdirs").into_iter().flatten().map(PathBuf::from).collect();
+    let libdirs: Vec<PathBuf> = m
+        .get_many::<String>("libdirs")
+        .into_iter()
+        .flatten()
+        .map(PathBuf::from)
+        .collect();
     let machine = match m.get_one::<String>("isa") {
         None => None,
         Some(name) => match Machine::load(name) {
@@ -103,12 +156,19 @@ fn main() -> ExitCode {
     if !errors.is_empty() {
         return fail(LinkError { messages: errors });
     }
-    let opts = LinkOptions { machine, entry: m.get_one::<String>("entry").cloned().unwrap_or_default(), stack_size };
+    let opts = LinkOptions {
+        machine,
+        entry: m.get_one::<String>("entry").cloned().unwrap_or_default(),
+        stack_size,
+    };
     let linked = match link_with_map(&inputs, &opts) {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
-    let out = m.get_one::<String>("output").cloned().unwrap_or_else(|| "a.out".into());
+    let out = m
+        .get_one::<String>("output")
+        .cloned()
+        .unwrap_or_else(|| "a.out".into());
     let bytes = match dsp_obj::write_executable(&linked.executable) {
         Ok(b) => b,
         Err(e) => return fail(LinkError::new(format!("{out}: {e}"))),
