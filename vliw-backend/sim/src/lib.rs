@@ -1,1 +1,25 @@
-//! (being written)
+//! dsp-sim: a cycle-accurate simulator of VLIW+SIMD machines described by
+//! `.isa` files.
+//!
+//! [`Sim::new`] predecodes an [`dsp_obj::Executable`] for a
+//! [`isa_tablegen::Machine`]; [`Sim::run`] runs it bundle by bundle with exact
+//! latencies, delay slots, guards, unit occupancy and (optionally) the
+//! `--strict` hazard checks; [`Sim::stats`] reports what happened.
+
+pub mod alu;
+pub mod build;
+pub mod decode;
+pub mod exec;
+pub mod run;
+pub mod state;
+pub mod stats;
+pub mod syscall;
+pub mod trace;
+
+pub use run::{Config, Fault, Outcome, Sim};
+pub use stats::Stats;
+
+#[cfg(test)]
+mod testutil;
+#[cfg(test)]
+mod sim_tests;

@@ -1,0 +1,405 @@
+//! The simulator and its cycle loop: one bundle issues per cycle, results land
+//! through the pending-write queue, taken branches transfer control after the
+//! delay slots, non-pipelined units stall issue (or, with `--strict`, are an
+//! error) and faults stop the run.
+
+use std::io::Write;
+
+use dsp_obj::Executable;
+use isa_tablegen::{InstrId, Machine};
+
+use crate::decode::{predecode, Program, NONE};
+use crate::exec::{Core, Flow, SysRegs};
+use crate::state::{Mem, Queue, Strict, Trap};
+use crate::trace;
+
+/// How to run.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    pub strict: bool,
+    pub trace: bool,
+    /// Stop with [`Outcome::CycleLimit`] when this many cycles have elapsed.
+    pub max_cycles: Option<u64>,
+}
+
+/// A fault (or the cycle limit): what, where and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub message: String,
+    pub pc: u32,
+    /// `function+0xoff`, or `??`.
+    pub location: String,
+    pub cycle: u64,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at pc {:#010x} (in {}), cycle {}", self.message, self.pc, self.location, self.cycle)
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The program called exit with this status (0..=255).
+    Exit(i32),
+    Fault(Fault),
+    CycleLimit(Fault),
+}
+
+/// A loaded program and its machine state.
+pub struct Sim<'m> {
+    pub machine: &'m Machine,
+    pub prog: Program,
+    pub core: Core,
+    pub config: Config,
+    /// Cycles elapsed (after a run: the cycle count of the run).
+    pub cycle: u64,
+    /// Times each bundle issued, and stall cycles spent before it.
+    pub issues: Vec<u64>,
+    pub stalls: Vec<u64>,
+    /// Busy instance-cycles per unit of bundles placed at issue.
+    pub unit_busy_dyn: Vec<u64>,
+    free_at: Vec<u64>,
+    unit_first: Vec<usize>,
+    busy_until: u64,
+    /// Where `--trace` lines go (stderr in the command-line tool).
+    pub trace_out: Option<Box<dyn Write>>,
+    entry: u32,
+}
+
+impl<'m> Sim<'m> {
+    /// Loads `exe` into a fresh machine `m`.
+    pub fn new(m: &'m Machine, exe: &Executable, config: Config) -> Result<Sim<'m>, String> {
+        let prog = predecode(m, exe)?;
+        let mem = Mem::new(m, exe)?;
+        let mut vals = prog.layout.initial_values(m, &prog.consts);
+        let layout = &prog.layout;
+        if let Some(sp) = m.abi.sp {
+            // Like the linker's __stack_top: the end of memory, aligned down.
+            let align = m.abi.stack_align.max(1) as u64;
+            let top = (m.memory.base as u64 + m.memory.size as u64) / align * align;
+            if m.special(sp).is_none() {
+                vals[layout.val_off(sp) as usize] = top & layout.file(sp.file).mask;
+            }
+        }
+        let sys = SysRegs {
+            args: m.abi.args.iter().map(|&r| layout.val_off(r)).collect(),
+            rets: m
+                .abi
+                .rets
+                .iter()
+                .map(|&r| {
+                    let (off, id) = if m.special(r).is_some() {
+                        (layout.trash, layout.nids)
+                    } else {
+                        (layout.val_off(r), layout.id(r))
+                    };
+                    (off, id, layout.file(r.file).mask, r.file.0 as u32)
+                })
+                .collect(),
+        };
+        let queue = Queue::new(m.max_latency().max(1));
+        let strict = Strict::new(m, layout.nids, queue.ring_len());
+        let mut unit_first = Vec::new();
+        let mut n = 0usize;
+        for u in &m.units {
+            unit_first.push(n);
+            n += u.count as usize;
+        }
+        let nb = prog.bundles.len();
+        Ok(Sim {
+            machine: m,
+            core: Core {
+                vals,
+                mem,
+                queue,
+                strict,
+                stores: Vec::with_capacity(256),
+                sys,
+                stdout: Vec::new(),
+                stderr: Vec::new(),
+                stdin: Box::new(std::io::empty()),
+                exit: None,
+                dummy_id: layout.nids,
+            },
+            prog,
+            config,
+            cycle: 0,
+            issues: vec![0; nb],
+            stalls: vec![0; nb],
+            unit_busy_dyn: vec![0; m.units.len()],
+            free_at: vec![0; n],
+            unit_first,
+            busy_until: 0,
+            trace_out: None,
+            entry: exe.entry,
+        })
+    }
+
+    /// Runs the program from its entry point to exit, fault or cycle limit.
+    pub fn run(&mut self) -> Outcome {
+        if self.config.strict {
+            self.run_loop::<true>()
+        } else {
+            self.run_loop::<false>()
+        }
+    }
+
+    fn fault(&self, message: String, pc: u32, cycle: u64) -> Fault {
+        Fault { message, pc, location: self.prog.describe(pc), cycle }
+    }
+
+    fn run_loop<const STRICT: bool>(&mut self) -> Outcome {
+        let max = self.config.max_cycles.unwrap_or(u64::MAX);
+        let delay = self.machine.control.delay_slots;
+        let tracing = self.config.trace;
+        let mut cycle = self.cycle;
+        let Some(mut cur) = self.prog.lookup(self.entry) else {
+            return Outcome::Fault(self.fault(self.bad_pc_message(self.entry, None), self.entry, cycle));
+        };
+        // The taken branch in flight: bundles still to issue before it transfers, target, its pc.
+        let mut br_active = false;
+        let mut br_left = 0u32;
+        let mut br_target = (0u32, NONE);
+        let mut br_pc = 0u32;
+        let nfiles = self.core.strict.nfiles;
+        loop {
+            self.core.queue.drain(cycle, &mut self.core.vals);
+            if STRICT {
+                let s = self.core.queue.slot_of(cycle) * nfiles;
+                self.core.strict.ports[s..s + nfiles].fill(0);
+            }
+            let b = &self.prog.bundles[cur as usize];
+            if cycle >= max {
+                self.cycle = cycle;
+                let msg = format!("cycle limit {max} reached");
+                return Outcome::CycleLimit(self.fault(msg, b.pc, cycle));
+            }
+            if b.bad != NONE {
+                self.cycle = cycle;
+                let msg = self.prog.messages[b.bad as usize].clone();
+                return Outcome::Fault(self.fault(msg, b.pc, cycle));
+            }
+            if b.dynamic {
+                if let Err(unit) = self.place_dynamic(cur, cycle) {
+                    if STRICT {
+                        self.cycle = cycle;
+                        let u = unit as usize;
+                        let name = &self.machine.units[u].name;
+                        let until = (0..self.machine.units[u].count as usize)
+                            .map(|i| self.free_at[self.unit_first[u] + i])
+                            .min()
+                            .unwrap_or(cycle);
+                        let msg = format!("resource conflict: unit {name} is still busy (until cycle {until})");
+                        let pc = self.prog.bundles[cur as usize].pc;
+                        return Outcome::Fault(self.fault(msg, pc, cycle));
+                    }
+                    self.stalls[cur as usize] += 1;
+                    cycle += 1;
+                    continue;
+                }
+            }
+            if tracing {
+                self.trace_bundle(cur, cycle);
+            }
+            let b = &self.prog.bundles[cur as usize];
+            self.issues[cur as usize] += 1;
+            let mut jump: Option<((u32, u32), u32)> = None;
+            for k in b.first as usize..(b.first + b.n) as usize {
+                let op = &self.prog.ops[k];
+                let pc = self.prog.op_pc[k];
+                match self.core.exec::<STRICT>(op, cycle, pc) {
+                    Ok(Flow::Next) => {}
+                    Ok(Flow::Jump { pc: t, idx }) => {
+                        if br_active || jump.is_some() {
+                            self.cycle = cycle;
+                            let other = if br_active { br_pc } else { jump.map(|j| j.1).unwrap_or(0) };
+                            let msg = format!("branch inside the delay slots of the branch at {other:#x}");
+                            return Outcome::Fault(self.fault(msg, pc, cycle));
+                        }
+                        jump = Some(((t, idx), pc));
+                    }
+                    Err(trap) => {
+                        self.core.stores.clear();
+                        self.cycle = cycle;
+                        let msg = self.trap_message(&trap, cycle);
+                        return Outcome::Fault(self.fault(msg, pc, cycle));
+                    }
+                }
+            }
+            self.core.flush_stores();
+            cycle += 1;
+            if let Some(status) = self.core.exit {
+                self.cycle = cycle;
+                return Outcome::Exit(status);
+            }
+            if let Some((t, pc)) = jump {
+                br_active = true;
+                br_left = delay;
+                br_target = t;
+                br_pc = pc;
+            }
+            if br_active {
+                if br_left == 0 {
+                    br_active = false;
+                    let (t, idx) = br_target;
+                    cur = if idx != NONE {
+                        idx
+                    } else if let Some(i) = self.prog.lookup(t) {
+                        i
+                    } else {
+                        self.cycle = cycle;
+                        return Outcome::Fault(self.fault(self.bad_pc_message(t, Some(br_pc)), t, cycle));
+                    };
+                    continue;
+                }
+                br_left -= 1;
+            }
+            let next = self.prog.bundles[cur as usize].next;
+            if next == NONE {
+                self.cycle = cycle;
+                let end = self.prog.bundles[cur as usize].end;
+                return Outcome::Fault(self.fault(self.bad_pc_message(end, None), end, cycle));
+            }
+            cur = next;
+        }
+    }
+
+    fn bad_pc_message(&self, pc: u32, from: Option<u32>) -> String {
+        let what = if self.prog.in_text(pc) {
+            format!("pc {pc:#x} is not at a bundle start")
+        } else {
+            format!("executing outside text (pc {pc:#x})")
+        };
+        match from {
+            Some(b) => format!("{what}, reached by the branch at {b:#x}"),
+            None => what,
+        }
+    }
+
+    /// Places a bundle that uses units of non-pipelined operations, marking
+    /// those units busy. Err: a unit whose busy instances keep it from issuing.
+    fn place_dynamic(&mut self, cur: u32, cycle: u64) -> Result<(), u16> {
+        let b = &self.prog.bundles[cur as usize];
+        let (first, n) = (b.first as usize, b.n as usize);
+        let placement: Vec<(u16, u16)> = if cycle >= self.busy_until {
+            self.prog.place[first..first + n].to_vec()
+        } else {
+            let instrs: Vec<InstrId> = self.prog.src_ops[first..first + n].iter().map(|o| o.instr).collect();
+            let free_at = &self.free_at;
+            let unit_first = &self.unit_first;
+            match self.machine.place_bundle(&instrs, &|u, i| free_at[unit_first[u.0 as usize] + i as usize] > cycle) {
+                Ok(p) => p.iter().map(|p| (p.unit.0, p.instance as u16)).collect(),
+                Err(_) => {
+                    // Name a unit that some operation needs and that is busy.
+                    for id in &instrs {
+                        for u in &self.machine.instr(*id).units {
+                            let base = self.unit_first[u.0 as usize];
+                            let count = self.machine.unit(*u).count as usize;
+                            if (0..count).any(|i| self.free_at[base + i] > cycle) {
+                                return Err(u.0);
+                            }
+                        }
+                    }
+                    return Err(self.machine.instr(instrs[0]).units.first().map(|u| u.0).unwrap_or(0));
+                }
+            }
+        };
+        for (k, &(unit, inst)) in placement.iter().enumerate() {
+            let busy = self.machine.instr(self.prog.src_ops[first + k].instr).busy.max(1) as u64;
+            if !self.prog.ops[first + k].is_nop {
+                self.unit_busy_dyn[unit as usize] += busy;
+            }
+            if busy > 1 {
+                let until = cycle + busy;
+                self.free_at[self.unit_first[unit as usize] + inst as usize] = until;
+                self.busy_until = self.busy_until.max(until);
+            }
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn trace_bundle(&mut self, cur: u32, cycle: u64) {
+        let b = &self.prog.bundles[cur as usize];
+        let (first, n) = (b.first as usize, b.n as usize);
+        let text = trace::format_bundle(self.machine, &self.prog.src_ops[first..first + n], &self.prog.op_pc[first..first + n]);
+        let line = trace::trace_line(cycle, b.pc, &self.prog.describe(b.pc), &text);
+        if let Some(out) = self.trace_out.as_mut() {
+            let _ = out.write_all(line.as_bytes());
+        }
+    }
+
+    #[cold]
+    fn trap_message(&self, trap: &Trap, cycle: u64) -> String {
+        let m = self.machine;
+        let reg_name = |id: u32| match self.prog.layout.reg_of_id(id) {
+            Some(r) => m.reg_name(r),
+            None => format!("register #{id}"),
+        };
+        let st = &self.core.strict;
+        let kind = |store: bool| if store { "store" } else { "load" };
+        match trap {
+            Trap::DivideByZero => "integer divide by zero".into(),
+            Trap::OutOfRange { addr, len, store } => format!(
+                "{} of {len} bytes at {addr:#x} outside memory [{:#x}, {:#x})",
+                kind(*store),
+                self.core.mem.lo,
+                self.core.mem.hi
+            ),
+            Trap::Misaligned { addr, align, store } => {
+                format!("misaligned {} at {addr:#x} (needs {align}-byte alignment)", kind(*store))
+            }
+            Trap::ReadOnly { addr, segment } => format!(
+                "store to non-writable segment {} at {addr:#x}",
+                self.core.mem.read_only_names[*segment as usize]
+            ),
+            Trap::NotReady { id } => format!(
+                "read of {} before its pending write lands (written by the operation at pc {:#x}, lands at cycle {}; now {cycle})",
+                reg_name(*id),
+                st.writer[*id as usize],
+                st.ready[*id as usize]
+            ),
+            Trap::WritePorts { file, at } => {
+                let f = &m.regfiles[*file as usize];
+                format!(
+                    "more than {} results land in register file '{}' in cycle {at} (write ports exceeded)",
+                    f.write_ports, f.name
+                )
+            }
+            Trap::SameCycle { id, at } => format!(
+                "two results land in {} in cycle {at} (the other from the operation at pc {:#x})",
+                reg_name(*id),
+                st.writer[*id as usize]
+            ),
+            Trap::OutOfOrder { id, at, pending } => format!(
+                "result for {} would land in cycle {at}, before the pending write from the operation at pc {:#x} (lands at cycle {pending})",
+                reg_name(*id),
+                st.writer[*id as usize]
+            ),
+            Trap::BadOp(i) => self.prog.messages[*i as usize].clone(),
+            Trap::Message(s) => s.clone(),
+        }
+    }
+
+    /// Value of a scalar or mask register (tests, debugging).
+    pub fn reg(&self, name: &str) -> Option<u64> {
+        let r = self.machine.parse_reg(name)?;
+        Some(self.core.vals[self.prog.layout.val_off(r) as usize])
+    }
+    /// Lanes of a vector register.
+    pub fn vreg(&self, name: &str) -> Option<Vec<u64>> {
+        let r = self.machine.parse_reg(name)?;
+        let f = self.prog.layout.file(r.file);
+        let o = self.prog.layout.val_off(r) as usize;
+        Some(self.core.vals[o..o + f.stride as usize].to_vec())
+    }
+    /// Memory contents, if inside memory.
+    pub fn mem(&self, addr: u32, len: u32) -> Option<&[u8]> {
+        self.core.mem.slice(addr, len)
+    }
+    pub fn set_stdin(&mut self, input: Box<dyn std::io::Read>) {
+        self.core.stdin = input;
+    }
+}
