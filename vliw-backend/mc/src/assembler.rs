@@ -315,3 +315,37 @@ impl<'m> Asm<'m> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section_kinds_from_names() {
+        assert_eq!(kind_from_name(".text"), Some(SectionKind::Text));
+        assert_eq!(kind_from_name(".text.hot"), Some(SectionKind::Text));
+        assert_eq!(kind_from_name(".rodata.str1"), Some(SectionKind::ReadOnly));
+        assert_eq!(kind_from_name(".data"), Some(SectionKind::Data));
+        assert_eq!(kind_from_name(".bss.x"), Some(SectionKind::Bss));
+        assert_eq!(kind_from_name(".textual"), None);
+        assert_eq!(kind_from_name("mine"), None);
+    }
+
+    #[test]
+    fn errors_are_sorted_deduplicated_and_capped() {
+        let m = Machine::load("ftm").expect("ftm");
+        let src: String = (0..40).rev().map(|i| format!("  .byte {}\n", 1000 + i)).collect();
+        let e = assemble(&m, &format!("  .data\n{src}"), "x.s").unwrap_err();
+        assert_eq!(e.len(), MAX_ERRORS);
+        assert!(e.windows(2).all(|w| w[0].line < w[1].line));
+        assert_eq!(e[0].to_string(), "x.s:2:9: error: value 1039 out of range for '.byte' [-128, 255]");
+    }
+
+    #[test]
+    fn empty_source_gives_empty_object() {
+        let m = Machine::load("ftm").expect("ftm");
+        let obj = assemble(&m, "# nothing\n", "x.s").unwrap();
+        assert!(obj.sections.is_empty() && obj.symbols.is_empty());
+        assert_eq!(obj.machine.name, "ftm");
+    }
+}

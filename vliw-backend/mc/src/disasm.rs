@@ -286,7 +286,7 @@ impl<'m> Printer<'m> {
     /// Prints code from `off`, at most to `end`; returns the offset reached.
     fn code(&mut self, v: &View, index: usize, off: u32, end: u32) -> u32 {
         let n = self.m.op_bytes();
-        if off % n != 0 || end - off < n {
+        if !off.is_multiple_of(n) || end - off < n {
             let len = (n - off % n).min(end - off);
             return self.data(v, off, off + len);
         }
@@ -430,9 +430,9 @@ impl<'m> Printer<'m> {
             };
             // Aligned little-endian words, up to 4 on a line.
             let mut words = Vec::new();
-            while off % 4 == 0 && words.len() < 4 {
+            while off.is_multiple_of(4) && words.len() < 4 {
                 let o = off + 4 * words.len() as u32;
-                if o + 4 > stop || (!words.is_empty() && starts_run(o)) {
+                if o + 4 > stop || (!words.is_empty() && starts_run(o)) || (1..4).any(|k| starts_run(o + k)) {
                     break;
                 }
                 let w = u32::from_le_bytes([byte(o), byte(o + 1), byte(o + 2), byte(o + 3)]);
@@ -451,7 +451,7 @@ impl<'m> Printer<'m> {
                 if n > 0 {
                     let z = (o..stop).take_while(|&p| byte(p) == 0).count();
                     let t = (o..stop).take_while(|&p| printable(byte(p))).count();
-                    if z >= 8 || t >= 4 || (o % 4 == 0 && o + 4 <= stop) {
+                    if z >= 8 || t >= 4 || (o.is_multiple_of(4) && o + 4 <= stop) {
                         break;
                     }
                 }
@@ -463,5 +463,33 @@ impl<'m> Printer<'m> {
             off += n;
         }
         end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(sym_plus("f", 0), "f");
+        assert_eq!(sym_plus("f", 8), "f+8");
+        assert_eq!(sym_plus(".", -16), ".-16");
+        assert_eq!(escape(b"a\"b\\\n\x01"), "a\\\"b\\\\\\n\\x01");
+        assert!(is_plain_name("main") && is_plain_name(".L1") && !is_plain_name(".") && !is_plain_name("a b"));
+        assert_eq!(raw_directive(8), ".quad");
+        assert_eq!(raw_directive(4), ".word");
+    }
+
+    #[test]
+    fn data_runs() {
+        let m = Machine::load("ftm").expect("ftm");
+        let obj = crate::assemble(&m, "\t.data\nd:\t.byte 1, 2, 3\n\t.asciz \"text!\"\n\t.zero 12\n\t.align 4\n\t.word 5\n", "t.s").unwrap();
+        let out = disassemble_object(&m, &obj);
+        assert!(out.contains("\t.byte 0x01, 0x02, 0x03"), "{out}");
+        assert!(out.contains("\t.asciz \"text!\""), "{out}");
+        assert!(out.contains("\t.zero 15"), "{out}");
+        assert!(out.contains("\t.word 0x00000005"), "{out}");
+        assert_eq!(crate::assemble(&m, &out, "again.s").unwrap(), obj);
     }
 }

@@ -179,3 +179,26 @@ pub fn dump_bytes(name: &str, data: &[u8], opts: &Options) -> Result<String, Str
         Err(e) => Err(format!("{name}: {e}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables() {
+        let m = Machine::load("ftm").expect("ftm");
+        let obj = crate::assemble(&m, "\t.globl f\n\t.type f, @function\nf:\tcall g\n", "t.s").unwrap();
+        let opts = Options { headers: true, symbols: true, relocs: true, ..Options::default() };
+        let out = dump_object("t.o", &obj, &opts).unwrap();
+        assert!(out.lines().all(|l| l.starts_with('#')), "{out}");
+        assert!(out.contains("# 00000000 g     F .text        00000000 f"), "{out}");
+        assert!(out.contains("# 00000000 R_DSP_PCREL       g"), "{out}");
+        assert_eq!(sym_flags(false, SymbolKind::Object), "l     O");
+    }
+
+    #[test]
+    fn unknown_machine_is_an_error() {
+        let id = MachineId { name: "nosuch".into(), fingerprint: 0 };
+        assert!(machine_for(&id, None).unwrap_err().contains("nosuch"));
+    }
+}

@@ -77,7 +77,7 @@ fn bundle_rules() {
         "  { add r1, r2, r3 ; add r4, r5, r6 ; fmac r10, r11, r12, r13 ; stw r14, r15, 0 ; vlds v1, r16, r17 ; vlds v2, r18, r19 }\n",
         &["bad.s:1:3: error: bundle reads 13 registers of file 'r'; it has 12 read ports"],
     );
-    let twelve = vec!["nop"; 12].join(" ; ");
+    let twelve = ["nop"; 12].join(" ; ");
     check(
         &format!("  {{ {twelve} }}\n"),
         &["bad.s:1:3: error: bundle has 12 operations; the machine issues at most 11"],

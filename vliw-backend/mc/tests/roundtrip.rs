@@ -248,12 +248,3 @@ fn both_together_round_trip() {
         round_trip(&m, &format!("{src}{}", symbolic(&m)), "both.s");
     }
 }
-
-#[test]
-#[ignore]
-fn show() {
-    let m = load("ftm32");
-    let (src, _) = every_instruction(&m);
-    let obj = assemble(&m, &format!("{src}{}", symbolic(&m)), "x.s").unwrap();
-    println!("{}", disassemble_object(&m, &obj));
-}
