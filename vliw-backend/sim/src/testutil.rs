@@ -32,7 +32,7 @@ pub fn build_sim<'m>(m: &'m Machine, text: &str, data: &[(&str, &[u8])], config:
     let mut b = Builder::new(m);
     b.asm(text);
     for (label, bytes) in data {
-        b.data(label, bytes, 64);
+        b.data(label, bytes, 256);
     }
     let exe = b.build().unwrap_or_else(|e| panic!("{}: {e}", m.name));
     Sim::new(m, &exe, config).unwrap_or_else(|e| panic!("{}: {e}", m.name))
