@@ -16,6 +16,9 @@ use crate::lexer::lex;
 use crate::parser::{parse, Stmt};
 use crate::{AsmError, Pos, MAX_ERRORS};
 
+/// Largest section the assembler builds (bytes).
+pub const MAX_SECTION: u32 = 1 << 28;
+
 /// A relocation whose symbol is still a name.
 #[derive(Clone, Debug)]
 pub(crate) struct PendingReloc {
@@ -82,6 +85,10 @@ pub(crate) struct Asm<'m> {
     pub stmt_sizes: HashMap<usize, u32>,
     /// Names referenced by relocations that are not defined here.
     pub undefined_refs: Vec<String>,
+    /// A section that would have grown past [`MAX_SECTION`].
+    pub too_large: Option<(String, Pos)>,
+    /// Position of the statement being processed.
+    pub stmt_pos: Pos,
 }
 
 /// Assembles one source file for `machine`.
@@ -121,6 +128,8 @@ impl<'m> Asm<'m> {
             sizes: HashMap::new(),
             stmt_sizes: HashMap::new(),
             undefined_refs: Vec::new(),
+            too_large: None,
+            stmt_pos: Pos::default(),
         }
     }
 
@@ -170,8 +179,10 @@ impl<'m> Asm<'m> {
     /// Appends bytes (pass 2) or only advances (pass 1) in the current section.
     pub fn emit(&mut self, bytes: &[u8]) {
         let s = self.current_section();
+        if !self.grow(s, bytes.len() as u64) {
+            return;
+        }
         let sec = &mut self.sections[s];
-        sec.size += bytes.len() as u32;
         if self.pass == 2 && sec.kind != SectionKind::Bss {
             sec.data.extend_from_slice(bytes);
         }
@@ -179,11 +190,26 @@ impl<'m> Asm<'m> {
 
     pub fn emit_zeros(&mut self, n: u32) {
         let s = self.current_section();
+        if !self.grow(s, n as u64) {
+            return;
+        }
         let sec = &mut self.sections[s];
-        sec.size += n;
         if self.pass == 2 && sec.kind != SectionKind::Bss {
             sec.data.resize(sec.data.len() + n as usize, 0);
         }
+    }
+
+    /// Advances a section's location counter, refusing to pass [`MAX_SECTION`].
+    fn grow(&mut self, s: usize, n: u64) -> bool {
+        let sec = &mut self.sections[s];
+        if sec.size as u64 + n > MAX_SECTION as u64 {
+            if self.too_large.is_none() {
+                self.too_large = Some((sec.name.clone(), self.stmt_pos));
+            }
+            return false;
+        }
+        sec.size += n as u32;
+        true
     }
 
     pub fn add_reloc(&mut self, offset: u32, kind: RelocKind, symbol: String, addend: i64) {
@@ -208,6 +234,9 @@ impl<'m> Asm<'m> {
             self.sizes.clear();
         }
         for (idx, stmt) in stmts.iter().enumerate() {
+            self.stmt_pos = match stmt {
+                Stmt::Label { pos, .. } | Stmt::Directive { pos, .. } | Stmt::Bundle { pos, .. } => *pos,
+            };
             match stmt {
                 Stmt::Label { name, pos } => self.define_label(name, *pos),
                 Stmt::Directive { name, pos, args } => self.directive(idx, name, args, *pos),
@@ -237,6 +266,9 @@ impl<'m> Asm<'m> {
     }
 
     fn finish(mut self) -> Result<ObjectFile, Vec<AsmError>> {
+        if let Some((name, pos)) = self.too_large.take() {
+            self.error(pos, format!("section '{name}' would exceed {MAX_SECTION} bytes"));
+        }
         // Symbol attributes given to names that are .equ constants.
         for name in self.globals.clone() {
             if self.equs.contains_key(&name) {
@@ -339,6 +371,13 @@ mod tests {
         assert_eq!(e.len(), MAX_ERRORS);
         assert!(e.windows(2).all(|w| w[0].line < w[1].line));
         assert_eq!(e[0].to_string(), "x.s:2:9: error: value 1039 out of range for '.byte' [-128, 255]");
+    }
+
+    #[test]
+    fn huge_sections_are_refused() {
+        let m = Machine::load("ftm").expect("ftm");
+        let e = assemble(&m, "  .bss\n  .zero 0x8000000\n  .zero 0x8000000\n  .zero 1\n", "x.s").unwrap_err();
+        assert_eq!(e[0].to_string(), "x.s:4:3: error: section '.bss' would exceed 268435456 bytes");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use dsp_obj::{RelocKind, SectionKind, SymbolKind};
 use isa_tablegen::SemOp;
 
-use crate::assembler::{kind_from_name, Asm};
+use crate::assembler::{kind_from_name, Asm, MAX_SECTION};
 use crate::expr::{Equ, SymRef, Value};
 use crate::parser::{Arg, Expr, ExprKind};
 use crate::Pos;
@@ -365,8 +365,8 @@ impl Asm<'_> {
             return;
         };
         let Some(n) = self.layout_const(idx, e) else { return };
-        if !(0..=1 << 30).contains(&n) {
-            self.error(e.pos, format!("'{name}' size {n} out of range [0, {}]", 1 << 30));
+        if !(0..=MAX_SECTION as i64).contains(&n) {
+            self.error(e.pos, format!("'{name}' size {n} out of range [0, {MAX_SECTION}]"));
             return;
         }
         self.stmt_sizes.insert(idx, n as u32);

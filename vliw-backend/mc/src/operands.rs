@@ -334,7 +334,7 @@ impl Asm<'_> {
                 if s == section =>
             {
                 let op_bytes = self.m.op_bytes() as i64;
-                let dist = target as i64 + addend - offset as i64;
+                let dist = (target as i64).wrapping_add(addend).wrapping_sub(offset as i64);
                 if dist % op_bytes != 0 {
                     self.error(e.pos, format!("{what}: branch distance {dist} bytes is not a multiple of the {op_bytes}-byte operation size"));
                     return None;

@@ -136,11 +136,15 @@ pub struct ParseError {
 struct Parser<'t> {
     toks: &'t [Token],
     i: usize,
+    /// Expression nesting, bounded so that hostile input cannot overflow the stack.
+    depth: u32,
     out: Vec<Stmt>,
     errors: Vec<ParseError>,
 }
 
 type PResult<T> = Result<T, ParseError>;
+
+const MAX_NESTING: u32 = 200;
 
 fn describe(tok: &Tok) -> String {
     match tok {
@@ -158,7 +162,7 @@ fn describe(tok: &Tok) -> String {
 
 /// Parses a token stream (from [`crate::lexer::lex`]) into statements.
 pub fn parse(toks: &[Token]) -> (Vec<Stmt>, Vec<ParseError>) {
-    let mut p = Parser { toks, i: 0, out: Vec::new(), errors: Vec::new() };
+    let mut p = Parser { toks, i: 0, depth: 0, out: Vec::new(), errors: Vec::new() };
     p.run();
     (p.out, p.errors)
 }
@@ -418,6 +422,16 @@ impl<'t> Parser<'t> {
     }
 
     fn unary(&mut self) -> PResult<Expr> {
+        if self.depth >= MAX_NESTING {
+            return Err(ParseError { pos: self.pos(), message: format!("expression nests deeper than {MAX_NESTING} levels") });
+        }
+        self.depth += 1;
+        let e = self.unary_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn unary_inner(&mut self) -> PResult<Expr> {
         let pos = self.pos();
         let kind = match self.peek().clone() {
             Tok::Punct('-') => {
@@ -508,6 +522,16 @@ mod tests {
         assert_eq!(args.len(), 4);
         let Arg::Expr(e) = &args[0] else { panic!() };
         assert_eq!(e.to_string(), "1+2*3");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let src = format!(".word {}1{}", "(".repeat(5000), ")".repeat(5000));
+        let (t, _) = lex(&src);
+        let (_, errs) = parse(&t);
+        assert_eq!(errs[0].message, "expression nests deeper than 200 levels");
+        let (t, _) = lex(&format!(".word {}1", "-~".repeat(5000)));
+        assert_eq!(parse(&t).1.len(), 1);
     }
 
     #[test]
