@@ -55,10 +55,10 @@ fn random_words_and_odd_objects_never_panic_and_reassemble() {
         for _ in 0..400 {
             // Mostly real opcodes with random fields, some pure noise.
             let mut w = rng.next();
-            if rng.next() % 4 != 0 {
+            if !rng.next().is_multiple_of(4) {
                 let k = (rng.next() % m.instrs.len() as u64) as usize;
                 w = m.encoding.opcode.set(w & m.used_bits[k], m.instrs[k].opcode as u64);
-                if rng.next() % 4 != 0 {
+                if !rng.next().is_multiple_of(4) {
                     w |= 1 << m.encoding.stop_bit;
                 }
             }
