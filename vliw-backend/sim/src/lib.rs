@@ -23,3 +23,5 @@ pub use stats::Stats;
 mod testutil;
 #[cfg(test)]
 mod sim_tests;
+#[cfg(test)]
+mod timing_tests;
