@@ -25,3 +25,5 @@ mod testutil;
 mod sim_tests;
 #[cfg(test)]
 mod timing_tests;
+#[cfg(test)]
+mod fault_tests;
