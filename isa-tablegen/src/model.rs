@@ -359,6 +359,13 @@ impl Machine {
             .find(|s| s.index == reg.index)
             .map(|s| s.kind)
     }
+    /// The operand-less no-op instruction (pads code and fills delay slots).
+    pub fn nop_instr(&self) -> Option<InstrId> {
+        self.instrs
+            .iter()
+            .position(|i| i.sem.op == crate::sem::SemOp::Nop && i.operands.is_empty())
+            .map(|i| InstrId(i as u16))
+    }
     /// Largest latency of any instruction (sizes the simulator's write queue).
     pub fn max_latency(&self) -> u32 {
         self.instrs.iter().map(|i| i.latency).max().unwrap_or(1)

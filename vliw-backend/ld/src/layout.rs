@@ -6,7 +6,7 @@
 //! `__stack_top`).
 
 use dsp_obj::{SectionKind, Segment, SegmentFlags};
-use isa_tablegen::{Machine, Op, SemOp};
+use isa_tablegen::{Machine, Op};
 
 use crate::resolve::Selection;
 use crate::LinkError;
@@ -133,12 +133,8 @@ fn align_up(x: u64, align: u64) -> u64 {
 /// The word that pads code between input sections: a one-operation `nop`
 /// bundle, if the machine has an operand-less no-op.
 fn nop_word(machine: &Machine) -> Option<u64> {
-    let id = machine
-        .instrs
-        .iter()
-        .position(|i| i.sem.op == SemOp::Nop && i.operands.is_empty())?;
     let op = Op {
-        instr: isa_tablegen::InstrId(id as u16),
+        instr: machine.nop_instr()?,
         guard: None,
         args: vec![],
     };

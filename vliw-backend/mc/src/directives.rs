@@ -2,7 +2,6 @@
 //! constants and `.nop_delay`.
 
 use dsp_obj::{RelocKind, SectionKind, SymbolKind};
-use isa_tablegen::SemOp;
 
 use crate::assembler::{kind_from_name, Asm, MAX_SECTION};
 use crate::expr::{Equ, SymRef, Value};
@@ -14,7 +13,7 @@ pub const DIRECTIVES: &[&str] = &[
     ".text", ".data", ".rodata", ".bss", ".section", ".globl", ".global", ".local", ".type", ".size",
     ".equ", ".set", ".byte", ".half", ".short", ".2byte", ".word", ".long", ".4byte", ".quad", ".8byte",
     ".float", ".double", ".ascii", ".asciz", ".string", ".zero", ".space", ".skip", ".align", ".balign",
-    ".p2align", ".nop_delay", ".file", ".ident",
+    ".p2align", ".nop_delay", ".nops", ".wait", ".file", ".ident",
 ];
 
 impl Asm<'_> {
@@ -59,16 +58,27 @@ impl Asm<'_> {
             ".align" | ".balign" | ".p2align" => self.align_directive(idx, name, args, pos),
             ".nop_delay" => {
                 self.no_args(name, args, pos);
-                let nop = self.m.instrs.iter().position(|i| i.sem.op == SemOp::Nop && i.operands.is_empty());
-                let Some(nop) = nop else {
-                    self.error(pos, "'.nop_delay': the machine has no operand-less nop instruction");
-                    return;
+                self.emit_nops(name, self.m.control.delay_slots, pos);
+            }
+            ".nops" => {
+                let n = match args {
+                    [Arg::Expr(e)] => self.layout_const(idx, e),
+                    _ => {
+                        self.error(pos, "'.nops' takes one operand: the number of nop bundles");
+                        None
+                    }
                 };
-                let mnemonic = self.m.instrs[nop].mnemonic.clone();
-                for _ in 0..self.m.control.delay_slots {
-                    self.emit_nop_bundle(&mnemonic, pos);
+                if let Some(n) = n {
+                    if !(0..=4096).contains(&n) {
+                        self.error(pos, format!("'.nops' count must be 0 to 4096, got {n}"));
+                    } else {
+                        // The count is fixed in pass 1 (layout) and reused in pass 2.
+                        self.stmt_sizes.insert(idx, n as u32);
+                        self.emit_nops(name, n as u32, pos);
+                    }
                 }
             }
+            ".wait" => self.wait_directive(args, pos),
             ".file" | ".ident" => {}
             _ => {
                 let close = crate::operands::closest(name, DIRECTIVES.iter().copied());
@@ -76,6 +86,41 @@ impl Asm<'_> {
                 self.error(pos, format!("unknown directive '{name}'{hint}"));
             }
         }
+    }
+
+    /// Emits `count` one-operation nop bundles.
+    fn emit_nops(&mut self, directive: &str, count: u32, pos: Pos) {
+        let Some(nop) = self.m.nop_instr() else {
+            self.error(pos, format!("'{directive}': the machine has no operand-less nop instruction"));
+            return;
+        };
+        let mnemonic = self.m.instr(nop).mnemonic.clone();
+        for _ in 0..count {
+            self.emit_nop_bundle(&mnemonic, pos);
+        }
+    }
+
+    /// `.wait MNEMONIC`: nop bundles until a result of MNEMONIC issued in the
+    /// previous bundle is visible (latency - 1 bundles), and until its unit is
+    /// free again (busy - 1), as this machine's description states them. Lets
+    /// hand-written code run unchanged on machines with other latencies.
+    fn wait_directive(&mut self, args: &[Arg], pos: Pos) {
+        let mnemonic = match args {
+            [Arg::Expr(Expr { kind: ExprKind::Name(n), .. })] => n.clone(),
+            _ => {
+                self.error(pos, "'.wait' takes one operand: an instruction mnemonic");
+                return;
+            }
+        };
+        let Some(id) = self.m.instr_by_mnemonic(&mnemonic) else {
+            let close = crate::operands::closest(&mnemonic, self.m.instrs.iter().map(|i| i.mnemonic.as_str()));
+            let hint = close.map(|c| format!("; did you mean '{c}'?")).unwrap_or_default();
+            self.error(args[0].pos(), format!("'.wait': unknown instruction '{mnemonic}'{hint}"));
+            return;
+        };
+        let ins = self.m.instr(id);
+        let n = ins.latency.max(ins.busy) - 1;
+        self.emit_nops(".wait", n, pos);
     }
 
     fn no_args(&mut self, name: &str, args: &[Arg], _pos: Pos) {
@@ -438,9 +483,8 @@ impl Asm<'_> {
         let op_bytes = self.m.op_bytes();
         if sec.kind == SectionKind::Text && fill.is_none() && pad % op_bytes == 0 && off % op_bytes == 0 {
             // Code is padded with nop bundles.
-            let nop = self.m.instrs.iter().find(|i| i.sem.op == SemOp::Nop && i.operands.is_empty());
-            if let Some(nop) = nop {
-                let mnemonic = nop.mnemonic.clone();
+            if let Some(nop) = self.m.nop_instr() {
+                let mnemonic = self.m.instr(nop).mnemonic.clone();
                 for _ in 0..pad / op_bytes {
                     self.emit_nop_bundle(&mnemonic, pos);
                 }

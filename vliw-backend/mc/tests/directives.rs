@@ -231,3 +231,34 @@ fn executables_disassemble_with_addresses_and_labels() {
     assert_eq!(again.sections[0].data, exe.segments[0].data);
     assert_eq!(again.sections[1].size, exe.segments[1].mem_size);
 }
+
+/// Number of one-operation nop bundles in a text section.
+fn nop_bundles(m: &Machine, text: &Section) -> usize {
+    let n = m.op_bytes() as usize;
+    (0..text.data.len() / n)
+        .filter(|i| {
+            let (op, stop) = m.decode_op(m.read_word(&text.data, i * n).unwrap()).unwrap();
+            stop && m.instr(op.instr).sem.op == SemOp::Nop
+        })
+        .count()
+}
+
+#[test]
+fn wait_and_nops_follow_each_machines_latencies() {
+    for name in builtin::names() {
+        let m = Machine::load(name).unwrap();
+        for mnemonic in ["ldw", "div", "vfmac", "add"] {
+            let ins = m.instr(m.instr_by_mnemonic(mnemonic).unwrap());
+            let obj = asm(&m, &format!("\t.text\n\t.wait {mnemonic}\n"));
+            let want = (ins.latency.max(ins.busy) - 1) as usize;
+            assert_eq!(nop_bundles(&m, section(&obj, ".text")), want, "{name}: .wait {mnemonic}");
+        }
+        let obj = asm(&m, "\t.text\n\t.nops 3\n");
+        assert_eq!(nop_bundles(&m, section(&obj, ".text")), 3);
+    }
+    let m = ftm();
+    let err = assemble(&m, "\t.text\n\t.wait lwd\n", "t.s").unwrap_err();
+    assert_eq!(err[0].to_string(), "t.s:2:8: error: '.wait': unknown instruction 'lwd'; did you mean 'ldw'?");
+    let err = assemble(&m, "\t.text\n\t.nops\n", "t.s").unwrap_err();
+    assert_eq!(err[0].to_string(), "t.s:2:2: error: '.nops' takes one operand: the number of nop bundles");
+}
