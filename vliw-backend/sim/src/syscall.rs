@@ -58,14 +58,13 @@ impl Core {
                         let off = self.mem.check(buf, len, 1, true)?;
                         let dst = &mut self.mem.bytes[off..off + len as usize];
                         // Like POSIX read: one read of at most `len` bytes.
-                        let got = loop {
+                        loop {
                             match self.stdin.read(dst) {
                                 Ok(k) => break k as u64,
                                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                                 Err(_) => break u64::MAX,
                             }
-                        };
-                        got
+                        }
                     } else {
                         0
                     }

@@ -23,11 +23,6 @@ pub fn lat(m: &Machine, mnemonic: &str) -> u64 {
     m.instr(m.instr_by_mnemonic(mnemonic).unwrap()).latency as u64
 }
 
-/// `nop` lines so that a result of `mnemonic` issued just before is visible.
-pub fn wait(m: &Machine, mnemonic: &str) -> String {
-    "nop\n".repeat(lat(m, mnemonic) as usize - 1)
-}
-
 pub fn build_sim<'m>(m: &'m Machine, text: &str, data: &[(&str, &[u8])], config: Config) -> Sim<'m> {
     let mut b = Builder::new(m);
     b.asm(text);

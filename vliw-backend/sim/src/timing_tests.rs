@@ -186,7 +186,7 @@ fn a_write_landing_before_an_earlier_pending_one() {
         let (_, out) = run_cfg(&m, &prog, &[("buf", &data)], Config { strict: true, ..Config::default() });
         let msg = fault(&out);
         assert!(
-            msg.starts_with(&format!("result for r5 would land in cycle 3, before the pending write from the operation at pc")),
+            msg.starts_with("result for r5 would land in cycle 3, before the pending write from the operation at pc"),
             "{msg}"
         );
         assert!(msg.contains(&format!("(lands at cycle {})", 1 + lat(&m, "ldw"))), "{msg}");
