@@ -536,7 +536,10 @@ impl Decoder<'_> {
                 Kind::Iota
             }
             SemOp::Br | SemOp::Call => {
-                let pcrel = matches!(instr.operands.get(sem.args[0].0).map(|o| o.kind), Some(OperandKind::PcRel(_)));
+                let pcrel = matches!(
+                    sem.args.first().and_then(|a| instr.operands.get(a.0)).map(|o| o.kind),
+                    Some(OperandKind::PcRel(_))
+                );
                 if let Some(link) = m.control.link.filter(|_| sem.op == SemOp::Call) {
                     self.set_link(&mut d, link);
                 }
