@@ -108,6 +108,22 @@ pub struct InstDecl {
     pub cost: Option<(i64, Loc)>,
 }
 
+impl InstDecl {
+    fn new(mnemonic: Name) -> InstDecl {
+        InstDecl {
+            mnemonic,
+            operands: Vec::new(),
+            units: Vec::new(),
+            latency: None,
+            busy: None,
+            sem: None,
+            format: None,
+            opcode: None,
+            cost: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum AbiDecl {
     Regs(Vec<Name>),
@@ -128,7 +144,7 @@ pub enum Decl {
     Abi { key: Name, value: AbiDecl },
     Encoding(EncodingDecl),
     Format { name: Name, fields: Vec<FieldDecl> },
-    Inst(InstDecl),
+    Inst(Box<InstDecl>),
 }
 
 impl Decl {
@@ -405,17 +421,7 @@ fn parse_inst(c: &mut Cursor) -> Result<InstDecl, Diagnostic> {
             c.punct(",")?;
         }
     }
-    let mut d = InstDecl {
-        mnemonic,
-        operands,
-        units: Vec::new(),
-        latency: None,
-        busy: None,
-        sem: None,
-        format: None,
-        opcode: None,
-        cost: None,
-    };
+    let mut d = InstDecl { operands, ..InstDecl::new(mnemonic) };
     parse_inst_body(c, &mut d, INST_KEYWORDS)?;
     Ok(d)
 }
@@ -433,17 +439,7 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
         }
         "set" => {
             let mnemonic = c.ident("mnemonic")?;
-            let mut d = InstDecl {
-                mnemonic: mnemonic.clone(),
-                operands: vec![],
-                units: vec![],
-                latency: None,
-                busy: None,
-                sem: None,
-                format: None,
-                opcode: None,
-                cost: None,
-            };
+            let mut d = InstDecl::new(mnemonic.clone());
             parse_inst_body(&mut c, &mut d, &["units", "lat", "busy", "cost"])?;
             return Ok(Stmt::Set(SetDecl {
                 mnemonic,
@@ -537,7 +533,7 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
             }
             Decl::Format { name, fields }
         }
-        "inst" => Decl::Inst(parse_inst(&mut c)?),
+        "inst" => Decl::Inst(Box::new(parse_inst(&mut c)?)),
         other => {
             return Err(kw.loc.error(format!(
                 "unknown statement '{other}' (expected machine, memory, regfile, unit, bundle, slot, \
@@ -546,13 +542,13 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
         }
     };
     c.finish()?;
-    Ok(Stmt::Decl(decl, kw.loc))
+    Ok(Stmt::Decl(Box::new(decl), kw.loc))
 }
 
 enum Stmt {
     Base(String, Loc),
     Set(SetDecl),
-    Decl(Decl, Loc),
+    Decl(Box<Decl>, Loc),
 }
 
 /// Collects the declarations of `text` (and of its `base`, recursively).
@@ -585,8 +581,8 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
                 own.insert(key.clone(), loc.clone());
                 // A declaration of the base with the same identity is replaced in place.
                 match out.decls.iter().position(|(d, _)| d.key() == key) {
-                    Some(i) => out.decls[i] = (decl, loc),
-                    None => out.decls.push((decl, loc)),
+                    Some(i) => out.decls[i] = (*decl, loc),
+                    None => out.decls.push((*decl, loc)),
                 }
             }
         }

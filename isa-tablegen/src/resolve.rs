@@ -330,7 +330,7 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
                         (0, None)
                     }
                 };
-                if !matches!(r.shape, RegShape::MaskOf(_)) && !(width == 1 || (8..=4096).contains(&width)) {
+                if !(matches!(r.shape, RegShape::MaskOf(_)) || width == 1 || (8..=4096).contains(&width)) {
                     return Err(r.name.loc.error(format!("register width must be 1 or 8..4096 bits, got {width}")));
                 }
                 if !matches!(r.shape, RegShape::Lanes(..) | RegShape::MaskOf(_)) && width > 64 {

@@ -21,7 +21,7 @@ fn build_support(machine: &str, dir: &Path) -> Built {
     let crt0 = dir.join("crt0.o");
     assemble(machine, &root().join("vliw-backend/runtime/crt0.s"), &crt0);
     let mut members = Vec::new();
-    let mut srcs: Vec<PathBuf> = std::fs::read_dir(root().join("tests/asm/lib"))
+    let mut srcs: Vec<PathBuf> = std::fs::read_dir(root().join("vliw-backend/runtime/libprint"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "s"))
@@ -157,6 +157,9 @@ fn disassembly_reassembles_to_identical_bytes() {
         let mut srcs = programs();
         srcs.push(root().join("vliw-backend/examples/dotprod.s"));
         srcs.push(root().join("vliw-backend/runtime/crt0.s"));
+        for lib in std::fs::read_dir(root().join("vliw-backend/runtime/libprint")).unwrap() {
+            srcs.push(lib.unwrap().path());
+        }
         for src in srcs {
             let name = src.file_stem().unwrap().to_str().unwrap().to_string();
             let first = dir.join(format!("{name}.o"));

@@ -7,6 +7,7 @@
 # instruction's latency as the machine's .isa states it, and `.nop_delay`
 # fills the branch delay slots. The code is deliberately unscheduled: it is
 # the kind of code the compiler's scheduler and pipeliner will improve on.
+# print_int comes from libprint.a (vliw-backend/runtime/libprint).
 
         .equ N, 256
 
@@ -128,46 +129,6 @@ vdot:
         .nop_delay
         .size main, .-main
 
-# print_int: writes the signed decimal form of r4 to standard output.
-# Clobbers r4-r11 and p1; leaves r31 alone (it calls nothing).
-        .globl print_int
-        .type print_int, @function
-print_int:
-        { li r8, digits_end ; mov r9, r4 }
-        { li r10, 0 ; li r11, 10 }
-        plt p1, r4, r0
-        .wait plt
-        { (p1) sub r9, r0, r4 ; (p1) li r10, 1 }
-        .wait sub
-digit:
-        divu r6, r9, r11
-        .wait divu
-        mul r7, r6, r11
-        .wait mul
-        { sub r7, r9, r7 ; addi r8, r8, -1 }
-        .wait sub
-        addi r7, r7, 48
-        .wait addi
-        { stb r7, r8, 0 ; mov r9, r6 }
-        pnei p1, r6, 0
-        .wait pnei
-        (p1) br digit
-        .nop_delay
-        peqi p1, r10, 1
-        .wait peqi
-        { (p1) addi r8, r8, -1 ; (p1) li r7, 45 }
-        .wait addi
-        (p1) stb r7, r8, 0
-        { li r4, 1 ; mov r5, r8 }
-        li r6, digits_end
-        .wait li
-        sub r6, r6, r8
-        .wait sub
-        trap 1
-        jmp r31
-        .nop_delay
-        .size print_int, .-print_int
-
         .rodata
 s_scalar:  .ascii "scalar dot = "
         .equ s_scalar_len, .-s_scalar
@@ -179,9 +140,6 @@ s_lanes:   .ascii " lanes="
         .equ s_lanes_len, .-s_lanes
 s_nl:      .ascii "\n"
 
-        .data
-digits:    .zero 16
-digits_end:
         .bss
         .align 128
 a:      .zero 1024

@@ -222,3 +222,29 @@ pub(crate) fn check_align(what: &str, align: u32) -> Result<(), ObjError> {
     }
     Ok(())
 }
+
+/// Writes the section headers every file ends with: the `.dsp.isa` section
+/// (at `isa_offset`, `isa_len` bytes), the symbol table and the string tables.
+pub(crate) fn write_trailing_section_headers(
+    w: &mut object::write::elf::Writer<'_>,
+    isa_name: object::write::StringId,
+    isa_offset: usize,
+    isa_len: usize,
+    num_local: u32,
+) {
+    w.write_section_header(&object::write::elf::SectionHeader {
+        name: Some(isa_name),
+        sh_type: object::elf::SHT_PROGBITS,
+        sh_flags: 0,
+        sh_addr: 0,
+        sh_offset: isa_offset as u64,
+        sh_size: isa_len as u64,
+        sh_link: 0,
+        sh_info: 0,
+        sh_addralign: 1,
+        sh_entsize: 0,
+    });
+    w.write_symtab_section_header(num_local);
+    w.write_strtab_section_header();
+    w.write_shstrtab_section_header();
+}

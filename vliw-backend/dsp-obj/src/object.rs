@@ -294,21 +294,7 @@ pub fn write_object(obj: &ObjectFile) -> Result<Vec<u8>, ObjError> {
             );
         }
     }
-    w.write_section_header(&WSectionHeader {
-        name: Some(isa_name),
-        sh_type: elf::SHT_PROGBITS,
-        sh_flags: 0,
-        sh_addr: 0,
-        sh_offset: isa_offset as u64,
-        sh_size: isa.len() as u64,
-        sh_link: 0,
-        sh_info: 0,
-        sh_addralign: 1,
-        sh_entsize: 0,
-    });
-    w.write_symtab_section_header(num_local);
-    w.write_strtab_section_header();
-    w.write_shstrtab_section_header();
+    crate::elf::write_trailing_section_headers(&mut w, isa_name, isa_offset, isa.len(), num_local);
     Ok(buf)
 }
 

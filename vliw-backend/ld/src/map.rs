@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use dsp_obj::{Executable, SymbolKind};
+use dsp_obj::{ExeSymbol, Executable, SymbolKind};
 
 use crate::layout::Layout;
 use crate::resolve::Selection;
@@ -26,15 +26,6 @@ pub struct MapSection {
     pub inputs: Vec<MapInput>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MapSymbol {
-    pub name: String,
-    pub addr: u32,
-    pub size: u32,
-    pub kind: SymbolKind,
-    pub global: bool,
-}
-
 /// What the linker did, for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkMap {
@@ -42,7 +33,7 @@ pub struct LinkMap {
     pub entry: u32,
     pub sections: Vec<MapSection>,
     /// Sorted by address, then name.
-    pub symbols: Vec<MapSymbol>,
+    pub symbols: Vec<ExeSymbol>,
     pub linker_symbols: Vec<(String, u32)>,
 }
 
@@ -70,17 +61,7 @@ impl LinkMap {
                     .collect(),
             })
             .collect();
-        let mut symbols: Vec<MapSymbol> = exe
-            .symbols
-            .iter()
-            .map(|s| MapSymbol {
-                name: s.name.clone(),
-                addr: s.addr,
-                size: s.size,
-                kind: s.kind,
-                global: s.global,
-            })
-            .collect();
+        let mut symbols: Vec<ExeSymbol> = exe.symbols.clone();
         symbols.sort_by(|a, b| (a.addr, &a.name).cmp(&(b.addr, &b.name)));
         LinkMap {
             machine: format!(

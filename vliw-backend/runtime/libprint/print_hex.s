@@ -1,5 +1,5 @@
 # print_hex.s: print_hex(r4) writes r4 as 8 hexadecimal digits to stdout.
-# Clobbers r4-r11 and p1. A member of the test library archive libprint.a.
+# Clobbers r4-r11 and p1. A member of libprint.a (hand-written assembly).
         .text
         .globl print_hex
         .type print_hex, @function

@@ -1,5 +1,5 @@
 # puts.s: puts(r4 = NUL-terminated string) writes the string and a newline.
-# Clobbers r4-r8 and p1. A member of the test library archive libprint.a.
+# Clobbers r4-r8 and p1. A member of libprint.a (hand-written assembly).
         .text
         .globl puts
         .type puts, @function

@@ -1,5 +1,5 @@
 # print_int.s: print_int(r4) writes the signed decimal form of r4 to stdout.
-# A member of the test library archive libprint.a.
+# A member of libprint.a, the print routines for hand-written assembly.
         .text
 # print_int: writes the signed decimal form of r4 to standard output.
 # Clobbers r4-r11 and p1; leaves r31 alone (it calls nothing).
