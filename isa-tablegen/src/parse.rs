@@ -23,7 +23,12 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)
+        if self.line == 0 {
+            // Not about a place in the text (a missing file, an unknown machine).
+            write!(f, "{}: error: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)
+        }
     }
 }
 impl std::error::Error for Diagnostic {}

@@ -222,6 +222,11 @@ fn cli_check_reports_errors_with_exit_2() {
     let bad = dir("malformed").join("unknown_unit_kind_does_not_exist.isa");
     let out = tablegen().arg("check").arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        format!("{}: error: no such machine or file (shipped machines: ftm, ftm8, ftm32)\n", bad.display())
+    );
     let path = dir("malformed").join("bad_unit_kind.isa");
     let out = tablegen().arg("check").arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
