@@ -12,6 +12,7 @@ pub mod encoding;
 pub mod lexer;
 pub mod model;
 pub mod parse;
+pub mod query;
 pub mod resolve;
 pub mod sem;
 
@@ -19,4 +20,5 @@ pub use dispatch::{BundleError, Placement};
 pub use encoding::{DecodeError, EncodeError, Guard, Op, PatchError};
 pub use model::*;
 pub use parse::Diagnostic;
+pub use query::{ArgPat, Want};
 pub use sem::{Sem, SemClass, SemOp, Ty};
