@@ -1,1 +1,234 @@
-//! (being written)
+//! dsp-sched: from allocated machine IR to assembly text for dsp-as.
+//!
+//! Per function: `lower` turns MIR (physical registers; copies, calls and
+//! abstract terminators still pseudo) into the machine's operations, cut at
+//! calls into regions; per region `ddg` builds the dependence graph with the
+//! `.isa`'s exact latencies, `list` packs the operations into bundles by
+//! critical-path list scheduling under the machine's slots, units, ports and
+//! non-pipelined units (`resource`), `delay` places the call or branch so
+//! that the region's last bundles are its delay slots (filled with the
+//! region's own operations, or nops) and every result lands before control
+//! leaves, and `verify` checks the result. `emit` writes the text.
+//!
+//! Timing contract (vliw-backend/ABI.md): no interlocks, so every result of a
+//! block lands before control leaves it, before a callee starts and before a
+//! return completes; a block is entered with nothing pending and every unit free.
+
+pub mod ddg;
+pub mod delay;
+pub mod emit;
+pub mod list;
+pub mod lower;
+pub mod query;
+pub mod resource;
+pub mod verify;
+
+use std::collections::HashSet;
+use std::fmt;
+
+use dsp_mir::{Function, Loc, Module};
+use isa_tablegen::Machine;
+
+use crate::delay::Item;
+use crate::lower::{LOp, LOperand, OpClass};
+
+/// How to schedule and what to print.
+#[derive(Clone, Debug)]
+pub struct SchedOptions {
+    /// Print a `# FILE:LINE: source` comment before the bundles of each source line.
+    pub comments: bool,
+    /// Pack independent operations into shared bundles (off: one operation
+    /// per bundle, in program order, as at -O0).
+    pub pack: bool,
+    /// Fill branch and call delay slots with the region's own operations
+    /// (off: the transfer follows the last operation; delay slots are nops).
+    pub fill_delay_slots: bool,
+}
+
+impl Default for SchedOptions {
+    fn default() -> Self {
+        SchedOptions { comments: false, pack: true, fill_delay_slots: true }
+    }
+}
+
+/// A scheduling failure, with the function and source position when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchedError {
+    pub function: Option<String>,
+    pub loc: Option<Loc>,
+    pub message: String,
+}
+
+impl fmt::Display for SchedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(loc) = &self.loc {
+            write!(f, "{}:{}: ", loc.file, loc.line)?;
+        }
+        if let Some(func) = &self.function {
+            write!(f, "in function '{func}': ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SchedError {}
+
+/// Static counts of a scheduled function.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FunctionStats {
+    pub name: String,
+    /// Bundles of code.
+    pub bundles: usize,
+    /// Operations other than padding nops.
+    pub ops: usize,
+    /// Padding nops (one per otherwise empty bundle).
+    pub nops: usize,
+    /// Delay-slot bundles of branches and calls.
+    pub delay_slots: usize,
+    /// Delay-slot bundles holding useful operations.
+    pub delay_slots_filled: usize,
+}
+
+impl FunctionStats {
+    /// Useful operations per bundle.
+    pub fn ops_per_bundle(&self) -> f64 {
+        if self.bundles == 0 {
+            0.0
+        } else {
+            self.ops as f64 / self.bundles as f64
+        }
+    }
+}
+
+/// A block's bundles (operations in bundle order).
+#[derive(Clone, Debug)]
+pub struct ScheduledBlock {
+    pub label: String,
+    pub bundles: Vec<Vec<LOp>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScheduledFunction {
+    pub name: String,
+    pub global: bool,
+    pub blocks: Vec<ScheduledBlock>,
+    pub stats: FunctionStats,
+}
+
+fn error(f: &Function, message: String, loc: Option<Loc>) -> SchedError {
+    SchedError { function: Some(f.name.clone()), loc: loc.or_else(|| f.loc.clone()), message }
+}
+
+/// Schedules one allocated function into bundles.
+pub fn schedule_function(m: &Machine, f: &Function, opts: &SchedOptions) -> Result<ScheduledFunction, SchedError> {
+    dsp_mir::verify::verify(m, f, dsp_mir::verify::Stage::Allocated).map_err(|e| error(f, e, None))?;
+    let blocks = lower::lower_function(m, f).map_err(|(msg, loc)| error(f, msg, loc))?;
+    let nop = lower::nop_op(m);
+    let mut stats = FunctionStats { name: f.name.clone(), ..FunctionStats::default() };
+    let mut out = Vec::with_capacity(blocks.len());
+    let control_height = m.control.delay_slots + 1;
+    for b in blocks {
+        let mut bundles: Vec<Vec<LOp>> = Vec::new();
+        for region in &b.regions {
+            let control: &[LOp] = region.control.as_ref().map_or(&[], |c| &c.ops);
+            let g = ddg::build(m, &region.body, control);
+            let prio = list::heights(m, &region.body, &g, control_height + control.len() as u32 - 1);
+            let ls = list::schedule(m, &region.body, &g, &prio, opts.pack, &[]).map_err(|(i, why)| {
+                let op = &region.body[i];
+                error(f, format!("cannot schedule '{}': {why}", emit::op_text(m, op)), op.loc.clone())
+            })?;
+            let rs = delay::place(m, &region.body, control, &g, &ls, &prio, opts)
+                .map_err(|e| error(f, format!("{}: {e}", b.label), None))?;
+            verify::region(m, &region.body, control, &g, &rs)
+                .map_err(|e| error(f, format!("internal scheduler error in {}: {e}", b.label), None))?;
+            let base = bundles.len();
+            for (k, items) in rs.bundles.iter().enumerate() {
+                let ops: Vec<LOp> = items
+                    .iter()
+                    .filter_map(|it| match *it {
+                        Item::Body(i) => Some(region.body[i].clone()),
+                        Item::Ctrl(c) => Some(control[c].clone()),
+                        Item::Nop => nop.clone(),
+                    })
+                    .collect();
+                let useful = ops.iter().filter(|o| o.class != OpClass::Nop).count();
+                stats.ops += useful;
+                stats.nops += ops.len() - useful;
+                if rs.delay_slots.contains(&k) {
+                    stats.delay_slots += 1;
+                    stats.delay_slots_filled += (useful > 0) as usize;
+                }
+                bundles.push(ops);
+            }
+            stats.bundles += bundles.len() - base;
+        }
+        out.push(ScheduledBlock { label: b.label, bundles });
+    }
+    Ok(ScheduledFunction { name: f.name.clone(), global: f.global, blocks: out, stats })
+}
+
+/// Every symbol the module defines and references, checked for the assembler.
+fn check_symbols(m: &Machine, module: &Module, funcs: &[ScheduledFunction]) -> Result<(), SchedError> {
+    let mut defined: HashSet<&str> = HashSet::new();
+    for name in module.functions.iter().map(|f| f.name.as_str()).chain(module.data.iter().map(|d| d.name.as_str())) {
+        if !defined.insert(name) {
+            return Err(SchedError { function: None, loc: None, message: format!("symbol '{name}' is defined twice") });
+        }
+    }
+    let fail = |function: Option<&str>, message: String| SchedError { function: function.map(str::to_string), loc: None, message };
+    for name in &defined {
+        emit::check_symbol(m, name, &defined).map_err(|e| fail(None, e))?;
+    }
+    for f in funcs {
+        for b in &f.blocks {
+            for op in b.bundles.iter().flatten() {
+                for o in &op.operands {
+                    if let LOperand::Sym { name, .. } = o {
+                        emit::check_symbol(m, name, &defined).map_err(|e| SchedError {
+                            function: Some(f.name.clone()),
+                            loc: op.loc.clone(),
+                            message: e,
+                        })?;
+                    }
+                }
+            }
+        }
+    }
+    for d in &module.data {
+        for r in &d.relocs {
+            emit::check_symbol(m, &r.symbol, &defined).map_err(|e| fail(None, format!("data object '{}': {e}", d.name)))?;
+        }
+    }
+    Ok(())
+}
+
+/// Assembly text of a module (functions, then data) and per-function statistics.
+pub fn emit_module_stats(m: &Machine, module: &Module, opts: &SchedOptions) -> Result<(String, Vec<FunctionStats>), SchedError> {
+    let funcs = module
+        .functions
+        .iter()
+        .map(|f| schedule_function(m, f, opts))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_symbols(m, module, &funcs)?;
+    let mut out = String::new();
+    if !module.source_name.is_empty() {
+        out.push_str(&format!("# {} (machine {})\n", module.source_name, m.name));
+    }
+    out.push_str("\t.text\n");
+    let mut cache = emit::SourceCache::default();
+    for f in &funcs {
+        emit::function(m, f, opts.comments, &mut cache, &mut out);
+    }
+    for d in &module.data {
+        emit::data_object(d, &mut out).map_err(|message| SchedError { function: None, loc: None, message })?;
+    }
+    Ok((out, funcs.into_iter().map(|f| f.stats).collect()))
+}
+
+/// Assembly text of a module: its functions and data sections.
+pub fn emit_module(m: &Machine, module: &Module, opts: &SchedOptions) -> Result<String, SchedError> {
+    emit_module_stats(m, module, opts).map(|(s, _)| s)
+}
+
+#[cfg(test)]
+mod tests;

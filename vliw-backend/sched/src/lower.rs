@@ -1,0 +1,369 @@
+//! Lowering of allocated MIR to machine operations ready for scheduling.
+//!
+//! Pseudo instructions become the machine's own: a copy becomes the file's
+//! copy instruction (found by semantics, `query::copy_instr`), a call the
+//! pc-relative `call` (symbols) or `callr` (registers). Each block is cut at
+//! its calls into *regions*; a region is a run of operations ended by a
+//! control transfer with delay slots (a call, or the block's branches) or by
+//! the end of the block (fallthrough). Terminators become branches: `Jump` a
+//! `br` (none when the target is the next block in layout), `Branch` a
+//! guarded `br` (the guard is the condition, negated as needed; a second,
+//! oppositely guarded `br` one bundle later when neither successor falls
+//! through), `Return` a `jmp` through the link register, `IndirectJump` a
+//! `jmp` through its register.
+//!
+//! Every operation records the registers it reads and writes, including the
+//! implicit ones (the link register a call writes, the ABI registers a system
+//! call reads and writes), and its memory access for the dependence graph.
+
+use dsp_mir::{Block, Callee, Function, InstKind, Loc, Operand, Reg, Terminator};
+use isa_tablegen::{InstrId, Machine, OperandKind, Reg as PReg, SemOp};
+
+use crate::query;
+
+/// An operand of a lowered operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LOperand {
+    Reg(PReg),
+    Imm(i64),
+    Sym { name: String, offset: i64 },
+    /// A block label of the current function (pc-relative targets).
+    Label(String),
+}
+
+/// What kind of operation, for the dependence graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpClass {
+    Plain,
+    /// `call`/`callr`: ends a region, has delay slots, writes the link register.
+    Call,
+    /// A system call: reads the ABI argument registers, writes the result
+    /// registers, reads and writes memory; ordered against everything.
+    Syscall,
+    /// `br`/`jmp`: ends a region, has delay slots.
+    Branch,
+    /// The machine's `nop` (padding).
+    Nop,
+}
+
+/// A memory access: `base + offset` covering `size` bytes, when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemAccess {
+    pub reads: bool,
+    pub writes: bool,
+    pub base: Option<PReg>,
+    pub offset: Option<i64>,
+    /// Bytes covered from `base + offset`; `None` when unknown (strided,
+    /// gathers): such an access conflicts with every other.
+    pub size: Option<u32>,
+}
+
+/// One machine operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LOp {
+    pub instr: InstrId,
+    pub guard: Option<(PReg, bool)>,
+    pub operands: Vec<LOperand>,
+    /// Registers read (guard included; a guarded write also reads its
+    /// destination, which may be left unchanged). Special registers excluded.
+    pub uses: Vec<PReg>,
+    /// Registers written, landing `latency` cycles after issue. Special
+    /// registers excluded.
+    pub defs: Vec<PReg>,
+    /// Register files results land in (for write ports), specials included.
+    pub port_writes: Vec<isa_tablegen::RegFileId>,
+    pub class: OpClass,
+    pub mem: Option<MemAccess>,
+    pub loc: Option<Loc>,
+}
+
+/// The control transfer ending a region: its operations issue in
+/// consecutive bundles (`ops[k]` `k` bundles after `ops[0]`), followed by the
+/// machine's delay slots.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Control {
+    pub ops: Vec<LOp>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Region {
+    pub body: Vec<LOp>,
+    pub control: Option<Control>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LBlock {
+    pub label: String,
+    pub regions: Vec<Region>,
+}
+
+/// The label of a block in the assembly: `.L<function>_<block>`.
+pub fn block_label(f: &Function, b: Block) -> String {
+    format!(".L{}_{}", f.name, b.0)
+}
+
+/// A lowering failure: message and the source location if known.
+pub type LowerError = (String, Option<Loc>);
+
+struct Ctx<'a> {
+    m: &'a Machine,
+    f: &'a Function,
+}
+
+impl Ctx<'_> {
+    fn phys(&self, r: Reg, loc: &Option<Loc>) -> Result<PReg, LowerError> {
+        match r {
+            Reg::Phys(p) => Ok(p),
+            Reg::Virt(v) => Err((format!("virtual register %{} after register allocation", v.0), loc.clone())),
+        }
+    }
+
+    fn regs_of(&self, rs: impl IntoIterator<Item = PReg>) -> Vec<PReg> {
+        let mut out: Vec<PReg> = Vec::new();
+        for r in rs {
+            if self.m.special(r).is_none() && !out.contains(&r) {
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    /// Builds an operation from an instruction and its operands, deriving
+    /// uses, defs and the memory access from the instruction's semantics.
+    fn op(&self, instr: InstrId, guard: Option<(PReg, bool)>, operands: Vec<LOperand>, loc: Option<Loc>) -> LOp {
+        let m = self.m;
+        let ins = m.instr(instr);
+        let sem = &ins.sem;
+        let reg_at = |i: usize| match operands.get(i) {
+            Some(LOperand::Reg(r)) => Some(*r),
+            _ => None,
+        };
+        let mut uses: Vec<PReg> = sem.sources().filter_map(reg_at).collect();
+        let mut defs: Vec<PReg> = sem.dst.and_then(|d| reg_at(d.0)).into_iter().collect();
+        let mut port_writes: Vec<_> = sem
+            .dst
+            .and_then(|d| match ins.operands[d.0].kind {
+                OperandKind::Reg(f) => Some(f),
+                _ => None,
+            })
+            .into_iter()
+            .collect();
+        if let Some((g, _)) = guard {
+            uses.push(g);
+            uses.extend(defs.iter().copied());
+        }
+        let class = match sem.op {
+            SemOp::Call | SemOp::CallR => {
+                if let Some(link) = m.control.link {
+                    defs.push(link);
+                    port_writes.push(link.file);
+                }
+                OpClass::Call
+            }
+            SemOp::Br | SemOp::Jmp => OpClass::Branch,
+            SemOp::Syscall => {
+                uses.extend(m.abi.args.iter().copied());
+                defs.extend(m.abi.rets.iter().copied());
+                port_writes.extend(m.abi.rets.iter().map(|r| r.file));
+                OpClass::Syscall
+            }
+            SemOp::Nop => OpClass::Nop,
+            _ => OpClass::Plain,
+        };
+        let mem = if sem.op == SemOp::Syscall {
+            Some(MemAccess { reads: true, writes: true, base: None, offset: None, size: None })
+        } else if sem.reads_memory() || sem.writes_memory() {
+            let base = sem.args.first().and_then(|a| reg_at(a.0));
+            let contiguous = matches!(
+                sem.op,
+                SemOp::Load | SemOp::Store | SemOp::VLoad | SemOp::VLoadU | SemOp::VStore | SemOp::VStoreU | SemOp::VStoreM
+            );
+            let offset = match sem.args.get(1).and_then(|a| operands.get(a.0)) {
+                Some(LOperand::Imm(v)) if contiguous => Some(*v),
+                _ => None,
+            };
+            // The data register: the destination of a load, the value of a store.
+            let data_file = if sem.reads_memory() {
+                sem.dst.map(|d| ins.operands[d.0].kind)
+            } else {
+                sem.args.get(2).map(|a| ins.operands[a.0].kind)
+            };
+            let elem = sem.ty.map(|t| t.bits() / 8).unwrap_or(0);
+            let lanes = match data_file {
+                Some(OperandKind::Reg(f)) => m.regfile(f).lanes.map(|l| l.count).unwrap_or(1),
+                _ => 1,
+            };
+            let size = (contiguous && elem > 0).then_some(elem * lanes);
+            Some(MemAccess { reads: sem.reads_memory(), writes: sem.writes_memory(), base, offset, size })
+        } else {
+            None
+        };
+        LOp {
+            instr,
+            guard,
+            uses: self.regs_of(uses),
+            defs: self.regs_of(defs),
+            port_writes,
+            operands,
+            class,
+            mem,
+            loc,
+        }
+    }
+
+    fn operand(&self, o: &Operand, loc: &Option<Loc>) -> Result<LOperand, LowerError> {
+        Ok(match o {
+            Operand::Reg(r) => LOperand::Reg(self.phys(*r, loc)?),
+            Operand::Imm(v) => LOperand::Imm(*v),
+            Operand::Sym { name, offset } => LOperand::Sym { name: name.clone(), offset: *offset },
+            Operand::Frame { index, .. } => {
+                return Err((format!("frame operand fi#{} after frame layout", index.0), loc.clone()))
+            }
+        })
+    }
+
+    fn missing(&self, what: &str) -> LowerError {
+        (format!("machine {} has no {what}", self.m.name), None)
+    }
+
+    fn branch_to(&self, target: Block, guard: Option<(PReg, bool)>) -> Result<LOp, LowerError> {
+        let br = query::branch_instr(self.m).ok_or_else(|| self.missing("pc-relative branch (br)"))?;
+        Ok(self.op(br, guard, vec![LOperand::Label(block_label(self.f, target))], None))
+    }
+
+    fn jump_reg(&self, r: PReg) -> Result<LOp, LowerError> {
+        let file = &self.m.regfile(r.file).name;
+        let jmp = query::jump_reg_instr(self.m, r.file)
+            .ok_or_else(|| self.missing(&format!("jump through a register of file '{file}' (jmp)")))?;
+        Ok(self.op(jmp, None, vec![LOperand::Reg(r)], None))
+    }
+
+    fn lower_inst(&self, inst: &dsp_mir::Inst) -> Result<Option<LOp>, LowerError> {
+        let loc = inst.loc.clone();
+        match &inst.kind {
+            InstKind::Machine { instr, guard, ops } => {
+                let ins = self.m.instr(*instr);
+                if ins.sem.is_branch() {
+                    return Err((
+                        format!("control transfer '{}' inside a block (blocks end in terminators)", ins.mnemonic),
+                        loc,
+                    ));
+                }
+                let operands = ops.iter().map(|o| self.operand(o, &loc)).collect::<Result<Vec<_>, _>>()?;
+                let guard = match guard {
+                    Some(g) => Some((self.phys(g.reg, &loc)?, g.negate)),
+                    None => None,
+                };
+                Ok(Some(self.op(*instr, guard, operands, loc)))
+            }
+            InstKind::Copy { dst, src } => {
+                let (d, s) = (self.phys(*dst, &loc)?, self.phys(*src, &loc)?);
+                if d == s {
+                    return Ok(None);
+                }
+                let file = &self.m.regfile(d.file).name;
+                let id = query::copy_instr(self.m, d.file)
+                    .ok_or_else(|| (format!("machine {} has no copy for register file '{file}'", self.m.name), loc.clone()))?;
+                let ins = self.m.instr(id);
+                let mut operands = vec![LOperand::Imm(0); ins.operands.len()];
+                for a in &ins.sem.args {
+                    operands[a.0] = LOperand::Reg(s);
+                }
+                if let Some(dd) = ins.sem.dst {
+                    operands[dd.0] = LOperand::Reg(d);
+                }
+                Ok(Some(self.op(id, None, operands, loc)))
+            }
+            InstKind::Phi { .. } => Err(("phi after register allocation".into(), loc)),
+            InstKind::Call { callee, .. } => {
+                let (id, target) = match callee {
+                    Callee::Sym(name) => (
+                        query::call_instr(self.m).ok_or_else(|| self.missing("pc-relative call"))?,
+                        LOperand::Sym { name: name.clone(), offset: 0 },
+                    ),
+                    Callee::Reg(r) => {
+                        let p = self.phys(*r, &loc)?;
+                        let file = &self.m.regfile(p.file).name;
+                        let id = query::call_reg_instr(self.m, p.file)
+                            .ok_or_else(|| self.missing(&format!("call through a register of file '{file}' (callr)")))?;
+                        (id, LOperand::Reg(p))
+                    }
+                };
+                let mut op = self.op(id, None, vec![target], loc);
+                op.class = OpClass::Call;
+                Ok(Some(op))
+            }
+        }
+    }
+
+    /// The control transfer of a terminator; `next` is the block laid out next.
+    fn terminator(&self, term: &Terminator, next: Option<Block>) -> Result<Option<Control>, LowerError> {
+        let ops = match term {
+            Terminator::Jump(t) if Some(*t) == next => vec![],
+            Terminator::Jump(t) => vec![self.branch_to(*t, None)?],
+            Terminator::Branch { taken, not_taken, .. } if taken == not_taken => {
+                return self.terminator(&Terminator::Jump(*taken), next)
+            }
+            Terminator::Branch { cond, negate, taken, not_taken } => {
+                let c = self.phys(*cond, &None)?;
+                if self.m.predicate_file() != Some(c.file) {
+                    return Err(("branch condition is not a register of the machine's guard file".into(), None));
+                }
+                if Some(*not_taken) == next {
+                    vec![self.branch_to(*taken, Some((c, *negate)))?]
+                } else if Some(*taken) == next {
+                    vec![self.branch_to(*not_taken, Some((c, !*negate)))?]
+                } else {
+                    vec![self.branch_to(*taken, Some((c, *negate)))?, self.branch_to(*not_taken, Some((c, !*negate)))?]
+                }
+            }
+            Terminator::IndirectJump { target, .. } => vec![self.jump_reg(self.phys(*target, &None)?)?],
+            Terminator::Return { .. } => {
+                let link = self.m.control.link.ok_or_else(|| self.missing("link register (needed to return)"))?;
+                vec![self.jump_reg(link)?]
+            }
+            Terminator::Unreachable => vec![],
+        };
+        Ok((!ops.is_empty()).then_some(Control { ops }))
+    }
+}
+
+/// Lowers an allocated function into blocks of regions, in layout order.
+pub fn lower_function(m: &Machine, f: &Function) -> Result<Vec<LBlock>, LowerError> {
+    let cx = Ctx { m, f };
+    let mut out = Vec::with_capacity(f.blocks.len());
+    for (i, block) in f.blocks.iter().enumerate() {
+        let b = Block(i as u32);
+        let next = (i + 1 < f.blocks.len()).then_some(Block(i as u32 + 1));
+        let mut regions = Vec::new();
+        let mut body = Vec::new();
+        for inst in &block.insts {
+            let Some(op) = cx.lower_inst(inst)? else { continue };
+            if op.class == OpClass::Call {
+                regions.push(Region { body: std::mem::take(&mut body), control: Some(Control { ops: vec![op] }) });
+            } else {
+                body.push(op);
+            }
+        }
+        let control = cx.terminator(&block.term, next)?;
+        regions.push(Region { body, control });
+        out.push(LBlock { label: block_label(f, b), regions });
+    }
+    Ok(out)
+}
+
+/// The machine's `nop` as an operation.
+pub fn nop_op(m: &Machine) -> Option<LOp> {
+    let id = m.nop_instr()?;
+    Some(LOp {
+        instr: id,
+        guard: None,
+        operands: vec![],
+        uses: vec![],
+        defs: vec![],
+        port_writes: vec![],
+        class: OpClass::Nop,
+        mem: None,
+        loc: None,
+    })
+}
