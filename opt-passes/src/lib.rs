@@ -1,1 +1,130 @@
-//! (being written)
+//! dsp-opt-passes: the LLVM IR passes the DSP backend needs before lowering,
+//! built as an LLVM 19 pass plugin (a cdylib loaded by `opt-19
+//! -load-pass-plugin=…` and `clang-19 -fpass-plugin=…`).
+//!
+//! | pass | what it does |
+//! |---|---|
+//! | `dsp-lower-overflow` | `llvm.{s,u}{add,sub,mul}.with.overflow` → plain arithmetic and compares ([`overflow`]) |
+//! | `dsp-lower-minmax` | `smin/smax/umin/umax/abs/minnum/maxnum/fabs` → `icmp`/`fcmp` + `select` when the `.isa` has no such instruction for the type ([`minmax`]) |
+//! | `dsp-expand-intrinsics` | `dsp-lower-minmax`, then bit counts, byte swaps, funnel shifts and saturating arithmetic the `.isa` lacks ([`bits`]), then small constant-size `memcpy/memmove/memset` → loads and stores ([`mem`]) |
+//! | `dsp-canon-loops` | loop canonical form: a dedicated preheader, a single latch and dedicated exit blocks for every natural loop ([`loops`]) |
+//! | `dsp-prepare` | all of the above, in that order (what clang runs at the optimizer-last extension point) |
+//!
+//! The machine is a shipped name or a `.isa` file, given by `-dsp-isa=…`
+//! (`opt`, or `clang -mllvm`), else `$DSP_ISA`, else the default machine.
+
+// The passes pass LLVM's opaque handles (`LLVMValueRef`, …) around; they are
+// valid for the duration of one pass run on a module LLVM owns (see `ir`).
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+pub mod bits;
+pub mod caps;
+pub mod cfg;
+pub mod ir;
+pub mod loops;
+pub mod mem;
+pub mod minmax;
+pub mod overflow;
+pub mod plugin;
+
+use inkwell::llvm_sys::prelude::LLVMModuleRef;
+use isa_tablegen::Machine;
+
+/// One of our passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    LowerOverflow,
+    LowerMinMax,
+    ExpandIntrinsics,
+    CanonLoops,
+    Prepare,
+}
+
+/// Pass names (as `-passes=` takes them) and what each does.
+pub const PASSES: &[(&str, Pass, &str)] = &[
+    (
+        "dsp-lower-overflow",
+        Pass::LowerOverflow,
+        "with.overflow intrinsics to arithmetic and compares",
+    ),
+    (
+        "dsp-lower-minmax",
+        Pass::LowerMinMax,
+        "min/max/abs intrinsics the machine lacks to compare and select",
+    ),
+    (
+        "dsp-expand-intrinsics",
+        Pass::ExpandIntrinsics,
+        "min/max, bit counts, byte swaps, funnel shifts, saturation, small memcpy/memset",
+    ),
+    (
+        "dsp-canon-loops",
+        Pass::CanonLoops,
+        "preheaders, single latches, dedicated exits",
+    ),
+    ("dsp-prepare", Pass::Prepare, "every pass above, in order"),
+];
+
+/// The pass called `name`.
+pub fn pass_by_name(name: &str) -> Option<Pass> {
+    PASSES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, p, _)| *p)
+}
+
+/// The machine the passes target: `isa` if not empty, else `$DSP_ISA`, else the default.
+pub fn select_machine(isa: &str) -> Result<Machine, String> {
+    let name = if !isa.is_empty() {
+        isa.to_string()
+    } else {
+        match std::env::var("DSP_ISA") {
+            Ok(v) if !v.is_empty() => v,
+            _ => isa_tablegen::builtin::DEFAULT.to_string(),
+        }
+    };
+    Machine::load(&name).map_err(|d| format!("machine '{name}': {d}"))
+}
+
+/// Runs pass `name` on a module LLVM owns, for the machine `isa` (see [`select_machine`]).
+pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, String> {
+    let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
+    let needs_machine = matches!(
+        pass,
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare
+    );
+    let machine = if needs_machine {
+        Some(select_machine(isa)?)
+    } else {
+        None
+    };
+    Ok(run(pass, module, machine.as_ref()))
+}
+
+/// Runs `pass` on `module`; returns whether anything changed. Passes that
+/// depend on the machine do nothing without one.
+pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool {
+    let caps = machine.map(caps::Caps::new);
+    match pass {
+        Pass::LowerOverflow => overflow::run(module),
+        Pass::LowerMinMax => caps.is_some_and(|c| minmax::run(module, &c)),
+        Pass::ExpandIntrinsics => caps.is_some_and(|c| expand(module, &c)),
+        Pass::CanonLoops => loops::run(module),
+        Pass::Prepare => {
+            let a = overflow::run(module);
+            let b = caps.is_some_and(|c| expand(module, &c));
+            let c = loops::run(module);
+            a | b | c
+        }
+    }
+}
+
+fn expand(module: LLVMModuleRef, caps: &caps::Caps) -> bool {
+    let a = minmax::run(module, caps);
+    let b = bits::run(module, caps);
+    let c = mem::run(module, caps);
+    a | b | c
+}
+
+#[cfg(test)]
+pub(crate) mod testutil;

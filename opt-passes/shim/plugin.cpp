@@ -1,0 +1,42 @@
+// The C++ side of the dsp-opt-passes LLVM pass plugin: registers our module
+// passes with the new pass manager (by name for -passes=, and at the
+// optimizer-last extension point for clang -fpass-plugin) and hands each
+// module to Rust (dsp_run_pass). llvmGetPassPluginInfo is defined in Rust
+// (src/plugin.rs) so that the cdylib exports it.
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+
+extern "C" bool dsp_run_pass(const char *name, LLVMModuleRef module, const char *isa);
+extern "C" bool dsp_is_pass(const char *name);
+
+static cl::opt<std::string> DspIsa("dsp-isa", cl::init(""),
+    cl::desc("machine (.isa name or file) for the dsp-* passes (default: $DSP_ISA, then ftm)"));
+
+namespace {
+struct DspPass : PassInfoMixin<DspPass> {
+  std::string Name;
+  explicit DspPass(std::string N) : Name(std::move(N)) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    bool Changed = dsp_run_pass(Name.c_str(), wrap(&M), DspIsa.c_str());
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  void printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) { OS << Name; }
+  static bool isRequired() { return true; } // lowering the backend relies on, even for optnone
+};
+} // namespace
+
+extern "C" void dsp_register_callbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (!dsp_is_pass(Name.str().c_str()))
+          return false;
+        MPM.addPass(DspPass(Name.str()));
+        return true;
+      });
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(DspPass("dsp-prepare")); });
+}
