@@ -78,9 +78,15 @@ pub fn schedule(
                 cands.sort_unstable_by(|&a, &b| prio[b].cmp(&prio[a]).then(a.cmp(&b)));
             }
             let mut added = false;
+            // Instructions that did not fit this bundle as it is: an operation
+            // of the same instruction would not fit either (same units, ports).
+            let mut failed: Vec<isa_tablegen::InstrId> = Vec::new();
             for c in cands {
                 if !pack && !bundle.is_empty() {
                     break;
+                }
+                if !bundle.is_empty() && failed.contains(&body[c].instr) {
+                    continue;
                 }
                 let mut trial = bundle.clone();
                 let pos = trial.partition_point(|&x| x < c);
@@ -104,6 +110,7 @@ pub fn schedule(
                             }
                         }
                         added = true;
+                        failed.clear();
                     }
                     Err(e) if bundle.is_empty() => {
                         // Alone in a bundle: a static rule fails forever.
@@ -114,7 +121,7 @@ pub fn schedule(
                             return Err((c, e));
                         }
                     }
-                    Err(_) => {}
+                    Err(_) => failed.push(body[c].instr),
                 }
             }
             if !added {

@@ -1,1 +1,285 @@
-//! Unit tests of the scheduler.
+//! Unit tests of the scheduler's output: labels and fallthrough, the forms
+//! of conditional branches, diagnostics, source comments, data directives,
+//! system calls as barriers, and large blocks. Run tests (assembled, linked
+//! and simulated) are in tests/run.rs.
+
+use dsp_mir::builder::sem_inst;
+use dsp_mir::{Block, DataObject, DataReloc, DataSection, Function, Inst, InstKind, Loc, Module, Operand, Reg, Terminator};
+use isa_tablegen::{ArgPat, Machine, Reg as PReg, SemOp, Ty, Want};
+
+use crate::{emit_module, emit_module_stats, schedule_function, SchedOptions};
+
+fn machines() -> Vec<Machine> {
+    isa_tablegen::builtin::names().map(|n| Machine::load(n).unwrap()).collect()
+}
+
+fn r(m: &Machine, k: usize) -> PReg {
+    // Argument registers of the 32-bit file: never special, sp or link.
+    let file = m.scalar_file(Ty::I32).unwrap();
+    m.abi.args.iter().copied().filter(|a| a.file == file).nth(k).unwrap()
+}
+
+fn op(m: &Machine, sem: SemOp, ty: Ty, dst: Option<PReg>, args: &[Operand]) -> Inst {
+    let pats: Vec<ArgPat> = args
+        .iter()
+        .map(|a| match a {
+            Operand::Reg(Reg::Phys(p)) => ArgPat::Reg(p.file),
+            Operand::Imm(v) => ArgPat::Imm(*v),
+            _ => ArgPat::SymImm,
+        })
+        .collect();
+    let id = m.find_instr(&Want { op: sem, ty: Some(ty), ty2: None, dst: dst.map(|d| d.file), args: &pats }).unwrap();
+    sem_inst(m, id, dst.map(|d| Operand::Reg(Reg::Phys(d))), args, None)
+}
+
+fn reg(p: PReg) -> Operand {
+    Operand::Reg(Reg::Phys(p))
+}
+
+fn li(m: &Machine, dst: PReg, v: i64) -> Inst {
+    op(m, SemOp::Mov, Ty::I32, Some(dst), &[Operand::Imm(v)])
+}
+
+fn mnemonic(m: &Machine, sem: SemOp) -> String {
+    m.instrs.iter().find(|i| i.sem.op == sem).unwrap().mnemonic.clone()
+}
+
+fn ret_term(m: &Machine) -> Terminator {
+    Terminator::Return { rets: vec![r(m, 0)] }
+}
+
+fn one(f: Function) -> Module {
+    Module { source_name: String::new(), functions: vec![f], data: vec![] }
+}
+
+/// f: bb0 sets a predicate and branches; bb1, bb2 return. `taken`/`not_taken` pick the layout.
+fn branchy(m: &Machine, taken: u32, not_taken: u32) -> Function {
+    let mut f = Function::new("f");
+    for name in ["entry", "a", "b"] {
+        f.new_block(name);
+    }
+    let p = PReg { file: m.predicate_file().unwrap(), index: 1 };
+    let cmp = op(m, SemOp::Lt, Ty::I32, Some(p), &[reg(r(m, 0)), reg(r(m, 1))]);
+    f.block_mut(Block(0)).insts.push(cmp);
+    f.block_mut(Block(0)).term =
+        Terminator::Branch { cond: Reg::Phys(p), negate: false, taken: Block(taken), not_taken: Block(not_taken) };
+    for b in [1, 2] {
+        f.block_mut(Block(b)).insts.push(li(m, r(m, 0), b as i64));
+        f.block_mut(Block(b)).term = ret_term(m);
+    }
+    f
+}
+
+#[test]
+fn labels_symbols_and_fallthrough() {
+    for m in machines() {
+        let mut f = Function::new("f");
+        f.new_block("entry");
+        f.new_block("next");
+        f.block_mut(Block(0)).insts.push(li(&m, r(&m, 0), 5));
+        f.block_mut(Block(0)).term = Terminator::Jump(Block(1));
+        f.block_mut(Block(1)).term = ret_term(&m);
+        let text = emit_module(&m, &one(f), &SchedOptions::default()).unwrap();
+        for line in ["\t.globl f\n", "\t.type f, @function\n", "f:\n", ".Lf_0:\n", ".Lf_1:\n", "\t.size f, .-f\n"] {
+            assert!(text.contains(line), "{}: missing {line:?} in\n{text}", m.name);
+        }
+        let br = mnemonic(&m, SemOp::Br);
+        assert!(!text.contains(&format!("{br} ")), "{}: the jump to the next block falls through\n{text}", m.name);
+        let jmp = mnemonic(&m, SemOp::Jmp);
+        assert!(text.contains(&format!("{jmp} {}", m.reg_name(m.control.link.unwrap()))), "{text}");
+        // Local functions are not exported.
+        let mut g = Function::new("g");
+        g.global = false;
+        g.new_block("entry");
+        g.block_mut(Block(0)).term = ret_term(&m);
+        let text = emit_module(&m, &one(g), &SchedOptions::default()).unwrap();
+        assert!(!text.contains(".globl g"), "{text}");
+    }
+}
+
+#[test]
+fn conditional_branch_forms() {
+    for m in machines() {
+        let br = mnemonic(&m, SemOp::Br);
+        let delay = m.control.delay_slots as usize;
+        // Not-taken block next: one branch on the condition.
+        let text = emit_module(&m, &one(branchy(&m, 2, 1)), &SchedOptions::default()).unwrap();
+        assert!(text.contains(&format!("(p1) {br} .Lf_2")), "{text}");
+        assert!(!text.contains("(!p1)"), "{text}");
+        // Taken block next: one branch on the negated condition.
+        let text = emit_module(&m, &one(branchy(&m, 1, 2)), &SchedOptions::default()).unwrap();
+        assert!(text.contains(&format!("(!p1) {br} .Lf_2")), "{text}");
+        // Neither next (the entry branches back to itself or to b): two branches, one bundle apart.
+        let mut f = branchy(&m, 0, 2);
+        f.block_mut(Block(0)).insts.clear();
+        let p = PReg { file: m.predicate_file().unwrap(), index: 1 };
+        f.block_mut(Block(0)).insts.push(op(&m, SemOp::Lt, Ty::I32, Some(p), &[reg(r(&m, 0)), reg(r(&m, 1))]));
+        let sf = schedule_function(&m, &f, &SchedOptions::default()).unwrap();
+        let b0 = &sf.blocks[0].bundles;
+        let pos = |neg: bool| {
+            b0.iter()
+                .position(|b| b.iter().any(|o| o.guard.is_some_and(|g| g.1 == neg) && m.instr(o.instr).sem.op == SemOp::Br))
+                .unwrap()
+        };
+        assert_eq!(pos(true), pos(false) + 1);
+        assert_eq!(b0.len(), pos(false) + delay + 2, "{}: delay slots of both branches", m.name);
+    }
+}
+
+#[test]
+fn diagnostics() {
+    let m = Machine::load("ftm").unwrap();
+    // A virtual register left after allocation.
+    let mut f = Function::new("f");
+    f.new_block("entry");
+    let v = f.new_vreg(m.scalar_file(Ty::I32).unwrap());
+    f.block_mut(Block(0)).insts.push(Inst { kind: InstKind::Copy { dst: Reg::Virt(v), src: Reg::Phys(r(&m, 0)) }, loc: None });
+    f.block_mut(Block(0)).term = ret_term(&m);
+    let e = emit_module(&m, &one(f), &SchedOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("in function 'f'") && e.to_string().contains("virtual register"), "{e}");
+    // An external symbol spelled like a register cannot be referenced.
+    let mut f = Function::new("f");
+    f.new_block("entry");
+    let sym = Operand::Sym { name: "v1".into(), offset: 0 };
+    f.block_mut(Block(0)).insts.push(op(&m, SemOp::Mov, Ty::I32, Some(r(&m, 0)), &[sym]));
+    f.block_mut(Block(0)).term = ret_term(&m);
+    let e = emit_module(&m, &one(f.clone()), &SchedOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("'v1'"), "{e}");
+    // ... unless the module defines it.
+    let mut module = one(f);
+    module.data.push(DataObject {
+        name: "v1".into(),
+        global: true,
+        section: DataSection::Bss,
+        align: 4,
+        bytes: vec![],
+        size: 4,
+        relocs: vec![],
+    });
+    emit_module(&m, &module, &SchedOptions::default()).unwrap();
+    // Names the assembler cannot spell.
+    let mut g = Function::new("bad name");
+    g.new_block("entry");
+    g.block_mut(Block(0)).term = ret_term(&m);
+    assert!(emit_module(&m, &one(g), &SchedOptions::default()).unwrap_err().to_string().contains("bad name"));
+    // A position is reported when the instruction has one.
+    let mut f = Function::new("f");
+    f.new_block("entry");
+    f.new_block("x");
+    f.block_mut(Block(0)).insts.push(Inst {
+        kind: InstKind::Phi { dst: dsp_mir::VReg(0), incoming: vec![] },
+        loc: Some(Loc { file: "a.c".into(), line: 3, col: 1 }),
+    });
+    f.vregs.push(m.scalar_file(Ty::I32).unwrap());
+    let e = schedule_function(&m, &f, &SchedOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("phi"), "{e}");
+}
+
+#[test]
+fn source_line_comments() {
+    let m = Machine::load("ftm").unwrap();
+    let dir = std::env::temp_dir().join(format!("dsp-sched-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("x.c");
+    std::fs::write(&src, "int f(void) {\n  return 5 + 6;\n}\n").unwrap();
+    let mut f = Function::new("f");
+    f.new_block("entry");
+    let mut i = li(&m, r(&m, 0), 11);
+    i.loc = Some(Loc { file: src.display().to_string(), line: 2, col: 3 });
+    f.block_mut(Block(0)).insts.push(i);
+    f.block_mut(Block(0)).term = ret_term(&m);
+    let text = emit_module(&m, &one(f.clone()), &SchedOptions { comments: true, ..SchedOptions::default() }).unwrap();
+    assert!(text.contains(&format!("# {}:2: return 5 + 6;", src.display())), "{text}");
+    let text = emit_module(&m, &one(f), &SchedOptions::default()).unwrap();
+    assert!(!text.contains("return 5"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn data_directives() {
+    let m = Machine::load("ftm").unwrap();
+    let mut bytes = vec![1u8, 2, 3];
+    bytes.extend([0u8; 13]);
+    bytes.extend([0u8; 4]); // relocated word at 16
+    bytes.push(9);
+    let module = Module {
+        source_name: "d.c".into(),
+        functions: vec![],
+        data: vec![
+            DataObject {
+                name: "tab".into(),
+                global: true,
+                section: DataSection::Data,
+                align: 8,
+                size: 24,
+                bytes,
+                relocs: vec![DataReloc { offset: 16, symbol: "other".into(), addend: -4 }],
+            },
+            DataObject { name: "z".into(), global: false, section: DataSection::Bss, align: 1, bytes: vec![], size: 3, relocs: vec![] },
+            DataObject {
+                name: "s".into(),
+                global: false,
+                section: DataSection::ReadOnly,
+                align: 1,
+                bytes: b"hi\0".to_vec(),
+                size: 3,
+                relocs: vec![],
+            },
+        ],
+    };
+    let text = emit_module(&m, &module, &SchedOptions::default()).unwrap();
+    let expect = "\n\t.data\n\t.align 8\n\t.globl tab\n\t.type tab, @object\n\t.size tab, 24\ntab:\n\t.byte 1, 2, 3\n\t.zero 13\n\t.word other-4\n\t.byte 9, 0, 0, 0\n\n\t.bss\n\t.type z, @object\n\t.size z, 3\nz:\n\t.zero 3\n\n\t.rodata\n\t.type s, @object\n\t.size s, 3\ns:\n\t.byte 104, 105, 0\n";
+    assert!(text.ends_with(expect), "{text}");
+    let obj = dsp_mc::assemble(&m, &text, "d.s").unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    let data = obj.sections.iter().find(|s| s.name == ".data").unwrap();
+    assert_eq!(data.size, 24);
+    assert_eq!(&data.data[..3], &[1, 2, 3]);
+    assert_eq!(data.relocs.len(), 1);
+}
+
+#[test]
+fn system_calls_are_barriers() {
+    for m in machines() {
+        let Some(trap) = m.instrs.iter().position(|i| i.sem.op == SemOp::Syscall) else { continue };
+        let trap = isa_tablegen::InstrId(trap as u16);
+        let mut f = Function::new("f");
+        f.new_block("entry");
+        let (a, b) = (r(&m, 0), r(&m, 3));
+        let body = &mut f.block_mut(Block(0)).insts;
+        body.push(li(&m, a, 1));
+        body.push(sem_inst(&m, trap, None, &[Operand::Imm(2)], None));
+        body.push(li(&m, b, 2));
+        f.block_mut(Block(0)).term = ret_term(&m);
+        let sf = schedule_function(&m, &f, &SchedOptions::default()).unwrap();
+        let bundles = &sf.blocks[0].bundles;
+        let at = |sem: SemOp| bundles.iter().position(|b| b.iter().any(|o| m.instr(o.instr).sem.op == sem)).unwrap();
+        let first_mov = bundles.iter().position(|b| b.iter().any(|o| o.defs.contains(&a))).unwrap();
+        let second_mov = bundles.iter().position(|x| x.iter().any(|o| o.defs.contains(&b))).unwrap();
+        assert!(first_mov < at(SemOp::Syscall) && at(SemOp::Syscall) < second_mov, "{}: {bundles:?}", m.name);
+    }
+}
+
+#[test]
+fn large_blocks_schedule_in_reasonable_time() {
+    let m = Machine::load("ftm").unwrap();
+    let mut f = Function::new("big");
+    f.new_block("entry");
+    let regs: Vec<PReg> = (0..8).map(|k| r(&m, k)).collect();
+    let base = m.abi.sp.unwrap();
+    let body = &mut f.block_mut(Block(0)).insts;
+    for i in 0..3000usize {
+        let d = regs[i % 8];
+        match i % 4 {
+            0 => body.push(li(&m, d, i as i64)),
+            1 => body.push(op(&m, SemOp::Add, Ty::I32, Some(d), &[reg(regs[(i + 3) % 8]), reg(d)])),
+            2 => body.push(op(&m, SemOp::Load, Ty::I32, Some(d), &[reg(base), Operand::Imm(4 * (i % 16) as i64)])),
+            _ => body.push(op(&m, SemOp::Store, Ty::I32, None, &[reg(base), Operand::Imm(4 * (i % 16) as i64), reg(d)])),
+        }
+    }
+    f.block_mut(Block(0)).term = ret_term(&m);
+    let start = std::time::Instant::now();
+    let (_, stats) = emit_module_stats(&m, &one(f), &SchedOptions::default()).unwrap();
+    let took = start.elapsed();
+    assert_eq!(stats[0].ops, 3001);
+    assert!(took.as_secs() < 20, "3000 operations took {took:?}");
+}

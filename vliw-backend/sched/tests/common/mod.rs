@@ -97,6 +97,15 @@ impl<'m> Fb<'m> {
         let inst = sem_inst(self.m, id, dst.map(reg), args, None);
         self.push(inst);
     }
+    /// Like `sem2`, executed only when `pred` is true (or false, `negate`).
+    pub fn guarded(&mut self, pred: PReg, negate: bool, op: SemOp, ty: Ty, dst: Option<PReg>, args: &[Operand]) {
+        let pats: Vec<ArgPat> = args.iter().map(|a| pat(self.m, a)).collect();
+        let want = Want { op, ty: Some(ty), ty2: None, dst: dst.map(|d| d.file), args: &pats };
+        let id = self.m.find_instr(&want).unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
+        let guard = dsp_mir::Guard { reg: Reg::Phys(pred), negate };
+        let inst = sem_inst(self.m, id, dst.map(reg), args, Some(guard));
+        self.push(inst);
+    }
     pub fn sem(&mut self, op: SemOp, ty: Ty, dst: Option<PReg>, args: &[Operand]) {
         self.sem2(op, Some(ty), None, dst, args)
     }
