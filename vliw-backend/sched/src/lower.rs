@@ -328,13 +328,14 @@ impl Ctx<'_> {
     }
 }
 
-/// Lowers an allocated function into blocks of regions, in layout order.
-pub fn lower_function(m: &Machine, f: &Function) -> Result<Vec<LBlock>, LowerError> {
+/// Lowers an allocated function into blocks of regions, in the layout
+/// order `order` (a permutation of the blocks, entry first).
+pub fn lower_function(m: &Machine, f: &Function, order: &[Block]) -> Result<Vec<LBlock>, LowerError> {
     let cx = Ctx { m, f };
     let mut out = Vec::with_capacity(f.blocks.len());
-    for (i, block) in f.blocks.iter().enumerate() {
-        let b = Block(i as u32);
-        let next = (i + 1 < f.blocks.len()).then_some(Block(i as u32 + 1));
+    for (i, &b) in order.iter().enumerate() {
+        let block = f.block(b);
+        let next = order.get(i + 1).copied();
         let mut regions = Vec::new();
         let mut body = Vec::new();
         for inst in &block.insts {

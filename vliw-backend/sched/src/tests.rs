@@ -110,7 +110,9 @@ fn conditional_branch_forms() {
         let text = emit_module(&m, &one(branchy(&m, 1, 2)), &SchedOptions::default()).unwrap();
         assert!(text.contains(&format!("(!p1) {br} .Lf_2")), "{text}");
         // Neither next (the entry branches back to itself or to b): two branches, one bundle apart.
+        // (Block 1 also jumps to 2, so layout cannot pull 2 after 0.)
         let mut f = branchy(&m, 0, 2);
+        f.block_mut(Block(1)).term = Terminator::Jump(Block(2));
         f.block_mut(Block(0)).insts.clear();
         let p = PReg { file: m.predicate_file().unwrap(), index: 1 };
         f.block_mut(Block(0)).insts.push(op(&m, SemOp::Lt, Ty::I32, Some(p), &[reg(r(&m, 0)), reg(r(&m, 1))]));
