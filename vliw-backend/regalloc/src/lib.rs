@@ -1,1 +1,254 @@
-//! (being written)
+//! dsp-regalloc: register allocation, frame layout, prologue and epilogue.
+//!
+//! [`allocate`] takes a function in SSA form from instruction selection
+//! (virtual registers, phis, copies to and from physical argument and result
+//! registers, frame operands) and leaves it with physical registers only, no
+//! phis, no frame operands, and its prologue and epilogues — ready for the
+//! scheduler. Stages, one module each:
+//!
+//! 1. [`frame::fix_bases`]: frame operands get their base register (`sp`/`fp`);
+//! 2. [`phi`]: out of SSA (critical edges split, parallel copies sequentialized);
+//! 3. repeated until nothing spills: [`liveness`] → [`intervals`] →
+//!    [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
+//!    temporaries, rematerialization);
+//! 4. [`check`] (optional): an independent data-flow check of the assignment;
+//! 5. rewrite to physical registers, [`coalesce::remove_identity_copies`];
+//! 6. [`frame::layout`], [`prologue::insert`], [`frame::rewrite_operands`].
+//!
+//! Every machine fact (allocatable registers, caller/callee-saved, spill
+//! instructions, stack alignment) comes from the `.isa` through [`target`].
+
+pub mod bitset;
+pub mod cfg;
+pub mod check;
+pub mod coalesce;
+pub mod frame;
+pub mod intervals;
+pub mod linear_scan;
+pub mod liveness;
+pub mod operands;
+pub mod phi;
+pub mod prologue;
+pub mod spill;
+pub mod target;
+
+#[cfg(test)]
+#[allow(dead_code)]
+mod interp;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use dsp_mir::verify::{verify, Stage};
+use dsp_mir::{Block, Function, InstKind, Machine, PReg, Reg, Terminator};
+
+use crate::target::{RegKeys, Target};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaOptions {
+    /// Merge copy-related registers before allocation.
+    pub coalesce: bool,
+    /// Run the independent checker on the assignment (and verify the result).
+    pub check: bool,
+    /// Give up after this many allocate-and-spill rounds.
+    pub max_rounds: u32,
+}
+
+impl Default for RaOptions {
+    fn default() -> RaOptions {
+        RaOptions { coalesce: true, check: cfg!(debug_assertions), max_rounds: 64 }
+    }
+}
+
+/// What allocation did (for `-S` comments and statistics).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RaReport {
+    /// Values spilled to the stack (or rematerialized).
+    pub spilled_values: u32,
+    /// Spill stores inserted.
+    pub spills: u32,
+    /// Reloads inserted (loads from spill slots).
+    pub reloads: u32,
+    /// Constant moves repeated instead of reloading.
+    pub remats: u32,
+    /// Copies removed by coalescing.
+    pub copies_coalesced: u32,
+    /// Copies inserted by phi elimination.
+    pub phi_copies: u32,
+    /// Copies left in the code.
+    pub copies_left: u32,
+    /// Allocation rounds (1 when nothing spilled).
+    pub rounds: u32,
+    /// Bytes of stack frame (sp adjustment).
+    pub frame_size: u32,
+    /// Callee-saved registers (and the link register) saved by the prologue.
+    pub saved_regs: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaError {
+    pub function: String,
+    pub message: String,
+}
+
+impl fmt::Display for RaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error: in function '{}': register allocation: {}", self.function, self.message)
+    }
+}
+
+impl std::error::Error for RaError {}
+
+/// Makes sure the entry block has no predecessors (the prologue runs once).
+fn isolate_entry(f: &mut Function) {
+    let has_pred = f.blocks.iter().any(|b| b.term.successors().contains(&Block(0)));
+    if !has_pred || f.blocks.is_empty() {
+        return;
+    }
+    let n = f.new_block(format!("{}.body", f.blocks[0].name));
+    let (insts, term) = (std::mem::take(&mut f.blocks[0].insts), f.blocks[0].term.clone());
+    f.block_mut(n).insts = insts;
+    f.block_mut(n).term = term;
+    f.blocks[0].term = Terminator::Jump(n);
+    for (i, b) in f.blocks.iter_mut().enumerate() {
+        if i == 0 {
+            continue;
+        }
+        let fix = |x: &mut Block| {
+            if *x == Block(0) {
+                *x = n;
+            }
+        };
+        match &mut b.term {
+            Terminator::Jump(t) => fix(t),
+            Terminator::Branch { taken, not_taken, .. } => {
+                fix(taken);
+                fix(not_taken);
+            }
+            Terminator::IndirectJump { targets, .. } => targets.iter_mut().for_each(fix),
+            _ => {}
+        }
+    }
+}
+
+/// Allocates registers of `f` and lays out its frame.
+pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaReport, RaError> {
+    let name = f.name.clone();
+    let err = |message: String| RaError { function: name.clone(), message };
+    verify(m, f, Stage::Selected).map_err(|e| err(format!("invalid input: {e}")))?;
+    if f.blocks.is_empty() {
+        return Err(err("function has no blocks".into()));
+    }
+    let t = Target::new(m, f).map_err(err)?;
+    let mut report = RaReport::default();
+    frame::fix_bases(&t, f).map_err(err)?;
+    isolate_entry(f);
+    report.phi_copies = phi::eliminate(f).map_err(err)?;
+
+    let mut unspillable = vec![false; f.vregs.len()];
+    let mut stats = spill::SpillStats::default();
+    let assign = loop {
+        report.rounds += 1;
+        if report.rounds > opts.max_rounds {
+            return Err(err(format!("allocation did not converge in {} rounds", opts.max_rounds)));
+        }
+        unspillable.resize(f.vregs.len(), false);
+        let freq = cfg::block_freq(f);
+        let keys = RegKeys::new(m, f.vregs.len());
+        let mut live = liveness::compute(&t, &keys, f);
+        let mut ivs = intervals::build(&t, &keys, f, &live, &freq);
+        if opts.coalesce {
+            let n = coalesce::merge(m, f, &ivs, &freq, &mut unspillable);
+            if n > 0 {
+                report.copies_coalesced += n;
+                live = liveness::compute(&t, &keys, f);
+                ivs = intervals::build(&t, &keys, f, &live, &freq);
+            }
+        }
+        let partners = coalesce::copy_partners(f);
+        let res = linear_scan::run(&t, &keys, f, &ivs, &unspillable, &partners).map_err(err)?;
+        if res.spilled.is_empty() {
+            break res.assign;
+        }
+        spill::insert(&t, f, &res.spilled, &mut unspillable, &mut stats).map_err(err)?;
+    };
+    report.spilled_values = stats.values;
+    report.spills = stats.stores;
+    report.reloads = stats.reloads;
+    report.remats = stats.remats;
+    if opts.check {
+        check::check_assignment(&t, f, &assign).map_err(|e| err(format!("allocation check failed: {e}")))?;
+    }
+    rewrite(m, f, &assign).map_err(err)?;
+    report.copies_coalesced += coalesce::remove_identity_copies(f);
+    report.copies_left =
+        f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Copy { .. })).count() as u32;
+
+    let saves = saved_registers(&t, f);
+    report.saved_regs = saves.len() as u32;
+    let layout = frame::layout(&t, f, &saves).map_err(err)?;
+    report.frame_size = layout.frame_size;
+    prologue::insert(&t, f, &layout).map_err(err)?;
+    frame::rewrite_operands(&t, f, &layout).map_err(err)?;
+    verify(m, f, Stage::Allocated).map_err(|e| err(format!("result does not verify: {e}")))?;
+    Ok(report)
+}
+
+/// Replaces every virtual register by its assigned register.
+fn rewrite(m: &Machine, f: &mut Function, assign: &[Option<PReg>]) -> Result<(), String> {
+    let mut missing = None;
+    let mut map = |r: &mut Reg| {
+        if let Reg::Virt(v) = *r {
+            match assign.get(v.0 as usize).copied().flatten() {
+                Some(p) => *r = Reg::Phys(p),
+                None => missing = Some(v),
+            }
+        }
+    };
+    for b in &mut f.blocks {
+        for inst in &mut b.insts {
+            operands::for_each_reg_mut(m, inst, |r, _| map(r));
+        }
+        operands::for_each_term_reg_mut(&mut b.term, &mut map);
+    }
+    match missing {
+        Some(v) => Err(format!("%{} got no register", v.0)),
+        None => Ok(()),
+    }
+}
+
+/// The link register (when the function calls) and every callee-saved
+/// register the function writes (and `fp` when it keeps the frame there).
+fn saved_registers(t: &Target, f: &Function) -> Vec<PReg> {
+    let mut calls = false;
+    let mut written: Vec<PReg> = Vec::new();
+    for b in &f.blocks {
+        for inst in &b.insts {
+            match &inst.kind {
+                InstKind::Call { .. } => calls = true,
+                InstKind::Machine { instr, .. } if t.m.instr(*instr).sem.is_call() => calls = true,
+                _ => {}
+            }
+            for (r, role) in operands::inst_regs(t.m, inst, &[]) {
+                if let Reg::Phys(p) = r {
+                    if role.is_def() && t.callee_saved.contains(&p) && p != t.sp && !written.contains(&p) {
+                        written.push(p);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if calls {
+        out.extend(t.link);
+    }
+    if let (target::FrameMode::Fp { .. }, Some(fp)) = (t.mode, t.fp) {
+        if !written.contains(&fp) {
+            written.push(fp);
+        }
+    }
+    written.sort();
+    out.extend(written);
+    out
+}

@@ -1,0 +1,154 @@
+//! Linear scan register allocation over live intervals with holes, one pass
+//! over all register files at once (each interval only competes for the
+//! registers of its own file): Poletto and Sarkar, "Linear Scan Register
+//! Allocation" (TOPLAS 1999), with the active/inactive interval sets of
+//! Traub, Holloway and Smith's second-chance binpacking (PLDI 1998) and
+//! Wimmer and Mössenböck (VEE 2005, §5) so that intervals fill each other's
+//! lifetime holes and fixed intervals (argument and result registers, call
+//! clobbers) block exactly the positions where physical registers are busy.
+//!
+//! Intervals are visited by increasing start. A register is free for the
+//! current interval if no fixed, active or inactive interval on it
+//! intersects it; copy partners' registers are tried first (coalescing by
+//! preference), then the file's allocation order (caller-saved before
+//! callee-saved). When no register is free, the interval or the cheapest set
+//! of intervals occupying one register is spilled, by spill weight (use
+//! frequency over length; reload temporaries are unspillable); the caller
+//! inserts spill code and runs the allocation again.
+
+use dsp_mir::{Function, PReg, Reg, VReg};
+
+use crate::intervals::{Interval, Intervals};
+use crate::target::{RegKeys, Target};
+
+pub struct ScanResult {
+    /// Register of every virtual register that got one.
+    pub assign: Vec<Option<PReg>>,
+    /// Virtual registers to spill (then allocate again).
+    pub spilled: Vec<VReg>,
+}
+
+fn weight(iv: &Interval, unspillable: bool) -> f32 {
+    if unspillable {
+        f32::INFINITY
+    } else {
+        iv.ref_weight / (iv.size() as f32 + 1.0)
+    }
+}
+
+/// Allocates every virtual register with a non-empty interval.
+/// `partners[v]`: registers joined to `v` by copies (preferred registers).
+pub fn run(
+    t: &Target,
+    keys: &RegKeys,
+    f: &Function,
+    ivs: &Intervals,
+    unspillable: &[bool],
+    partners: &[Vec<Reg>],
+) -> Result<ScanResult, String> {
+    let n = ivs.virt.len();
+    let mut assign: Vec<Option<PReg>> = vec![None; n];
+    let mut spilled = Vec::new();
+    let mut order: Vec<usize> = (0..n).filter(|&v| !ivs.virt[v].is_empty()).collect();
+    order.sort_by_key(|&v| (ivs.virt[v].start(), v));
+    let mut active: Vec<usize> = Vec::new();
+    let mut inactive: Vec<usize> = Vec::new();
+    let unsp = |v: usize| unspillable.get(v).copied().unwrap_or(false);
+    for cur in order {
+        let civ = &ivs.virt[cur];
+        let pos = civ.start();
+        // Expire and move between active and inactive.
+        let mut still_active = Vec::new();
+        for &a in &active {
+            let iv = &ivs.virt[a];
+            if iv.end() <= pos {
+                continue;
+            }
+            if iv.covers(pos) {
+                still_active.push(a);
+            } else {
+                inactive.push(a);
+            }
+        }
+        let mut still_inactive = Vec::new();
+        for &a in &inactive {
+            let iv = &ivs.virt[a];
+            if iv.end() <= pos {
+                continue;
+            }
+            if iv.covers(pos) {
+                still_active.push(a);
+            } else {
+                still_inactive.push(a);
+            }
+        }
+        active = still_active;
+        inactive = still_inactive;
+
+        let file = f.vreg_file(VReg(cur as u32));
+        let allowed = &t.order[file.0 as usize];
+        // Intervals currently holding each register and intersecting `cur`.
+        let occupants = |r: PReg| -> Vec<usize> {
+            active
+                .iter()
+                .filter(|&&a| assign[a] == Some(r))
+                .copied()
+                .chain(inactive.iter().filter(|&&a| assign[a] == Some(r) && ivs.virt[a].intersects(civ)).copied())
+                .collect()
+        };
+        let fixed_free = |r: PReg| !ivs.fixed_of(keys, r).intersects(civ);
+
+        let mut candidates: Vec<PReg> = Vec::new();
+        for p in partners.get(cur).into_iter().flatten() {
+            let hint = match *p {
+                Reg::Phys(r) => Some(r),
+                Reg::Virt(w) => assign.get(w.0 as usize).copied().flatten(),
+            };
+            if let Some(r) = hint {
+                if allowed.contains(&r) && !candidates.contains(&r) {
+                    candidates.push(r);
+                }
+            }
+        }
+        candidates.extend(allowed.iter().copied());
+        if let Some(r) = candidates.iter().copied().find(|&r| fixed_free(r) && occupants(r).is_empty()) {
+            assign[cur] = Some(r);
+            active.push(cur);
+            continue;
+        }
+
+        // Blocked: evict the cheapest occupants of one register, or spill `cur`.
+        let mut best: Option<(f32, PReg, Vec<usize>)> = None;
+        for &r in allowed {
+            if !fixed_free(r) {
+                continue;
+            }
+            let occ = occupants(r);
+            let cost: f32 = occ.iter().map(|&a| weight(&ivs.virt[a], unsp(a))).sum();
+            if cost.is_finite() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
+                best = Some((cost, r, occ));
+            }
+        }
+        let cw = weight(civ, unsp(cur));
+        match best {
+            Some((cost, r, occ)) if cost < cw => {
+                for a in occ {
+                    assign[a] = None;
+                    spilled.push(VReg(a as u32));
+                    active.retain(|&x| x != a);
+                    inactive.retain(|&x| x != a);
+                }
+                assign[cur] = Some(r);
+                active.push(cur);
+            }
+            _ if unsp(cur) => {
+                return Err(format!(
+                    "no register of file '{}' left for a reload or spill temporary at position {pos}: every register is held by a value that cannot be spilled",
+                    t.m.regfile(file).name
+                ));
+            }
+            _ => spilled.push(VReg(cur as u32)),
+        }
+    }
+    Ok(ScanResult { assign, spilled })
+}

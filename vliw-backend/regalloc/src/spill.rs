@@ -1,0 +1,242 @@
+//! Spill code: every spilled virtual register gets a `FrameKind::Spill` slot;
+//! each instruction that reads it is preceded by a reload into a fresh
+//! short-lived register, each that writes it is followed by a store
+//! ("spill everywhere"; the temporaries are unspillable and the allocation
+//! runs again). Copies to or from a spilled register become the load or
+//! store itself. Values defined once by a constant move are rematerialized
+//! (the move is repeated before each use) instead of stored. Registers of
+//! files without loads and stores (predicates, masks) go through an integer
+//! temporary (see [`crate::target::Access`]).
+
+use std::collections::HashMap;
+
+use dsp_mir::{FrameIndex, FrameKind, Function, Inst, InstKind, Operand, Reg, VReg};
+use isa_tablegen::SemOp;
+
+use crate::operands::{for_each_reg_mut, for_each_term_reg_mut, inst_regs};
+use crate::target::{Access, Target};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpillStats {
+    pub values: u32,
+    pub stores: u32,
+    pub reloads: u32,
+    pub remats: u32,
+}
+
+enum Home {
+    Slot { slot: FrameIndex, access: Access },
+    /// Recomputed by this instruction (a move of a constant) into the temporary.
+    Remat(Inst),
+}
+
+struct Spiller<'a, 'm> {
+    t: &'a Target<'m>,
+    homes: HashMap<VReg, Home>,
+    unspillable: &'a mut Vec<bool>,
+    stats: &'a mut SpillStats,
+}
+
+impl Spiller<'_, '_> {
+    fn temp(&mut self, f: &mut Function, file: dsp_mir::RegFileId) -> Reg {
+        let v = f.new_vreg(file);
+        self.unspillable.resize(f.vregs.len(), false);
+        self.unspillable[v.0 as usize] = true;
+        Reg::Virt(v)
+    }
+
+    fn reload(&mut self, f: &mut Function, v: VReg, dst: Reg, out: &mut Vec<Inst>) {
+        match &self.homes[&v] {
+            Home::Remat(inst) => {
+                let mut i = inst.clone();
+                for_each_reg_mut(self.t.m, &mut i, |r, role| {
+                    if role.is_def() {
+                        *r = dst;
+                    }
+                });
+                self.stats.remats += 1;
+                out.push(i);
+            }
+            Home::Slot { slot, access } => {
+                let base = self.t.frame_base(FrameKind::Spill);
+                let off = Operand::Frame { index: *slot, offset: 0 };
+                self.stats.reloads += 1;
+                match access.clone() {
+                    Access::Direct { load, .. } => out.push(self.t.load(load, dst, base, off)),
+                    Access::ViaInt { from_int, int_file, int, .. } => {
+                        let i = self.temp(f, int_file);
+                        if let Access::Direct { load, .. } = *int {
+                            out.push(self.t.load(load, i, base, off));
+                        }
+                        out.push(self.t.from_int(&from_int, dst, i));
+                    }
+                }
+            }
+        }
+    }
+
+    fn store(&mut self, f: &mut Function, v: VReg, src: Reg, out: &mut Vec<Inst>) {
+        let Home::Slot { slot, access } = &self.homes[&v] else { return };
+        let base = self.t.frame_base(FrameKind::Spill);
+        let off = Operand::Frame { index: *slot, offset: 0 };
+        self.stats.stores += 1;
+        match access.clone() {
+            Access::Direct { store, .. } => out.push(self.t.store(store, src, base, off)),
+            Access::ViaInt { to_int, int_file, int, .. } => {
+                let i = self.temp(f, int_file);
+                out.push(self.t.to_int(to_int, i, src));
+                if let Access::Direct { store, .. } = *int {
+                    out.push(self.t.store(store, i, base, off));
+                }
+            }
+        }
+    }
+}
+
+/// The single defining instruction of `v` if it is an unguarded move of a
+/// constant (immediate or symbol address).
+fn remat_def(t: &Target, f: &Function, v: VReg) -> Option<Inst> {
+    let mut def: Option<&Inst> = None;
+    for b in &f.blocks {
+        for inst in &b.insts {
+            if inst_regs(t.m, inst, &[]).iter().any(|(r, role)| *r == Reg::Virt(v) && role.is_def()) {
+                if def.is_some() {
+                    return None;
+                }
+                def = Some(inst);
+            }
+        }
+    }
+    let inst = def?;
+    match &inst.kind {
+        InstKind::Machine { instr, guard: None, ops } => {
+            let sem = &t.m.instr(*instr).sem;
+            let constant = sem.op == SemOp::Mov
+                && sem.args.iter().all(|a| matches!(ops.get(a.0), Some(Operand::Imm(_) | Operand::Sym { .. })));
+            constant.then(|| inst.clone())
+        }
+        _ => None,
+    }
+}
+
+/// Inserts spill code for `spilled`; new temporaries are marked in `unspillable`.
+pub fn insert(
+    t: &Target,
+    f: &mut Function,
+    spilled: &[VReg],
+    unspillable: &mut Vec<bool>,
+    stats: &mut SpillStats,
+) -> Result<(), String> {
+    let mut homes = HashMap::new();
+    for &v in spilled {
+        if let Some(inst) = remat_def(t, f, v) {
+            homes.insert(v, Home::Remat(inst));
+            continue;
+        }
+        let file = f.vreg_file(v);
+        let access = t.access(file, t.spill_base_align())?;
+        let (size, align) = access.slot();
+        let slot = f.new_frame_object(size, align, FrameKind::Spill);
+        homes.insert(v, Home::Slot { slot, access });
+    }
+    stats.values += spilled.len() as u32;
+    let mut sp = Spiller { t, homes, unspillable, stats };
+    for b in 0..f.blocks.len() {
+        let insts = std::mem::take(&mut f.blocks[b].insts);
+        let mut out = Vec::with_capacity(insts.len());
+        for mut inst in insts {
+            if let InstKind::Copy { dst, src } = inst.kind {
+                let ds = matches!(dst, Reg::Virt(v) if sp.homes.contains_key(&v));
+                let ss = matches!(src, Reg::Virt(v) if sp.homes.contains_key(&v));
+                match (dst, src) {
+                    (Reg::Virt(d), Reg::Virt(s)) if ds && ss => {
+                        if d != s {
+                            let tmp = sp.temp(f, f.vreg_file(s));
+                            sp.reload(f, s, tmp, &mut out);
+                            sp.store(f, d, tmp, &mut out);
+                        }
+                        continue;
+                    }
+                    (Reg::Virt(d), _) if ds => {
+                        if matches!(sp.homes[&d], Home::Remat(_)) {
+                            // Unreachable: a remat value is only written by its move.
+                            out.push(inst);
+                        } else {
+                            sp.store(f, d, src, &mut out);
+                        }
+                        continue;
+                    }
+                    (_, Reg::Virt(s)) if ss => {
+                        sp.reload(f, s, dst, &mut out);
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            // A rematerialized value's own definition disappears.
+            let defines_remat = inst_regs(t.m, &inst, &[]).iter().any(|(r, role)| {
+                role.is_def() && matches!(r, Reg::Virt(v) if matches!(sp.homes.get(v), Some(Home::Remat(_))))
+            });
+            if defines_remat {
+                continue;
+            }
+            let mut temps: Vec<(VReg, Reg, bool, bool)> = Vec::new();
+            for_each_reg_mut(t.m, &mut inst, |r, role| {
+                let Reg::Virt(v) = *r else { return };
+                if !sp.homes.contains_key(&v) {
+                    return;
+                }
+                if let Some(e) = temps.iter_mut().find(|e| e.0 == v) {
+                    e.2 |= role.is_use();
+                    e.3 |= role.is_def();
+                    *r = e.1;
+                } else {
+                    let tmp = sp.temp(f, f.vreg_file(v));
+                    temps.push((v, tmp, role.is_use(), role.is_def()));
+                    *r = tmp;
+                }
+            });
+            if temps.is_empty() {
+                out.push(inst);
+                continue;
+            }
+            for &(v, tmp, used, _) in &temps {
+                if used {
+                    sp.reload(f, v, tmp, &mut out);
+                }
+            }
+            out.push(inst);
+            for &(v, tmp, _, defd) in &temps {
+                if defd {
+                    sp.store(f, v, tmp, &mut out);
+                }
+            }
+        }
+        // The terminator's reads.
+        let mut term = f.blocks[b].term.clone();
+        let mut tmap: Vec<(VReg, Reg)> = Vec::new();
+        let mut need: Vec<VReg> = Vec::new();
+        for_each_term_reg_mut(&mut term, |r| {
+            if let Reg::Virt(v) = *r {
+                if sp.homes.contains_key(&v) && !need.contains(&v) {
+                    need.push(v);
+                }
+            }
+        });
+        for v in need {
+            let tmp = sp.temp(f, f.vreg_file(v));
+            sp.reload(f, v, tmp, &mut out);
+            tmap.push((v, tmp));
+        }
+        for_each_term_reg_mut(&mut term, |r| {
+            if let Reg::Virt(v) = *r {
+                if let Some((_, tmp)) = tmap.iter().find(|(x, _)| *x == v) {
+                    *r = *tmp;
+                }
+            }
+        });
+        f.blocks[b].term = term;
+        f.blocks[b].insts = out;
+    }
+    Ok(())
+}
