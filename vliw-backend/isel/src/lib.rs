@@ -1,1 +1,125 @@
-//! (being written)
+//! dsp-isel: instruction selection from LLVM IR (read through inkwell's
+//! LLVM C bindings) to machine IR (`dsp_mir`) over the instructions of an
+//! `.isa` machine.
+//!
+//! Every instruction is found by its semantics through
+//! `Machine::find_instr`; when the machine lacks an operation, selection
+//! falls back to a sequence of other instructions or to a runtime routine
+//! with a libgcc/compiler-rt name (see [`runtime`]), and otherwise reports
+//! an [`IselError`] naming the instruction. The output is in SSA form
+//! (phis, virtual registers, symbolic frame objects) and follows
+//! `vliw-backend/ABI.md`.
+//!
+//! Modules: [`llvm`] (the IR view), [`types`] (LLVM types → register files
+//! and value shapes), [`emit`] (emitting instructions by semantics,
+//! constants), [`function`] (blocks, phis, values), [`inst`] (arithmetic,
+//! compares, casts, memory, GEP, alloca), [`control`] (branches, switch),
+//! [`call`] (the calling convention), [`intrinsics`], [`vector`] (LLVM
+//! vector types), [`data`] (global variables), [`runtime`] (support
+//! routine names).
+
+pub mod call;
+pub mod control;
+pub mod data;
+pub mod emit;
+pub mod function;
+pub mod inst;
+pub mod intrinsics;
+pub mod llvm;
+pub mod memory;
+pub mod runtime;
+pub mod types;
+pub mod vector;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use isa_tablegen::Machine;
+
+/// Options of a selection run.
+#[derive(Clone, Debug)]
+pub struct IselOptions {
+    /// Contract `llvm.fmuladd` into the machine's fused multiply-add (when
+    /// false: a multiply and an add, two roundings). `llvm.fma` is always fused.
+    pub contract: bool,
+    /// `memcpy`/`memmove`/`memset` with a constant size up to this many bytes
+    /// are expanded inline; larger ones call the runtime.
+    pub inline_mem_limit: u32,
+}
+
+impl Default for IselOptions {
+    fn default() -> Self {
+        IselOptions { contract: true, inline_mem_limit: 64 }
+    }
+}
+
+/// An instruction selection could not lower.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IselError {
+    /// Source position from the instruction's debug location.
+    pub loc: Option<dsp_mir::Loc>,
+    pub function: String,
+    /// The instruction, as LLVM prints it.
+    pub inst: String,
+    pub reason: String,
+}
+
+impl fmt::Display for IselError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.loc {
+            Some(l) => write!(f, "{}:{}:{}: error: cannot lower '{}': {}", l.file, l.line, l.col, self.inst, self.reason),
+            None => write!(f, "error: in function '{}': cannot lower '{}': {}", self.function, self.inst, self.reason),
+        }
+    }
+}
+
+impl std::error::Error for IselError {}
+
+/// Selects a whole module: its functions with bodies and its global variables.
+pub fn select_module(
+    machine: &Machine,
+    module: &inkwell::module::Module,
+    opts: &IselOptions,
+) -> Result<dsp_mir::Module, Vec<IselError>> {
+    let raw = module.as_mut_ptr();
+    let dl = llvm::module_data_layout(raw);
+    let mut out = dsp_mir::Module { source_name: llvm::module_source_name(raw), ..Default::default() };
+    let mut errors = Vec::new();
+    let module_error = |reason: String| IselError { loc: None, function: String::new(), inst: String::new(), reason };
+    if llvm::module_has_aliases(raw) {
+        errors.push(module_error("global aliases are not supported".into()));
+    }
+    for g in llvm::module_globals(raw) {
+        match data::lower_global(dl, g) {
+            Ok(Some(d)) => out.data.push(d),
+            Ok(None) => {}
+            Err(reason) => errors.push(IselError {
+                loc: None,
+                function: g.name(),
+                inst: format!("@{}", g.name()),
+                reason,
+            }),
+        }
+    }
+    let mut extra_data = Vec::new();
+    for f in llvm::module_functions(raw) {
+        if f.is_declaration() || f.linkage() == llvm::Linkage::AvailableExternally {
+            continue;
+        }
+        match function::lower_function(machine, dl, opts, f) {
+            Ok((func, data)) => {
+                out.functions.push(func);
+                extra_data.extend(data);
+            }
+            Err(e) => errors.push(*e),
+        }
+    }
+    out.data.extend(extra_data);
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}

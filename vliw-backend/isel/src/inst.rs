@@ -1,0 +1,795 @@
+//! Scalar instructions: integer and floating-point arithmetic, compares,
+//! casts, select, aggregates (extractvalue/insertvalue) — each found by
+//! semantics, with fallbacks (operand swaps, negations, extensions of narrow
+//! integers, runtime routines) when the machine lacks the direct form.
+//! Vector-typed instructions are handed to `vector`, memory to `memory`.
+
+use isa_tablegen::{RegFileId, SemOp, Ty};
+use dsp_mir::Reg;
+
+use crate::emit::A;
+use crate::function::{Fx, Val};
+use crate::llvm::{IntPred, Op, RealPred, V};
+use crate::runtime;
+use crate::types::{Sc, Shape};
+
+pub use crate::memory::{gep_const_offset, lower_alloca, DYN_PLACEHOLDER};
+
+/// Instructions that are not control flow, calls, phis or vector shuffles.
+pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
+    use Op::*;
+    match op {
+        LLVMLoad => return crate::memory::lower_load(fx, i),
+        LLVMStore => return crate::memory::lower_store(fx, i),
+        LLVMGetElementPtr => return crate::memory::lower_gep(fx, i),
+        _ => {}
+    }
+    let t = i.ty();
+    let shape = fx.shape(t)?;
+    // Operand shape decides for compares and casts from vectors.
+    let src_shape = fx.shape(i.operand(0).ty())?;
+    let vector = matches!(shape, Shape::Native { .. } | Shape::Lanes { .. })
+        || matches!(src_shape, Shape::Native { .. } | Shape::Lanes { .. });
+    if vector {
+        return crate::vector::lower_lanewise(fx, i, op);
+    }
+    if let (Shape::Agg(_), LLVMSelect) = (&shape, op) {
+        let c = fx.reg(i.operand(0))?;
+        let a = fx.val(i.operand(1))?;
+        let b = fx.val(i.operand(2))?;
+        let mut out = Vec::new();
+        for (x, y) in a.regs().into_iter().zip(b.regs()) {
+            out.push(select_reg(fx, c, x, y)?);
+        }
+        let v = fx.unflatten(t, &mut out.into_iter())?;
+        fx.set(i, v);
+        return Ok(());
+    }
+    let r = match op {
+        LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd
+        | LLVMOr | LLVMXor | LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
+            let sc = scalar_of(fx, i)?;
+            let a = fx.arg(i.operand(0))?;
+            let b = fx.arg(i.operand(1))?;
+            binop(fx, op, sc, a, b)?
+        }
+        LLVMFNeg => {
+            let sc = scalar_of(fx, i)?;
+            let a = fx.reg(i.operand(0))?;
+            fneg(fx, sc, a)?
+        }
+        LLVMICmp => {
+            let sc = scalar_of_v(fx, i.operand(0))?;
+            let a = fx.arg(i.operand(0))?;
+            let b = fx.arg(i.operand(1))?;
+            icmp(fx, i.icmp_pred(), sc, a, b)?
+        }
+        LLVMFCmp => {
+            let sc = scalar_of_v(fx, i.operand(0))?;
+            let a = fx.reg(i.operand(0))?;
+            let b = fx.reg(i.operand(1))?;
+            fcmp(fx, i.fcmp_pred(), sc, a, b)?
+        }
+        LLVMSelect => {
+            let c = fx.reg(i.operand(0))?;
+            let sc = scalar_of(fx, i)?;
+            let a = fx.reg(i.operand(1))?;
+            let b = fx.reg(i.operand(2))?;
+            if sc == Sc::I1 {
+                select_pred(fx, c, a, b)?
+            } else {
+                select_reg(fx, c, a, b)?
+            }
+        }
+        LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt
+        | LLVMPtrToInt | LLVMIntToPtr | LLVMAddrSpaceCast => {
+            let from = scalar_of_v(fx, i.operand(0))?;
+            let to = scalar_of(fx, i)?;
+            let a = fx.reg(i.operand(0))?;
+            cast(fx, op, from, to, a)?
+        }
+        LLVMBitCast => {
+            let v = bitcast(fx, i.operand(0), t)?;
+            fx.set(i, v);
+            return Ok(());
+        }
+        _ => return Err(format!("instruction '{op:?}' is not supported")),
+    };
+    fx.set(i, Val::S(r));
+    Ok(())
+}
+
+fn scalar_of(fx: &Fx, i: V) -> Result<Sc, String> {
+    scalar_of_v(fx, i)
+}
+
+fn scalar_of_v(fx: &Fx, v: V) -> Result<Sc, String> {
+    match fx.shape(v.ty())? {
+        Shape::Scalar(sc) => Ok(sc),
+        _ => Err(format!("type '{}' is not a scalar", v.ty().print())),
+    }
+}
+
+/// The first of several types the machine has `op` for (into `dst`, from these arguments).
+fn op_tys(fx: &mut Fx, op: SemOp, tys: &[Ty], dst: RegFileId, args: &[A]) -> Result<Reg, String> {
+    // Exact matches first (no materialized immediates), then any.
+    for &t in tys {
+        let pats: Vec<isa_tablegen::ArgPat> = args
+            .iter()
+            .map(|a| match a {
+                A::R(r) => isa_tablegen::ArgPat::Reg(fx.file(*r)),
+                A::I(v) => isa_tablegen::ArgPat::Imm(*v),
+                _ => isa_tablegen::ArgPat::SymImm,
+            })
+            .collect();
+        if fx.find(op, Some(t), None, Some(dst), &pats).is_some() {
+            return fx.op(op, t, dst, args);
+        }
+    }
+    for &t in tys {
+        if let Some(Some(r)) = fx.try_op(op, Some(t), None, Some(dst), args) {
+            return Ok(r);
+        }
+    }
+    Err(fx.missing(op, tys.first().copied(), None, Some(dst), args))
+}
+
+/// Logic on predicates: `op` in {And, Or, Xor, Not}.
+pub fn pred_op(fx: &mut Fx, op: SemOp, args: &[Reg]) -> Result<Reg, String> {
+    let p = fx.m.predicate_file().ok_or("the machine has no predicates")?;
+    let a: Vec<A> = args.iter().map(|r| A::R(*r)).collect();
+    op_tys(fx, op, &[Ty::U32, Ty::I32], p, &a)
+}
+
+/// A predicate as an integer 0/1.
+pub fn pred_to_int(fx: &mut Fx, p: Reg) -> Result<Reg, String> {
+    let int = fx.addr_file()?;
+    if let Some(Some(r)) = fx.try_op(SemOp::Mov, Some(Ty::U32), None, Some(int), &[A::R(p)]) {
+        return Ok(r);
+    }
+    let one = fx.imm(1, int)?;
+    let zero = fx.imm(0, int)?;
+    op_tys(fx, SemOp::Select, &[Ty::I32, Ty::U32], int, &[A::R(p), A::R(one), A::R(zero)])
+}
+
+/// `bits`-bit integer `a` sign-extended to its register width.
+pub fn sext_arg(fx: &mut Fx, a: A, bits: u32) -> Result<A, String> {
+    Ok(match a {
+        A::I(v) => A::I(crate::function::sext(v as u64, bits)),
+        A::R(r) => A::R(sext_reg(fx, r, bits)?),
+        other => other,
+    })
+}
+
+/// `bits`-bit integer `a` zero-extended to its register width.
+pub fn zext_arg(fx: &mut Fx, a: A, bits: u32) -> Result<A, String> {
+    Ok(match a {
+        A::I(v) if bits < 64 => A::I(v & ((1i64 << bits) - 1)),
+        A::R(r) => A::R(zext_reg(fx, r, bits)?),
+        other => other,
+    })
+}
+
+pub fn sext_reg(fx: &mut Fx, r: Reg, bits: u32) -> Result<Reg, String> {
+    let file = fx.file(r);
+    let width = if bits > 32 { 64 } else { 32 };
+    if bits == width {
+        return Ok(r);
+    }
+    let (big, narrow) = if width == 64 { (Ty::I64, None) } else { (Ty::I32, [(8, Ty::I8), (16, Ty::I16)].iter().find(|x| x.0 == bits).map(|x| x.1)) };
+    if let Some(n) = narrow {
+        if let Some(Some(x)) = fx.try_op(SemOp::Cvt, Some(n), Some(big), Some(file), &[A::R(r)]) {
+            return Ok(x);
+        }
+    }
+    let sh = (width - bits) as i64;
+    let l = fx.op(SemOp::Shl, big, file, &[A::R(r), A::I(sh)])?;
+    shift(fx, SemOp::Shr, big, l, A::I(sh))
+}
+
+pub fn zext_reg(fx: &mut Fx, r: Reg, bits: u32) -> Result<Reg, String> {
+    let file = fx.file(r);
+    let width = if bits > 32 { 64 } else { 32 };
+    if bits == width {
+        return Ok(r);
+    }
+    if width == 32 {
+        let narrow = [(8, Ty::U8), (16, Ty::U16)].iter().find(|x| x.0 == bits).map(|x| x.1);
+        if let Some(n) = narrow {
+            if let Some(Some(x)) = fx.try_op(SemOp::Cvt, Some(n), Some(Ty::U32), Some(file), &[A::R(r)]) {
+                return Ok(x);
+            }
+        }
+        return op_tys(fx, SemOp::And, &[Ty::I32, Ty::U32], file, &[A::R(r), A::I((1i64 << bits) - 1)]);
+    }
+    let sh = (64 - bits) as i64;
+    let l = fx.op(SemOp::Shl, Ty::I64, file, &[A::R(r), A::I(sh)])?;
+    shift(fx, SemOp::Shr, Ty::U64, l, A::I(sh))
+}
+
+/// A shift, with the amount moved into whatever file the machine's shift reads.
+pub fn shift(fx: &mut Fx, op: SemOp, ty: Ty, a: Reg, amt: A) -> Result<Reg, String> {
+    let file = fx.file(a);
+    let alt = if op == SemOp::Shl { [ty, if ty.bits() == 64 { Ty::U64 } else { Ty::U32 }] } else { [ty, ty] };
+    for t in alt {
+        if let Some(Some(r)) = fx.try_op(op, Some(t), None, Some(file), &[A::R(a), amt.clone()]) {
+            return Ok(r);
+        }
+    }
+    // An amount in another file: its low 32 bits.
+    if let A::R(x) = amt {
+        let int = fx.addr_file()?;
+        if fx.file(x) != int {
+            let lo = fx.cvt(Ty::I64, Ty::I32, int, x)?;
+            if let Some(Some(r)) = fx.try_op(op, Some(ty), None, Some(file), &[A::R(a), A::R(lo)]) {
+                return Ok(r);
+            }
+        }
+    }
+    let name = runtime::shift_routine(op, ty).ok_or_else(|| fx.missing(op, Some(ty), None, Some(file), &[A::R(a), amt.clone()]))?;
+    let amt = match amt {
+        A::R(x) if fx.file(x) != fx.addr_file()? => fx.cvt(Ty::I64, Ty::I32, fx.addr_file()?, x)?,
+        A::R(x) => x,
+        other => fx.materialize(&other, fx.addr_file()?)?,
+    };
+    crate::call::libcall(fx, name, &[a, amt], Some(file))
+}
+
+/// A binary operation on scalars.
+pub fn binop(fx: &mut Fx, op: Op, sc: Sc, a: A, b: A) -> Result<Reg, String> {
+    use Op::*;
+    let file = fx.sc_file(sc)?;
+    let bits = sc.bits();
+    if sc == Sc::I1 {
+        let (ra, rb) = (as_reg(fx, a, file)?, as_reg(fx, b, file)?);
+        return match op {
+            LLVMAnd | LLVMMul => pred_op(fx, SemOp::And, &[ra, rb]),
+            LLVMOr => pred_op(fx, SemOp::Or, &[ra, rb]),
+            LLVMXor | LLVMAdd | LLVMSub => pred_op(fx, SemOp::Xor, &[ra, rb]),
+            LLVMUDiv | LLVMSDiv | LLVMShl | LLVMLShr | LLVMAShr => Ok(ra),
+            _ => Err("this i1 operation is not supported".into()),
+        };
+    }
+    if sc.is_float() {
+        let ty = sc.reg_ty();
+        let (ra, rb) = (as_reg(fx, a, file)?, as_reg(fx, b, file)?);
+        let sop = match op {
+            LLVMFAdd => SemOp::Add,
+            LLVMFSub => SemOp::Sub,
+            LLVMFMul => SemOp::Mul,
+            LLVMFDiv => SemOp::Div,
+            LLVMFRem => return crate::call::libcall(fx, runtime::fmod(ty), &[ra, rb], Some(file)),
+            _ => return Err("integer operation on a floating-point type".into()),
+        };
+        if let Some(Some(r)) = fx.try_op(sop, Some(ty), None, Some(file), &[A::R(ra), A::R(rb)]) {
+            return Ok(r);
+        }
+        let name = runtime::float_routine(sop, ty).ok_or_else(|| fx.missing(sop, Some(ty), None, Some(file), &[]))?;
+        return crate::call::libcall(fx, name, &[ra, rb], Some(file));
+    }
+    let (s, u) = (sc.arith_ty(true), sc.arith_ty(false));
+    let simple = |o| match o {
+        LLVMAdd => Some(SemOp::Add),
+        LLVMSub => Some(SemOp::Sub),
+        LLVMMul => Some(SemOp::Mul),
+        LLVMAnd => Some(SemOp::And),
+        LLVMOr => Some(SemOp::Or),
+        LLVMXor => Some(SemOp::Xor),
+        _ => None,
+    };
+    if let Some(sop) = simple(op) {
+        // x - c as x + (-c) when only the add takes an immediate.
+        if let (SemOp::Sub, A::I(c)) = (sop, &b) {
+            let na = A::I(c.wrapping_neg());
+            let ra = as_reg(fx, a.clone(), file)?;
+            let pats = [isa_tablegen::ArgPat::Reg(file), isa_tablegen::ArgPat::Imm(c.wrapping_neg())];
+            if fx.find(SemOp::Add, Some(s), None, Some(file), &pats).is_some() {
+                return fx.op(SemOp::Add, s, file, &[A::R(ra), na]);
+            }
+        }
+        if let Ok(r) = op_tys(fx, sop, &[s, u], file, &[a.clone(), b.clone()]) {
+            return Ok(r);
+        }
+        if sop == SemOp::Mul {
+            let ra = as_reg(fx, a, file)?;
+            let rb = as_reg(fx, b, file)?;
+            return crate::call::libcall(fx, runtime::int_routine(SemOp::Mul, s), &[ra, rb], Some(file));
+        }
+        return Err(fx.missing(sop, Some(s), None, Some(file), &[a, b]));
+    }
+    match op {
+        LLVMShl => {
+            let ra = as_reg(fx, a, file)?;
+            shift(fx, SemOp::Shl, s, ra, b)
+        }
+        LLVMLShr => {
+            let ra = zext_arg(fx, a, bits)?;
+            let ra = as_reg(fx, ra, file)?;
+            shift(fx, SemOp::Shr, u, ra, b)
+        }
+        LLVMAShr => {
+            let ra = sext_arg(fx, a, bits)?;
+            let ra = as_reg(fx, ra, file)?;
+            shift(fx, SemOp::Shr, s, ra, b)
+        }
+        LLVMUDiv | LLVMURem | LLVMSDiv | LLVMSRem => {
+            let signed = matches!(op, LLVMSDiv | LLVMSRem);
+            let sop = if matches!(op, LLVMUDiv | LLVMSDiv) { SemOp::Div } else { SemOp::Rem };
+            let (a, b) = if signed { (sext_arg(fx, a, bits)?, sext_arg(fx, b, bits)?) } else { (zext_arg(fx, a, bits)?, zext_arg(fx, b, bits)?) };
+            let ty = if signed { s } else { u };
+            if let Some(Some(r)) = fx.try_op(sop, Some(ty), None, Some(file), &[a.clone(), b.clone()]) {
+                return Ok(r);
+            }
+            let ra = as_reg(fx, a, file)?;
+            let rb = as_reg(fx, b, file)?;
+            crate::call::libcall(fx, runtime::int_routine(sop, ty), &[ra, rb], Some(file))
+        }
+        _ => Err(format!("operation '{op:?}' is not supported")),
+    }
+}
+
+/// An argument in a register of `file`.
+pub fn as_reg(fx: &mut Fx, a: A, file: RegFileId) -> Result<Reg, String> {
+    fx.materialize(&a, file)
+}
+
+pub fn fneg(fx: &mut Fx, sc: Sc, a: Reg) -> Result<Reg, String> {
+    let file = fx.sc_file(sc)?;
+    let ty = sc.reg_ty();
+    if let Some(Some(r)) = fx.try_op(SemOp::Neg, Some(ty), None, Some(file), &[A::R(a)]) {
+        return Ok(r);
+    }
+    // Flip the sign bit.
+    let (ity, bit) = if ty == Ty::F32 { (Ty::I32, i32::MIN as i64) } else { (Ty::I64, i64::MIN) };
+    op_tys(fx, SemOp::Xor, &[ity, ity.bits().eq(&64).then_some(Ty::U64).unwrap_or(Ty::U32)], file, &[A::R(a), A::I(bit)])
+}
+
+/// A compare of two registers/immediates into a predicate: tries the
+/// operation, its swapped form, and the negation of the inverse.
+pub fn compare(fx: &mut Fx, op: SemOp, ty: Ty, a: A, b: A) -> Result<Reg, String> {
+    if matches!(op, SemOp::Eq | SemOp::Ne) && !ty.is_float() {
+        // Equality does not depend on signedness: either type will do.
+        let other = match ty {
+            Ty::I32 => Ty::U32,
+            Ty::U32 => Ty::I32,
+            Ty::I64 => Ty::U64,
+            _ => Ty::I64,
+        };
+        return compare_one(fx, op, ty, a.clone(), b.clone()).or_else(|e| compare_one(fx, op, other, a, b).map_err(|_| e));
+    }
+    compare_one(fx, op, ty, a, b)
+}
+
+fn compare_one(fx: &mut Fx, op: SemOp, ty: Ty, a: A, b: A) -> Result<Reg, String> {
+    let p = fx.m.predicate_file().ok_or("the machine has no predicates")?;
+    let swapped = match op {
+        SemOp::Lt => Some(SemOp::Gt),
+        SemOp::Gt => Some(SemOp::Lt),
+        SemOp::Le => Some(SemOp::Ge),
+        SemOp::Ge => Some(SemOp::Le),
+        SemOp::Eq => Some(SemOp::Eq),
+        SemOp::Ne => Some(SemOp::Ne),
+        SemOp::Unord => Some(SemOp::Unord),
+        _ => None,
+    };
+    let forms: Vec<(SemOp, A, A)> = std::iter::once((op, a.clone(), b.clone())).chain(swapped.map(|s| (s, b.clone(), a.clone()))).collect();
+    let pat = |fx: &Fx, x: &A| match x {
+        A::R(r) => isa_tablegen::ArgPat::Reg(fx.file(*r)),
+        A::I(v) => isa_tablegen::ArgPat::Imm(*v),
+        _ => isa_tablegen::ArgPat::SymImm,
+    };
+    for (o, x, y) in &forms {
+        let pats = [pat(fx, x), pat(fx, y)];
+        if fx.find(*o, Some(ty), None, Some(p), &pats).is_some() {
+            return fx.op(*o, ty, p, &[x.clone(), y.clone()]);
+        }
+    }
+    for (o, x, y) in &forms {
+        if let Some(Some(r)) = fx.try_op(*o, Some(ty), None, Some(p), &[x.clone(), y.clone()]) {
+            return Ok(r);
+        }
+    }
+    // Negation of the inverse (not for floats: NaN makes inverses differ).
+    if !ty.is_float() {
+        let inverse = match op {
+            SemOp::Eq => Some(SemOp::Ne),
+            SemOp::Ne => Some(SemOp::Eq),
+            SemOp::Lt => Some(SemOp::Ge),
+            SemOp::Ge => Some(SemOp::Lt),
+            SemOp::Le => Some(SemOp::Gt),
+            SemOp::Gt => Some(SemOp::Le),
+            _ => None,
+        };
+        if let Some(inv) = inverse {
+            let mut forms = vec![(inv, a.clone(), b.clone())];
+            let sw = match inv {
+                SemOp::Lt => SemOp::Gt,
+                SemOp::Gt => SemOp::Lt,
+                SemOp::Le => SemOp::Ge,
+                SemOp::Ge => SemOp::Le,
+                o => o,
+            };
+            forms.push((sw, b.clone(), a.clone()));
+            for (o, x, y) in forms {
+                if let Some(Some(r)) = fx.try_op(o, Some(ty), None, Some(p), &[x, y]) {
+                    return pred_op(fx, SemOp::Not, &[r]);
+                }
+            }
+        }
+    } else if op == SemOp::Ne {
+        if let Ok(r) = compare(fx, SemOp::Eq, ty, a.clone(), b.clone()) {
+            return pred_op(fx, SemOp::Not, &[r]);
+        }
+    }
+    Err(fx.missing(op, Some(ty), None, Some(p), &[a, b]))
+}
+
+pub fn icmp(fx: &mut Fx, pred: IntPred, sc: Sc, a: A, b: A) -> Result<Reg, String> {
+    use IntPred::*;
+    let (op, signed) = match pred {
+        LLVMIntEQ => (SemOp::Eq, None),
+        LLVMIntNE => (SemOp::Ne, None),
+        LLVMIntSLT => (SemOp::Lt, Some(true)),
+        LLVMIntSLE => (SemOp::Le, Some(true)),
+        LLVMIntSGT => (SemOp::Gt, Some(true)),
+        LLVMIntSGE => (SemOp::Ge, Some(true)),
+        LLVMIntULT => (SemOp::Lt, Some(false)),
+        LLVMIntULE => (SemOp::Le, Some(false)),
+        LLVMIntUGT => (SemOp::Gt, Some(false)),
+        LLVMIntUGE => (SemOp::Ge, Some(false)),
+    };
+    if sc == Sc::I1 {
+        let file = fx.sc_file(sc)?;
+        let (ra, rb) = (as_reg(fx, a, file)?, as_reg(fx, b, file)?);
+        if op == SemOp::Ne {
+            return pred_op(fx, SemOp::Xor, &[ra, rb]);
+        }
+        if op == SemOp::Eq {
+            let x = pred_op(fx, SemOp::Xor, &[ra, rb])?;
+            return pred_op(fx, SemOp::Not, &[x]);
+        }
+        let mut ia = pred_to_int(fx, ra)?;
+        let mut ib = pred_to_int(fx, rb)?;
+        let int = fx.addr_file()?;
+        if signed == Some(true) {
+            ia = fx.op(SemOp::Sub, Ty::I32, int, &[A::I(0), A::R(ia)])?;
+            ib = fx.op(SemOp::Sub, Ty::I32, int, &[A::I(0), A::R(ib)])?;
+        }
+        let ty = if signed == Some(true) { Ty::I32 } else { Ty::U32 };
+        return compare(fx, op, ty, A::R(ia), A::R(ib));
+    }
+    let bits = sc.bits();
+    let signed_ext = signed.unwrap_or(true);
+    let (a, b) = if signed_ext { (sext_arg(fx, a, bits)?, sext_arg(fx, b, bits)?) } else { (zext_arg(fx, a, bits)?, zext_arg(fx, b, bits)?) };
+    let ty = sc.arith_ty(signed.unwrap_or(true));
+    let (a, b) = if matches!(a, A::R(_)) || matches!(b, A::R(_)) {
+        (a, b)
+    } else {
+        let f = fx.sc_file(sc)?;
+        (A::R(as_reg(fx, a, f)?), b)
+    };
+    // Eq/Ne have one type per width on some machines; try the other signedness too.
+    match compare(fx, op, ty, a.clone(), b.clone()) {
+        Ok(r) => Ok(r),
+        Err(e) if signed.is_none() => compare(fx, op, sc.arith_ty(false), a, b).map_err(|_| e),
+        Err(e) => Err(e),
+    }
+}
+
+pub fn fcmp(fx: &mut Fx, pred: RealPred, sc: Sc, a: Reg, b: Reg) -> Result<Reg, String> {
+    use RealPred::*;
+    let ty = sc.reg_ty();
+    let (ra, rb) = (A::R(a), A::R(b));
+    let p = fx.m.predicate_file().ok_or("the machine has no predicates")?;
+    if !fx.has(SemOp::Lt, ty, Some(p), &[fx.file(a), fx.file(b)]) && !fx.has(SemOp::Eq, ty, Some(p), &[fx.file(a), fx.file(b)]) {
+        return fcmp_libcall(fx, pred, ty, a, b);
+    }
+    let c = |fx: &mut Fx, op, x: &A, y: &A| compare(fx, op, ty, x.clone(), y.clone());
+    match pred {
+        LLVMRealOEQ => c(fx, SemOp::Eq, &ra, &rb),
+        LLVMRealOGT => c(fx, SemOp::Gt, &ra, &rb),
+        LLVMRealOGE => c(fx, SemOp::Ge, &ra, &rb),
+        LLVMRealOLT => c(fx, SemOp::Lt, &ra, &rb),
+        LLVMRealOLE => c(fx, SemOp::Le, &ra, &rb),
+        LLVMRealONE => {
+            let x = c(fx, SemOp::Lt, &ra, &rb)?;
+            let y = c(fx, SemOp::Lt, &rb, &ra)?;
+            pred_op(fx, SemOp::Or, &[x, y])
+        }
+        LLVMRealORD => {
+            let u = c(fx, SemOp::Unord, &ra, &rb)?;
+            pred_op(fx, SemOp::Not, &[u])
+        }
+        LLVMRealUNO => c(fx, SemOp::Unord, &ra, &rb),
+        LLVMRealUEQ => {
+            let x = c(fx, SemOp::Eq, &ra, &rb)?;
+            let u = c(fx, SemOp::Unord, &ra, &rb)?;
+            pred_op(fx, SemOp::Or, &[x, u])
+        }
+        LLVMRealUNE => c(fx, SemOp::Ne, &ra, &rb),
+        LLVMRealUGT => {
+            let x = c(fx, SemOp::Le, &ra, &rb)?;
+            pred_op(fx, SemOp::Not, &[x])
+        }
+        LLVMRealUGE => {
+            let x = c(fx, SemOp::Lt, &ra, &rb)?;
+            pred_op(fx, SemOp::Not, &[x])
+        }
+        LLVMRealULT => {
+            let x = c(fx, SemOp::Ge, &ra, &rb)?;
+            pred_op(fx, SemOp::Not, &[x])
+        }
+        LLVMRealULE => {
+            let x = c(fx, SemOp::Gt, &ra, &rb)?;
+            pred_op(fx, SemOp::Not, &[x])
+        }
+        LLVMRealPredicateTrue => fx.imm(1, p),
+        LLVMRealPredicateFalse => fx.imm(0, p),
+    }
+}
+
+/// Float compares through the runtime (`__eqsf2` family): each returns an
+/// integer compared with zero.
+fn fcmp_libcall(fx: &mut Fx, pred: RealPred, ty: Ty, a: Reg, b: Reg) -> Result<Reg, String> {
+    use RealPred::*;
+    let int = fx.addr_file()?;
+    let p = fx.m.predicate_file().ok_or("the machine has no predicates")?;
+    let call = |fx: &mut Fx, name: &str, test: SemOp| -> Result<Reg, String> {
+        let r = crate::call::libcall(fx, name, &[a, b], Some(int))?;
+        compare(fx, test, Ty::I32, A::R(r), A::I(0))
+    };
+    let unord = |fx: &mut Fx| call(fx, runtime::fcmp_routine("unord", ty), SemOp::Ne);
+    let ordered = |fx: &mut Fx, name: &str, test: SemOp| call(fx, runtime::fcmp_routine(name, ty), test);
+    match pred {
+        LLVMRealOEQ => ordered(fx, "eq", SemOp::Eq),
+        LLVMRealUNE => ordered(fx, "ne", SemOp::Ne),
+        LLVMRealOLT => ordered(fx, "lt", SemOp::Lt),
+        LLVMRealOLE => ordered(fx, "le", SemOp::Le),
+        LLVMRealOGT => ordered(fx, "gt", SemOp::Gt),
+        LLVMRealOGE => ordered(fx, "ge", SemOp::Ge),
+        LLVMRealUNO => unord(fx),
+        LLVMRealORD => {
+            let u = unord(fx)?;
+            pred_op(fx, SemOp::Not, &[u])
+        }
+        LLVMRealPredicateTrue => fx.imm(1, p),
+        LLVMRealPredicateFalse => fx.imm(0, p),
+        other => {
+            // u-forms: the negation of the ordered inverse; one/ueq from two calls.
+            let (inner, negate) = match other {
+                LLVMRealUGT => (LLVMRealOLE, true),
+                LLVMRealUGE => (LLVMRealOLT, true),
+                LLVMRealULT => (LLVMRealOGE, true),
+                LLVMRealULE => (LLVMRealOGT, true),
+                LLVMRealUEQ => (LLVMRealONE, true),
+                _ => (LLVMRealOEQ, false),
+            };
+            if other == LLVMRealONE {
+                let e = ordered(fx, "eq", SemOp::Eq)?;
+                let u = unord(fx)?;
+                let x = pred_op(fx, SemOp::Or, &[e, u])?;
+                return pred_op(fx, SemOp::Not, &[x]);
+            }
+            let x = fcmp_libcall(fx, inner, ty, a, b)?;
+            if negate {
+                pred_op(fx, SemOp::Not, &[x])
+            } else {
+                Ok(x)
+            }
+        }
+    }
+}
+
+/// `c ? a : b` for registers of one file.
+pub fn select_reg(fx: &mut Fx, c: Reg, a: Reg, b: Reg) -> Result<Reg, String> {
+    let file = fx.file(a);
+    if Some(file) == fx.m.predicate_file() {
+        return select_pred(fx, c, a, b);
+    }
+    let wide = fx.m.regfile(file).width > 32;
+    let tys: &[Ty] = if wide { &[Ty::I64, Ty::U64, Ty::F64] } else { &[Ty::I32, Ty::U32, Ty::F32] };
+    if let Ok(r) = op_tys(fx, SemOp::Select, tys, file, &[A::R(c), A::R(a), A::R(b)]) {
+        return Ok(r);
+    }
+    // Arithmetic select: mask = -(c as int); (a & mask) | (b & ~mask).
+    let one = pred_to_int(fx, c)?;
+    let mut m = fx.op(SemOp::Sub, Ty::I32, fx.addr_file()?, &[A::I(0), A::R(one)])?;
+    let (and_ty, xor_ty) = if wide { (Ty::I64, Ty::I64) } else { (Ty::I32, Ty::I32) };
+    if wide {
+        m = fx.cvt(Ty::I32, Ty::I64, file, m)?;
+    }
+    let x = fx.op(SemOp::Xor, xor_ty, file, &[A::R(a), A::R(b)])?;
+    let y = fx.op(SemOp::And, and_ty, file, &[A::R(x), A::R(m)])?;
+    fx.op(SemOp::Xor, xor_ty, file, &[A::R(y), A::R(b)])
+}
+
+/// `c ? a : b` on predicates: (c & a) | (!c & b).
+pub fn select_pred(fx: &mut Fx, c: Reg, a: Reg, b: Reg) -> Result<Reg, String> {
+    let x = pred_op(fx, SemOp::And, &[c, a])?;
+    let nc = pred_op(fx, SemOp::Not, &[c])?;
+    let y = pred_op(fx, SemOp::And, &[nc, b])?;
+    pred_op(fx, SemOp::Or, &[x, y])
+}
+
+/// Scalar casts.
+pub fn cast(fx: &mut Fx, op: Op, from: Sc, to: Sc, a: Reg) -> Result<Reg, String> {
+    use Op::*;
+    let tfile = fx.sc_file(to)?;
+    let (fb, tb) = (from.bits(), to.bits());
+    match op {
+        LLVMTrunc => {
+            if to == Sc::I1 {
+                let f = fx.file(a);
+                let x = if fb > 32 { fx.cvt(Ty::I64, Ty::I32, fx.addr_file()?, a)? } else { a };
+                let _ = f;
+                let int = fx.addr_file()?;
+                let m = op_tys(fx, SemOp::And, &[Ty::I32, Ty::U32], int, &[A::R(x), A::I(1)])?;
+                return compare(fx, SemOp::Ne, Ty::I32, A::R(m), A::I(0));
+            }
+            if fx.file(a) == tfile {
+                Ok(a)
+            } else {
+                fx.cvt(Ty::I64, Ty::I32, tfile, a)
+            }
+        }
+        LLVMZExt | LLVMSExt => {
+            let signed = op == LLVMSExt;
+            let x = if from == Sc::I1 {
+                let one = pred_to_int(fx, a)?;
+                if signed {
+                    fx.op(SemOp::Sub, Ty::I32, fx.addr_file()?, &[A::I(0), A::R(one)])?
+                } else {
+                    one
+                }
+            } else if signed {
+                sext_reg(fx, a, fb)?
+            } else {
+                zext_reg(fx, a, fb)?
+            };
+            if fx.file(x) == tfile {
+                return Ok(x);
+            }
+            let _ = tb;
+            fx.cvt(if signed { Ty::I32 } else { Ty::U32 }, if signed { Ty::I64 } else { Ty::U64 }, tfile, x)
+        }
+        LLVMPtrToInt | LLVMIntToPtr | LLVMAddrSpaceCast => {
+            if fx.file(a) == tfile {
+                Ok(a)
+            } else if tb > fb {
+                fx.cvt(Ty::U32, Ty::U64, tfile, a)
+            } else {
+                fx.cvt(Ty::I64, Ty::I32, tfile, a)
+            }
+        }
+        LLVMFPTrunc | LLVMFPExt => {
+            let (f, t) = (from.reg_ty(), to.reg_ty());
+            match fx.try_op(SemOp::Cvt, Some(f), Some(t), Some(tfile), &[A::R(a)]) {
+                Some(Some(r)) => Ok(r),
+                _ => crate::call::libcall(fx, runtime::cvt_routine(f, t), &[a], Some(tfile)),
+            }
+        }
+        LLVMFPToSI | LLVMFPToUI => {
+            let signed = op == LLVMFPToSI;
+            let f = from.reg_ty();
+            let target = if to == Sc::I1 { Sc::Int(32) } else { to };
+            let t = target.arith_ty(signed);
+            let file = fx.sc_file(target)?;
+            let r = match fx.try_op(SemOp::Cvt, Some(f), Some(t), Some(file), &[A::R(a)]) {
+                Some(Some(r)) => r,
+                _ => crate::call::libcall(fx, runtime::cvt_routine(f, t), &[a], Some(file))?,
+            };
+            if to == Sc::I1 {
+                return compare(fx, SemOp::Ne, Ty::I32, A::R(r), A::I(0));
+            }
+            Ok(r)
+        }
+        LLVMSIToFP | LLVMUIToFP => {
+            let signed = op == LLVMSIToFP;
+            let t = to.reg_ty();
+            let x = if from == Sc::I1 {
+                let one = pred_to_int(fx, a)?;
+                if signed {
+                    fx.op(SemOp::Sub, Ty::I32, fx.addr_file()?, &[A::I(0), A::R(one)])?
+                } else {
+                    one
+                }
+            } else if signed {
+                sext_reg(fx, a, fb)?
+            } else {
+                zext_reg(fx, a, fb)?
+            };
+            let src = if from == Sc::I1 { Sc::Int(32) } else { from };
+            let f = src.arith_ty(signed);
+            match fx.try_op(SemOp::Cvt, Some(f), Some(t), Some(tfile), &[A::R(x)]) {
+                Some(Some(r)) => Ok(r),
+                _ => crate::call::libcall(fx, runtime::cvt_routine(f, t), &[x], Some(tfile)),
+            }
+        }
+        _ => Err(format!("cast '{op:?}' is not supported")),
+    }
+}
+
+/// A bitcast: the same registers when the shapes agree, else through memory.
+pub fn bitcast(fx: &mut Fx, v: V, to: crate::llvm::T) -> Result<Val, String> {
+    let x = fx.val(v)?;
+    let from_shape = fx.shape(v.ty())?;
+    let to_shape = fx.shape(to)?;
+    let same = match (&from_shape, &to_shape) {
+        (Shape::Scalar(a), Shape::Scalar(b)) => fx.sc_file(*a)? == fx.sc_file(*b)? && a.bits() == b.bits(),
+        (Shape::Native { chunks: a, file: fa, .. }, Shape::Native { chunks: b, file: fb, .. }) => a == b && fa == fb,
+        _ => false,
+    };
+    if same {
+        return Ok(x);
+    }
+    if from_shape == to_shape {
+        return Ok(x);
+    }
+    // Through a stack slot.
+    let size = fx.dl.store_size(v.ty()).max(fx.dl.store_size(to)) as u32;
+    let align = fx.dl.align(v.ty()).max(fx.dl.align(to)).max(4);
+    let slot = fx.scratch_slot(size, align);
+    let sp = Reg::Phys(fx.sp()?);
+    let addr = crate::memory::Addr { base: sp, off: A::F(slot, 0) };
+    crate::memory::store_val(fx, &addr, &x, v.ty(), align, false)?;
+    crate::memory::load_val(fx, &addr, to, align, false)
+}
+
+/// extractvalue / insertvalue.
+pub fn lower_aggregate(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
+    let agg = fx.val(i.operand(0))?;
+    let idx = i.indices();
+    match op {
+        Op::LLVMExtractValue => {
+            let mut cur = &agg;
+            for k in &idx {
+                match cur {
+                    Val::A(vs) => cur = vs.get(*k as usize).ok_or("extractvalue index out of range")?,
+                    _ => return Err("extractvalue from a non-aggregate".into()),
+                }
+            }
+            let v = cur.clone();
+            fx.set(i, v);
+        }
+        _ => {
+            let elem = fx.val(i.operand(1))?;
+            let mut out = agg;
+            {
+                let mut cur = &mut out;
+                for k in &idx {
+                    match cur {
+                        Val::A(vs) => cur = vs.get_mut(*k as usize).ok_or("insertvalue index out of range")?,
+                        _ => return Err("insertvalue into a non-aggregate".into()),
+                    }
+                }
+                *cur = elem;
+            }
+            fx.set(i, out);
+        }
+    }
+    Ok(())
+}
+
+/// Atomic read-modify-write and compare-exchange: the machine runs one
+/// thread without interrupts, so a load, the operation and a store suffice.
+pub fn lower_atomic(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
+    let ptr = i.operand(0);
+    let (t, align) = match op {
+        Op::LLVMAtomicRMW => (i.ty(), i.alignment()),
+        _ => (i.operand(1).ty(), i.alignment()),
+    };
+    let sc = scalar_of_v(fx, i.operand(1))?;
+    let addr = crate::memory::address(fx, ptr)?;
+    let old = crate::memory::load_val(fx, &addr, t, align.max(1), true)?;
+    let old_r = old.scalar()?;
+    if op == Op::LLVMAtomicCmpXchg {
+        let cmp = fx.arg(i.operand(1))?;
+        let new = fx.reg(i.operand(2))?;
+        let eq = icmp(fx, IntPred::LLVMIntEQ, sc, A::R(old_r), cmp)?;
+        let val = select_reg(fx, eq, new, old_r)?;
+        crate::memory::store_val(fx, &addr, &Val::S(val), t, align.max(1), true)?;
+        fx.set(i, Val::A(vec![Val::S(old_r), Val::S(eq)]));
+        return Ok(());
+    }
+    Err("atomicrmw is not supported".into())
+}
