@@ -1,0 +1,437 @@
+//! Command-line parsing with clang's conventions: joined or separate values
+//! (`-Iinc`, `-I inc`, `-o out`, `-oout`), the last phase flag deciding how
+//! far to go (`-E` < `-S` < `-c` < link), `-x LANG` applying to the inputs
+//! after it, `-l`/`-L` keeping their position among the inputs, and
+//! clang-style errors (`unknown argument: '-foo'`) for anything else.
+//!
+//! Flags that only shape the C compilation (`-D`, `-W…`, `-f…`, `-std=`, …)
+//! are collected in order and handed to clang unchanged.
+
+use std::fmt;
+
+/// How far to take the inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    /// `-E` (or `-M`/`-MM`): preprocess only.
+    Preprocess,
+    /// `-fsyntax-only`: parse and check, no output.
+    SyntaxOnly,
+    /// `-S`: assembly (or textual IR with `-emit-llvm`).
+    Compile,
+    /// `-c`: objects (or bitcode with `-emit-llvm`).
+    Assemble,
+    /// No phase flag: link an executable.
+    Link,
+}
+
+/// The language of an input, from `-x` or its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    C,
+    /// `.i`: preprocessed C.
+    CppOutput,
+    /// `.ll`: textual LLVM IR.
+    IrText,
+    /// `.bc`: LLVM bitcode.
+    Bitcode,
+    /// `.s`: our assembly.
+    Asm,
+    /// `.o` and anything unrecognised: a linker input.
+    Object,
+    /// `.a`: an archive.
+    Archive,
+}
+
+impl Lang {
+    /// The language of a file name, by extension (clang's table, restricted to ours).
+    pub fn from_path(path: &str) -> Lang {
+        let ext = std::path::Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("");
+        match ext {
+            "c" | "h" => Lang::C,
+            "i" => Lang::CppOutput,
+            "ll" => Lang::IrText,
+            "bc" => Lang::Bitcode,
+            "s" => Lang::Asm,
+            "a" => Lang::Archive,
+            _ => Lang::Object,
+        }
+    }
+
+    /// The language named by `-x NAME` (`None` for `-x none`).
+    pub fn from_x(name: &str) -> Result<Option<Lang>, ArgError> {
+        Ok(Some(match name {
+            "none" => return Ok(None),
+            "c" | "c-header" => Lang::C,
+            "cpp-output" => Lang::CppOutput,
+            "ir" => Lang::IrText,
+            "assembler" => Lang::Asm,
+            _ => return Err(ArgError(format!("language not recognized: '{name}'"))),
+        }))
+    }
+
+    /// Whether clang reads it (C, preprocessed C, IR).
+    pub fn is_clang_input(self) -> bool {
+        matches!(self, Lang::C | Lang::CppOutput | Lang::IrText | Lang::Bitcode)
+    }
+
+    /// The `-x` name clang takes for it.
+    pub fn clang_x(self) -> &'static str {
+        match self {
+            Lang::C => "c",
+            Lang::CppOutput => "cpp-output",
+            Lang::IrText | Lang::Bitcode => "ir",
+            Lang::Asm => "assembler",
+            Lang::Object | Lang::Archive => "none",
+        }
+    }
+}
+
+/// One input file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub path: String,
+    pub lang: Lang,
+}
+
+/// An item of the link line, in command-line order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkItem {
+    /// Index into [`Options::inputs`].
+    Input(usize),
+    /// `-lNAME`.
+    Lib(String),
+}
+
+/// `-M`-family options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DepOptions {
+    /// `-MD` (`true`) or `-MMD` (`true` with `user_only`).
+    pub side_file: bool,
+    pub user_only: bool,
+    /// `-M`/`-MM`: dependencies instead of preprocessed output.
+    pub only: bool,
+    pub file: Option<String>,
+    /// `-MT`/`-MQ` as given (flag, target).
+    pub targets: Vec<(String, String)>,
+    /// `-MP`, `-MG`.
+    pub extra: Vec<String>,
+}
+
+/// Everything the command line says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub phase: Phase,
+    pub emit_llvm: bool,
+    pub output: Option<String>,
+    /// `0`…`3`, `s`, `z` (`-O` alone is 1, like clang's; `-Ofast` is 3).
+    pub opt: char,
+    pub isa: String,
+    pub inputs: Vec<Input>,
+    pub link: Vec<LinkItem>,
+    pub lib_dirs: Vec<String>,
+    /// Flags for clang's compilation of C, in order.
+    pub clang_flags: Vec<String>,
+    /// `-mllvm` values.
+    pub mllvm: Vec<String>,
+    pub deps: DepOptions,
+    /// Extra linker arguments (`-Wl,…`, `-Xlinker`).
+    pub linker_flags: Vec<String>,
+    pub verbose: bool,
+    /// `-###`: print the commands, run nothing.
+    pub dry_run: bool,
+    pub version: bool,
+    pub help: bool,
+    pub save_temps: bool,
+    pub no_start_files: bool,
+    pub no_default_libs: bool,
+    pub no_std_inc: bool,
+    /// `-dumpmachine`, `-dumpversion`, `-print-…`: answer and stop.
+    pub query: Option<String>,
+    /// Warnings to print (clang's "argument unused" kind).
+    pub warnings: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            phase: Phase::Link,
+            emit_llvm: false,
+            output: None,
+            opt: '0',
+            isa: isa_tablegen::builtin::DEFAULT.to_string(),
+            inputs: Vec::new(),
+            link: Vec::new(),
+            lib_dirs: Vec::new(),
+            clang_flags: Vec::new(),
+            mllvm: Vec::new(),
+            deps: DepOptions::default(),
+            linker_flags: Vec::new(),
+            verbose: false,
+            dry_run: false,
+            version: false,
+            help: false,
+            save_temps: false,
+            no_start_files: false,
+            no_default_libs: false,
+            no_std_inc: false,
+            query: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// A command-line error, printed as `dspcc: error: MESSAGE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgError(pub String);
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Flags with a value, joined (`-Ifoo`) or separate (`-I foo`), passed to clang as `FLAGvalue`.
+const CLANG_VALUE_FLAGS: &[&str] = &["-I", "-D", "-U"];
+/// Flags with a separate value passed to clang as two arguments.
+const CLANG_PAIR_FLAGS: &[&str] = &["-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix", "-isysroot"];
+/// Flags without a value passed to clang unchanged.
+const CLANG_PLAIN_FLAGS: &[&str] = &["-w", "-ansi", "-pedantic", "-pedantic-errors", "-P", "-C", "-CC", "-dM", "-dD", "-dI", "-H", "-trigraphs", "-undef", "-Qunused-arguments", "-ftrapv"];
+/// Accepted and ignored (every link is static; there is no PIC on the DSP).
+const IGNORED_FLAGS: &[&str] = &["-pipe", "-static", "-s", "-rdynamic", "-pthread", "-no-pie", "-nopie"];
+
+fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, ArgError> {
+    *i += 1;
+    args.get(*i)
+        .map(String::as_str)
+        .ok_or_else(|| ArgError(format!("argument to '{flag}' is missing (expected 1 value)")))
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[String]) -> Result<Options, ArgError> {
+    let mut o = Options::default();
+    let mut lang: Option<Lang> = None;
+    let mut phase_flags: Vec<Phase> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        match a {
+            "-c" => phase_flags.push(Phase::Assemble),
+            "-S" => phase_flags.push(Phase::Compile),
+            "-E" => phase_flags.push(Phase::Preprocess),
+            "-fsyntax-only" => phase_flags.push(Phase::SyntaxOnly),
+            "-emit-llvm" => o.emit_llvm = true,
+            "-o" => o.output = Some(value(args, &mut i, a)?.to_string()),
+            "-v" => o.verbose = true,
+            "-###" => o.dry_run = true,
+            "--version" => o.version = true,
+            "-help" | "--help" => o.help = true,
+            "-save-temps" | "-save-temps=cwd" | "-save-temps=obj" => o.save_temps = true,
+            "-nostdlib" => {
+                o.no_start_files = true;
+                o.no_default_libs = true;
+            }
+            "-nostartfiles" => o.no_start_files = true,
+            "-nodefaultlibs" => o.no_default_libs = true,
+            "-nostdinc" | "-nostdlibinc" => o.no_std_inc = true,
+            "-x" => lang = Lang::from_x(value(args, &mut i, a)?)?,
+            "-l" => o.link.push(LinkItem::Lib(value(args, &mut i, a)?.to_string())),
+            "-L" => o.lib_dirs.push(value(args, &mut i, a)?.to_string()),
+            "--isa" => o.isa = value(args, &mut i, a)?.to_string(),
+            "-mllvm" => o.mllvm.push(value(args, &mut i, a)?.to_string()),
+            "-Xclang" => {
+                let v = value(args, &mut i, a)?.to_string();
+                o.clang_flags.extend(["-Xclang".to_string(), v]);
+            }
+            "-Xlinker" => o.linker_flags.push(value(args, &mut i, a)?.to_string()),
+            "-M" | "-MM" => {
+                o.deps.only = true;
+                o.deps.user_only = a == "-MM";
+                phase_flags.push(Phase::Preprocess);
+            }
+            "-MD" | "-MMD" => {
+                o.deps.side_file = true;
+                o.deps.user_only = a == "-MMD";
+            }
+            "-MF" => o.deps.file = Some(value(args, &mut i, a)?.to_string()),
+            "-MT" | "-MQ" => o.deps.targets.push((a.to_string(), value(args, &mut i, a)?.to_string())),
+            "-MP" | "-MG" => o.deps.extra.push(a.to_string()),
+            "-dumpmachine" | "-dumpversion" | "-print-libgcc-file-name" | "-print-search-dirs" => o.query = Some(a.to_string()),
+            "-" => add_input(&mut o, "-", lang.or(Some(Lang::C))),
+            _ if IGNORED_FLAGS.contains(&a) => {}
+            _ if CLANG_PLAIN_FLAGS.contains(&a) => o.clang_flags.push(a.to_string()),
+            _ if CLANG_PAIR_FLAGS.contains(&a) => {
+                let v = value(args, &mut i, a)?.to_string();
+                o.clang_flags.extend([a.to_string(), v]);
+            }
+            _ if CLANG_VALUE_FLAGS.contains(&a) => {
+                let v = value(args, &mut i, a)?;
+                o.clang_flags.push(format!("{a}{v}"));
+            }
+            _ if CLANG_VALUE_FLAGS.iter().any(|f| a.starts_with(f)) => o.clang_flags.push(a.to_string()),
+            _ if a.starts_with("--isa=") => o.isa = a["--isa=".len()..].to_string(),
+            _ if a.starts_with("-o") => o.output = Some(a[2..].to_string()),
+            _ if a.starts_with("-x") => lang = Lang::from_x(&a[2..])?,
+            _ if a.starts_with("-l") => o.link.push(LinkItem::Lib(a[2..].to_string())),
+            _ if a.starts_with("-L") => o.lib_dirs.push(a[2..].to_string()),
+            _ if a.starts_with("-MF") => o.deps.file = Some(a[3..].to_string()),
+            _ if a.starts_with("-MT") || a.starts_with("-MQ") => o.deps.targets.push((a[..3].to_string(), a[3..].to_string())),
+            _ if a.starts_with("-O") => o.opt = opt_level(a)?,
+            _ if a.starts_with("-Wl,") => o.linker_flags.extend(a[4..].split(',').filter(|s| !s.is_empty()).map(String::from)),
+            _ if a.starts_with("-Wa,") => o.warnings.push(format!("argument unused during compilation: '{a}'")),
+            _ if a.starts_with("-W") => o.clang_flags.push(a.to_string()),
+            _ if a.starts_with("-std=") => o.clang_flags.push(a.to_string()),
+            _ if a == "-g" || a.starts_with("-g") && is_debug_flag(a) => o.clang_flags.push(a.to_string()),
+            _ if a.starts_with("-f") => o.clang_flags.push(a.to_string()),
+            _ if a.starts_with("-m") || a.starts_with("--target") || a == "-target" || a.starts_with("-march") => {
+                return Err(ArgError(format!("unsupported option '{a}' for target 'dsp'")))
+            }
+            _ if a.starts_with('-') => return Err(ArgError(format!("unknown argument: '{a}'"))),
+            _ => add_input(&mut o, a, lang),
+        }
+        i += 1;
+    }
+    o.phase = phase_flags.iter().copied().min().unwrap_or(Phase::Link);
+    Ok(o)
+}
+
+fn add_input(o: &mut Options, path: &str, lang: Option<Lang>) {
+    let lang = lang.unwrap_or_else(|| Lang::from_path(path));
+    o.link.push(LinkItem::Input(o.inputs.len()));
+    o.inputs.push(Input { path: path.to_string(), lang });
+}
+
+fn opt_level(a: &str) -> Result<char, ArgError> {
+    Ok(match &a[2..] {
+        "" | "1" | "g" => '1',
+        "0" => '0',
+        "2" => '2',
+        "3" | "fast" => '3',
+        "s" => 's',
+        "z" => 'z',
+        n if n.parse::<u32>().is_ok() => '3',
+        _ => return Err(ArgError(format!("invalid integral value '{}' in '{a}'", &a[2..]))),
+    })
+}
+
+fn is_debug_flag(a: &str) -> bool {
+    matches!(a, "-g0" | "-g1" | "-g2" | "-g3" | "-ggdb" | "-gline-tables-only" | "-gline-directives-only" | "-gno-column-info" | "-gcolumn-info" | "-gdwarf" | "-gfull" | "-gno-inline-line-tables")
+        || a.starts_with("-gdwarf-")
+        || a.starts_with("-ggdb")
+}
+
+/// The usage text for `--help`.
+pub const HELP: &str = "\
+OVERVIEW: dspcc, the C compiler driver for .isa-described VLIW DSPs
+
+USAGE: dspcc [options] file...
+
+OPTIONS:
+  --isa=NAME|FILE     target machine: a shipped name (ftm, ftm8, ftm32) or a .isa file (default ftm)
+  -E                  preprocess only      -S  compile to assembly      -c  compile and assemble
+  -o FILE             output file          -emit-llvm  LLVM IR (.ll with -S, .bc with -c)
+  -O0 -O1 -O2 -O3 -Os -Oz                  optimization level
+  -g                  debug information (FILE:LINE in backend diagnostics)
+  -I DIR -D NAME[=V] -U NAME -include FILE -std=STD -W… -w -f…   passed to clang
+  -MD -MMD -MF FILE -MT TARGET -MQ TARGET -MP -M -MM              dependency files
+  -l NAME -L DIR -Wl,ARGS -nostdlib -nostartfiles -nodefaultlibs   linking (always static)
+  -x LANG             c, cpp-output, ir, assembler, none
+  -mllvm ARG          passed to LLVM inside clang
+  -v                  print each command before running it
+  -###                print the commands without running them
+  -save-temps         keep intermediate files (.bc, .s) in the current directory
+  --version           print the version
+
+Inputs: .c .i .ll .bc .s .o .a
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Options, ArgError> {
+        parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn phases_and_outputs() {
+        let o = p("-c x.c -o x.o").unwrap();
+        assert_eq!(o.phase, Phase::Assemble);
+        assert_eq!(o.output.as_deref(), Some("x.o"));
+        assert_eq!(o.inputs, vec![Input { path: "x.c".into(), lang: Lang::C }]);
+        assert_eq!(p("-c -S x.c").unwrap().phase, Phase::Compile);
+        assert_eq!(p("-S -E x.c").unwrap().phase, Phase::Preprocess);
+        assert_eq!(p("x.c").unwrap().phase, Phase::Link);
+        assert_eq!(p("-ofoo x.c").unwrap().output.as_deref(), Some("foo"));
+        assert!(p("-S -emit-llvm x.c").unwrap().emit_llvm);
+    }
+
+    #[test]
+    fn optimization_levels() {
+        for (flag, want) in [("-O0", '0'), ("-O", '1'), ("-O1", '1'), ("-O2", '2'), ("-O3", '3'), ("-Os", 's'), ("-Oz", 'z'), ("-Ofast", '3'), ("-Og", '1')] {
+            assert_eq!(p(&format!("{flag} x.c")).unwrap().opt, want, "{flag}");
+        }
+        assert_eq!(p("-O2 -O0 x.c").unwrap().opt, '0');
+        assert!(p("-Ox x.c").is_err());
+    }
+
+    #[test]
+    fn clang_flags_keep_their_order_and_join_values() {
+        let o = p("-I inc -Iinc2 -D A=1 -DB -U C -std=c99 -Wall -Wno-unused -Werror=format -w -g -ffp-contract=off -fno-inline -include pre.h -isystem sys x.c").unwrap();
+        assert_eq!(
+            o.clang_flags,
+            ["-Iinc", "-Iinc2", "-DA=1", "-DB", "-UC", "-std=c99", "-Wall", "-Wno-unused", "-Werror=format", "-w", "-g", "-ffp-contract=off", "-fno-inline", "-include", "pre.h", "-isystem", "sys"]
+        );
+    }
+
+    #[test]
+    fn languages_by_extension_and_x() {
+        let o = p("a.c b.i c.ll d.bc e.s f.o g.a h.unknown -x c i.txt -x none j.s").unwrap();
+        let langs: Vec<Lang> = o.inputs.iter().map(|i| i.lang).collect();
+        use Lang::*;
+        assert_eq!(langs, [C, CppOutput, IrText, Bitcode, Asm, Object, Archive, Object, C, Asm]);
+        assert_eq!(p("-x fortran a.f").unwrap_err().0, "language not recognized: 'fortran'");
+        assert_eq!(p("-E -").unwrap().inputs[0], Input { path: "-".into(), lang: C });
+    }
+
+    #[test]
+    fn libraries_keep_their_place_among_inputs() {
+        let o = p("a.o -lfoo -L dir b.o -l bar -Ldir2").unwrap();
+        assert_eq!(o.link, vec![LinkItem::Input(0), LinkItem::Lib("foo".into()), LinkItem::Input(1), LinkItem::Lib("bar".into())]);
+        assert_eq!(o.lib_dirs, ["dir", "dir2"]);
+    }
+
+    #[test]
+    fn isa_and_dependency_flags() {
+        assert_eq!(p("--isa=ftm8 x.c").unwrap().isa, "ftm8");
+        assert_eq!(p("--isa ftm32 x.c").unwrap().isa, "ftm32");
+        assert_eq!(p("x.c").unwrap().isa, "ftm");
+        let o = p("-MMD -MF x.d -MT tgt -MP -c x.c").unwrap();
+        assert!(o.deps.side_file && o.deps.user_only && !o.deps.only);
+        assert_eq!(o.deps.file.as_deref(), Some("x.d"));
+        assert_eq!(o.deps.targets, [("-MT".to_string(), "tgt".to_string())]);
+        assert_eq!(o.deps.extra, ["-MP"]);
+        let o = p("-M x.c").unwrap();
+        assert!(o.deps.only);
+        assert_eq!(o.phase, Phase::Preprocess);
+    }
+
+    #[test]
+    fn linker_and_misc_flags() {
+        let o = p("-Wl,--map=m.txt,--stack-size=64K -Xlinker -e -Xlinker start -nostdlib -v -### x.o").unwrap();
+        assert_eq!(o.linker_flags, ["--map=m.txt", "--stack-size=64K", "-e", "start"]);
+        assert!(o.no_start_files && o.no_default_libs && o.verbose && o.dry_run);
+        assert_eq!(p("-Wa,-x x.c").unwrap().warnings.len(), 1);
+        assert!(p("-pipe -static x.c").unwrap().clang_flags.is_empty());
+    }
+
+    #[test]
+    fn errors_are_clang_style() {
+        assert!(p("-foo").is_ok(), "-f flags go to clang, which rejects unknown ones");
+        assert_eq!(p("--foo x.c").unwrap_err().0, "unknown argument: '--foo'");
+        assert_eq!(p("-bar x.c").unwrap_err().0, "unknown argument: '-bar'");
+        assert_eq!(p("-mavx x.c").unwrap_err().0, "unsupported option '-mavx' for target 'dsp'");
+        assert_eq!(p("--target=x86_64 x.c").unwrap_err().0, "unsupported option '--target=x86_64' for target 'dsp'");
+        assert_eq!(p("x.c -o").unwrap_err().0, "argument to '-o' is missing (expected 1 value)");
+        assert_eq!(p("-I").unwrap_err().0, "argument to '-I' is missing (expected 1 value)");
+    }
+}

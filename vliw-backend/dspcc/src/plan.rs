@@ -1,0 +1,484 @@
+//! From options to commands: which tool runs on which file, with which
+//! arguments, in which order. Planning runs nothing, so `-###` prints the
+//! plan and the unit tests check it without any tool installed.
+//!
+//! Per input, by language and phase:
+//! - C (`.c`), preprocessed C (`.i`) and IR (`.ll`, `.bc`): clang-19 with the
+//!   Hexagon triple, our macros, the vector flags and the pass plugin →
+//!   bitcode (`-emit-llvm -c`), then `dsp-llc` → `.s` (`-S`) or `.o`; with
+//!   `-emit-llvm`, clang's `.ll`/`.bc` is the result; `-E` stops after
+//!   clang's preprocessor;
+//! - assembly (`.s`): `dsp-as` → `.o`;
+//! - objects and archives: linker inputs.
+//!
+//! Linking runs `dsp-ld` with the runtime's `crt0.o`, the inputs and `-l`
+//! libraries in command-line order, then the runtime's `libm.a` and
+//! `libc.a` (twice, so that each may use the other).
+
+use std::path::{Path, PathBuf};
+
+use crate::args::{ArgError, Input, Lang, LinkItem, Options, Phase};
+use crate::tools::{Target, Toolchain, CLANG_TARGET};
+
+/// Which program a job runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Clang,
+    Llc,
+    As,
+    Ld,
+}
+
+impl Tool {
+    /// The name clang-style failure messages use.
+    pub fn role(self) -> &'static str {
+        match self {
+            Tool::Clang => "clang",
+            Tool::Llc => "backend",
+            Tool::As => "assembler",
+            Tool::Ld => "linker",
+        }
+    }
+}
+
+/// One command to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub tool: Tool,
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// The input this job works for (`None`: the link). When a job fails,
+    /// the other inputs are still compiled (clang does the same), but
+    /// nothing further is done with this one and nothing is linked.
+    pub input: Option<usize>,
+}
+
+/// The commands for one invocation.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub jobs: Vec<Job>,
+    /// Clang-style warnings (`x.o: 'linker' input unused …`).
+    pub warnings: Vec<String>,
+    /// Whether any job writes into the temporary directory.
+    pub uses_temp_dir: bool,
+}
+
+struct Planner<'a> {
+    o: &'a Options,
+    tc: &'a Toolchain,
+    t: &'a Target,
+    temp_dir: &'a Path,
+    plan: Plan,
+    serial: usize,
+    current: Option<usize>,
+}
+
+/// Plans the jobs; temporary files go to `temp_dir` (created by the caller when
+/// [`Plan::uses_temp_dir`]).
+pub fn plan(o: &Options, tc: &Toolchain, t: &Target, temp_dir: &Path) -> Result<Plan, ArgError> {
+    if o.inputs.is_empty() {
+        return Err(ArgError("no input files".into()));
+    }
+    if o.emit_llvm && o.phase == Phase::Link {
+        return Err(ArgError("-emit-llvm cannot be used when linking".into()));
+    }
+    let producing = o
+        .inputs
+        .iter()
+        .filter(|i| match o.phase {
+            Phase::Preprocess | Phase::SyntaxOnly => i.lang == Lang::C || i.lang == Lang::CppOutput,
+            Phase::Compile => i.lang.is_clang_input(),
+            Phase::Assemble => i.lang.is_clang_input() || i.lang == Lang::Asm,
+            Phase::Link => false,
+        })
+        .count();
+    if o.output.is_some() && producing > 1 && o.phase != Phase::Link {
+        return Err(ArgError("cannot specify -o when generating multiple output files".into()));
+    }
+    let mut p = Planner { o, tc, t, temp_dir, plan: Plan::default(), serial: 0, current: None };
+    let mut objects: Vec<Option<String>> = vec![None; o.inputs.len()];
+    for (k, input) in o.inputs.iter().enumerate() {
+        p.current = Some(k);
+        objects[k] = p.input(input)?;
+    }
+    p.current = None;
+    if o.phase == Phase::Link {
+        p.link(&objects);
+    }
+    Ok(p.plan)
+}
+
+impl Planner<'_> {
+    /// Plans one input; returns the object it contributes to the link.
+    fn input(&mut self, input: &Input) -> Result<Option<String>, ArgError> {
+        let o = self.o;
+        let unused = |what: &str| format!("{}: '{what}' input unused{}", input.path, match o.phase {
+            Phase::Link => String::new(),
+            _ => " because linking not done".into(),
+        });
+        match (o.phase, input.lang) {
+            (_, Lang::Object | Lang::Archive) => {
+                if o.phase != Phase::Link {
+                    self.plan.warnings.push(unused("linker"));
+                }
+                Ok(Some(input.path.clone()))
+            }
+            (Phase::Preprocess, Lang::C | Lang::CppOutput) => {
+                let mut args = self.clang_base(input.lang);
+                args.push("-E".into());
+                self.dep_flags(&mut args, input, None);
+                if let Some(out) = &o.output {
+                    args.extend(["-o".into(), out.clone()]);
+                }
+                self.clang(args, input);
+                Ok(None)
+            }
+            (Phase::SyntaxOnly, Lang::C | Lang::CppOutput) => {
+                let mut args = self.clang_base(input.lang);
+                args.push("-fsyntax-only".into());
+                self.clang(args, input);
+                Ok(None)
+            }
+            (Phase::Preprocess | Phase::SyntaxOnly, lang) => {
+                self.plan.warnings.push(unused(if lang == Lang::Asm { "assembler" } else { "ir" }));
+                Ok(None)
+            }
+            (Phase::Compile, Lang::Asm) => {
+                self.plan.warnings.push(unused("assembler"));
+                Ok(None)
+            }
+            (Phase::Compile | Phase::Assemble, _) if o.emit_llvm && input.lang.is_clang_input() => {
+                let (flag, ext) = if o.phase == Phase::Compile { ("-S", "ll") } else { ("-c", "bc") };
+                let out = self.final_output(input, ext);
+                let mut args = self.clang_base(input.lang);
+                args.extend(self.plugin_flags());
+                args.extend([flag.into(), "-emit-llvm".into()]);
+                self.dep_flags(&mut args, input, Some(&out));
+                args.extend(["-o".into(), out]);
+                self.clang(args, input);
+                Ok(None)
+            }
+            (Phase::Assemble, Lang::Asm) => {
+                let out = self.final_output(input, "o");
+                self.assemble(&input.path, &out);
+                Ok(None)
+            }
+            (Phase::Link, Lang::Asm) => {
+                let obj = self.temp(input, "o");
+                self.assemble(&input.path, &obj);
+                Ok(Some(obj))
+            }
+            (_, _) => {
+                // C or IR through clang to bitcode, then the backend.
+                let final_out = match o.phase {
+                    Phase::Compile => Some(self.final_output(input, "s")),
+                    Phase::Assemble => Some(self.final_output(input, "o")),
+                    _ => None,
+                };
+                let obj_target = final_out.clone().unwrap_or_else(|| format!("{}.o", stem(&input.path)));
+                let bc = self.temp(input, "bc");
+                let mut args = self.clang_base(input.lang);
+                args.extend(self.plugin_flags());
+                args.extend(["-emit-llvm".into(), "-c".into()]);
+                self.dep_flags(&mut args, input, Some(&obj_target));
+                args.extend(["-o".into(), bc.clone()]);
+                self.clang(args, input);
+                match o.phase {
+                    Phase::Compile => {
+                        let out = final_out.unwrap_or_default();
+                        self.llc(&bc, &out);
+                        Ok(None)
+                    }
+                    _ => {
+                        let obj = final_out.unwrap_or_else(|| self.temp(input, "o"));
+                        if o.save_temps {
+                            let s = self.temp(input, "s");
+                            self.llc(&bc, &s);
+                            self.assemble(&s, &obj);
+                        } else {
+                            self.llc(&bc, &obj);
+                        }
+                        Ok(if o.phase == Phase::Link { Some(obj) } else { None })
+                    }
+                }
+            }
+        }
+    }
+
+    /// The clang arguments every use of clang shares, for an input of `lang`.
+    fn clang_base(&self, lang: Lang) -> Vec<String> {
+        let o = self.o;
+        let mut a: Vec<String> = vec![format!("--target={CLANG_TARGET}"), "-fsigned-char".into()];
+        if lang == Lang::C {
+            a.push("-nostdinc".into());
+            if !o.no_std_inc {
+                a.extend(["-isystem".into(), self.tc.include_dir().display().to_string()]);
+            }
+            a.extend(self.t.macro_flags());
+        }
+        a.extend(self.t.vector_flags());
+        a.push(format!("-O{}", o.opt));
+        a.extend(o.clang_flags.iter().cloned());
+        for m in &o.mllvm {
+            a.extend(["-mllvm".into(), m.clone()]);
+        }
+        a
+    }
+
+    /// Loads our pass plugin into clang (early, so `-mllvm -dsp-isa` parses) and selects the machine.
+    fn plugin_flags(&self) -> Vec<String> {
+        let p = self.tc.plugin.display().to_string();
+        vec![
+            "-Xclang".into(),
+            "-load".into(),
+            "-Xclang".into(),
+            p.clone(),
+            format!("-fpass-plugin={p}"),
+            "-mllvm".into(),
+            format!("-dsp-isa={}", self.t.isa),
+        ]
+    }
+
+    /// `-M…` flags for a compilation of `input` whose object is `object`.
+    fn dep_flags(&self, args: &mut Vec<String>, input: &Input, object: Option<&str>) {
+        let d = &self.o.deps;
+        if input.lang != Lang::C || !(d.side_file || d.only) {
+            return;
+        }
+        args.push(match (d.only, d.user_only) {
+            (true, false) => "-M",
+            (true, true) => "-MM",
+            (false, false) => "-MD",
+            (false, true) => "-MMD",
+        }
+        .into());
+        let file = match &d.file {
+            Some(f) => Some(f.clone()),
+            None if d.only => None,
+            None => Some(match (&self.o.output, self.o.phase) {
+                (Some(out), Phase::Assemble) => with_extension(out, "d"),
+                _ => format!("{}.d", stem(&input.path)),
+            }),
+        };
+        if let Some(f) = file {
+            args.extend(["-MF".into(), f]);
+        }
+        if d.targets.is_empty() {
+            if let Some(obj) = object {
+                args.extend(["-MT".into(), obj.to_string()]);
+            }
+        }
+        for (flag, t) in &d.targets {
+            args.extend([flag.clone(), t.clone()]);
+        }
+        args.extend(d.extra.iter().cloned());
+    }
+
+    fn clang(&mut self, mut args: Vec<String>, input: &Input) {
+        args.extend(["-x".into(), input.lang.clang_x().into(), input.path.clone()]);
+        self.plan.jobs.push(Job { tool: Tool::Clang, program: self.tc.clang.clone(), args, input: self.current });
+    }
+
+    fn llc(&mut self, input: &str, out: &str) {
+        let opt = match self.o.opt {
+            's' | 'z' => '2',
+            c => c,
+        };
+        let args = vec!["--isa".into(), self.t.isa.clone(), format!("-O{opt}"), "-o".into(), out.into(), input.into()];
+        self.plan.jobs.push(Job { tool: Tool::Llc, program: self.tc.tool("dsp-llc"), args, input: self.current });
+    }
+
+    fn assemble(&mut self, input: &str, out: &str) {
+        let args = vec!["--isa".into(), self.t.isa.clone(), "-o".into(), out.into(), input.into()];
+        self.plan.jobs.push(Job { tool: Tool::As, program: self.tc.tool("dsp-as"), args, input: self.current });
+    }
+
+    fn link(&mut self, objects: &[Option<String>]) {
+        let o = self.o;
+        let lib_dir = self.tc.lib_dir(&self.t.name);
+        let rt = |f: &str| lib_dir.join(f).display().to_string();
+        let mut args: Vec<String> = vec!["--isa".into(), self.t.isa.clone()];
+        args.extend(["-o".into(), o.output.clone().unwrap_or_else(|| "a.out".into())]);
+        args.extend(o.linker_flags.iter().cloned());
+        for d in &o.lib_dirs {
+            args.extend(["-L".into(), d.clone()]);
+        }
+        if !o.no_start_files {
+            args.push(rt("crt0.o"));
+        }
+        for item in &o.link {
+            match item {
+                LinkItem::Input(k) => args.extend(objects[*k].iter().cloned()),
+                LinkItem::Lib(name) => args.extend(["-l".into(), name.clone()]),
+            }
+        }
+        if !o.no_default_libs {
+            for lib in ["libm.a", "libc.a", "libm.a", "libc.a"] {
+                args.push(rt(lib));
+            }
+        }
+        self.plan.jobs.push(Job { tool: Tool::Ld, program: self.tc.tool("dsp-ld"), args, input: self.current });
+    }
+
+    /// The file a phase writes for `input`: `-o`, else `STEM.EXT` in the current directory.
+    fn final_output(&self, input: &Input, ext: &str) -> String {
+        self.o.output.clone().unwrap_or_else(|| format!("{}.{ext}", stem(&input.path)))
+    }
+
+    /// An intermediate file: `STEM.EXT` here with `-save-temps`, else in the temporary directory.
+    fn temp(&mut self, input: &Input, ext: &str) -> String {
+        if self.o.save_temps {
+            return format!("{}.{ext}", stem(&input.path));
+        }
+        self.plan.uses_temp_dir = true;
+        self.serial += 1;
+        self.temp_dir.join(format!("{}-{}.{ext}", stem(&input.path), self.serial)).display().to_string()
+    }
+}
+
+/// The file name of `path` without directory and extension (`-` is `stdin`).
+pub fn stem(path: &str) -> String {
+    if path == "-" {
+        return "stdin".into();
+    }
+    Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "a".into())
+}
+
+fn with_extension(path: &str, ext: &str) -> String {
+    PathBuf::from(path).with_extension(ext).display().to_string()
+}
+
+/// A command as `-v` and `-###` print it: every argument quoted, like clang.
+pub fn render(job: &Job) -> String {
+    let quote = |s: &str| {
+        let mut q = String::from("\"");
+        for c in s.chars() {
+            if matches!(c, '"' | '\\' | '$') {
+                q.push('\\');
+            }
+            q.push(c);
+        }
+        q.push('"');
+        q
+    };
+    let mut line = format!(" {}", quote(&job.program.display().to_string()));
+    for a in &job.args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::parse;
+
+    fn toolchain() -> Toolchain {
+        Toolchain {
+            bin_dir: "/bin".into(),
+            clang: "clang-19".into(),
+            plugin: "/bin/libdsp_opt_passes.so".into(),
+            runtime: "/rt".into(),
+        }
+    }
+
+    fn plan_for(cmd: &str) -> Result<Plan, ArgError> {
+        let o = parse(&cmd.split_whitespace().map(String::from).collect::<Vec<_>>())?;
+        let t = Target::load(&o.isa).unwrap();
+        plan(&o, &toolchain(), &t, Path::new("/tmp/d"))
+    }
+
+    fn jobs(cmd: &str) -> Vec<(Tool, Vec<String>)> {
+        plan_for(cmd).unwrap().jobs.into_iter().map(|j| (j.tool, j.args)).collect()
+    }
+
+    fn has(args: &[String], seq: &[&str]) -> bool {
+        args.windows(seq.len()).any(|w| w.iter().zip(seq).all(|(a, b)| a == b))
+    }
+
+    #[test]
+    fn compile_to_object_runs_clang_then_the_backend() {
+        let j = jobs("-c -O2 x.c");
+        assert_eq!(j.len(), 2);
+        let (tool, clang) = &j[0];
+        assert_eq!(*tool, Tool::Clang);
+        for seq in [
+            &["--target=hexagon-unknown-elf", "-fsigned-char", "-nostdinc", "-isystem", "/rt/include"][..],
+            &["-U__hexagon__"],
+            &["-D__dsp__", "-D__DSP_ISA__=\"ftm\"", "-D__DSP_LANES__=16"],
+            &["-mhvx", "-mhvx-length=64b", "-mllvm", "-hexagon-autohvx", "-mllvm", "-force-vector-width=16"],
+            &["-O2"],
+            &["-fpass-plugin=/bin/libdsp_opt_passes.so", "-mllvm", "-dsp-isa=ftm"],
+            &["-emit-llvm", "-c", "-o", "/tmp/d/x-1.bc", "-x", "c", "x.c"],
+        ] {
+            assert!(has(clang, seq), "{seq:?} in {clang:?}");
+        }
+        assert_eq!(j[1], (Tool::Llc, vec!["--isa".into(), "ftm".into(), "-O2".into(), "-o".into(), "x.o".into(), "/tmp/d/x-1.bc".into()]));
+    }
+
+    #[test]
+    fn link_puts_crt0_inputs_libraries_and_runtime_in_order() {
+        let j = jobs("--isa=ftm8 a.c b.s c.o -lfoo -L lib d.a -o prog");
+        let tools: Vec<Tool> = j.iter().map(|x| x.0).collect();
+        assert_eq!(tools, [Tool::Clang, Tool::Llc, Tool::As, Tool::Ld]);
+        let ld = &j[3].1;
+        assert!(has(ld, &["--isa", "ftm8", "-o", "prog", "-L", "lib", "/rt/ftm8/crt0.o", "/tmp/d/a-2.o", "/tmp/d/b-3.o", "c.o", "-l", "foo", "d.a", "/rt/ftm8/libm.a", "/rt/ftm8/libc.a"]), "{ld:?}");
+        let ld = &jobs("-nostdlib x.o")[0].1;
+        assert!(!ld.iter().any(|a| a.contains("/rt/")), "{ld:?}");
+    }
+
+    #[test]
+    fn emit_llvm_and_preprocess_stop_at_clang() {
+        let j = jobs("-S -emit-llvm x.c");
+        assert_eq!(j.len(), 1);
+        assert!(has(&j[0].1, &["-S", "-emit-llvm", "-o", "x.ll"]));
+        let j = jobs("-c -emit-llvm x.c -o y.bc");
+        assert!(has(&j[0].1, &["-c", "-emit-llvm", "-o", "y.bc"]));
+        let j = jobs("-E x.c");
+        assert_eq!(j.len(), 1);
+        assert!(j[0].1.contains(&"-E".to_string()) && !j[0].1.iter().any(|a| a.contains("pass-plugin")));
+        let j = jobs("-S x.ll --isa=ftm32");
+        assert!(has(&j[0].1, &["-x", "ir", "x.ll"]) && !j[0].1.contains(&"-D__dsp__".to_string()));
+        assert!(has(&j[0].1, &["-mhvx-length=128b"]));
+        assert_eq!(j[1].0, Tool::Llc);
+        assert_eq!(j[1].1[4], "x.s");
+    }
+
+    #[test]
+    fn save_temps_keeps_bitcode_and_assembly() {
+        let j = jobs("-save-temps -c x.c");
+        assert_eq!(j.iter().map(|x| x.0).collect::<Vec<_>>(), [Tool::Clang, Tool::Llc, Tool::As]);
+        assert!(has(&j[0].1, &["-o", "x.bc"]));
+        assert!(has(&j[1].1, &["-o", "x.s", "x.bc"]));
+        assert!(has(&j[2].1, &["-o", "x.o", "x.s"]));
+    }
+
+    #[test]
+    fn dependency_files() {
+        let j = jobs("-MD -c src/x.c -o obj/x.o");
+        assert!(has(&j[0].1, &["-MD", "-MF", "obj/x.d", "-MT", "obj/x.o"]), "{:?}", j[0].1);
+        let j = jobs("-MMD -MF deps.d -MT t1 -MQ t2 -MP -c x.c");
+        assert!(has(&j[0].1, &["-MMD", "-MF", "deps.d", "-MT", "t1", "-MQ", "t2", "-MP"]), "{:?}", j[0].1);
+        let j = jobs("-MD x.c");
+        assert!(has(&j[0].1, &["-MD", "-MF", "x.d", "-MT", "x.o"]), "{:?}", j[0].1);
+        let j = jobs("-M x.c");
+        assert!(has(&j[0].1, &["-E", "-M"]) && !j[0].1.contains(&"-MF".to_string()), "{:?}", j[0].1);
+    }
+
+    #[test]
+    fn driver_errors_and_warnings() {
+        assert_eq!(plan_for("-c").unwrap_err().0, "no input files");
+        assert_eq!(plan_for("-c a.c b.c -o x.o").unwrap_err().0, "cannot specify -o when generating multiple output files");
+        assert!(plan_for("-c a.c b.c").is_ok());
+        assert_eq!(plan_for("-emit-llvm a.c").unwrap_err().0, "-emit-llvm cannot be used when linking");
+        let p = plan_for("-c x.o y.c").unwrap();
+        assert_eq!(p.warnings, ["x.o: 'linker' input unused because linking not done"]);
+    }
+
+    #[test]
+    fn rendering_quotes_like_clang() {
+        let j = Job { tool: Tool::Clang, program: "clang-19".into(), args: vec!["-D__DSP_ISA__=\"ftm\"".into(), "a b".into()], input: None };
+        assert_eq!(render(&j), r#" "clang-19" "-D__DSP_ISA__=\"ftm\"" "a b""#);
+    }
+}

@@ -1,0 +1,143 @@
+//! Where the toolchain's pieces are, and what the target machine means for
+//! clang. Tools (`dsp-llc`, `dsp-as`, `dsp-ld`) and the pass plugin
+//! (`libdsp_opt_passes.so`) sit next to `dspcc`'s executable
+//! (`target/<profile>/`); clang is `$DSPCC_CLANG` or `clang-19` on `PATH`;
+//! the runtime (headers in `include/`, `MACHINE/crt0.o`, `libc.a`, `libm.a`)
+//! is `$DSPCC_RUNTIME` or `<dspcc's dir>/../runtime` (`target/runtime`).
+
+use std::path::{Path, PathBuf};
+
+use isa_tablegen::Machine;
+
+/// The clang target: 32-bit, little-endian, with a C ABI close to ours (vliw-backend/ABI.md).
+pub const CLANG_TARGET: &str = "hexagon-unknown-elf";
+
+/// The target triple `dspcc -dumpmachine` reports.
+pub const DUMP_MACHINE: &str = "dsp-unknown-elf";
+
+/// Hexagon's predefined macros (from `clang-19 --target=hexagon-unknown-elf
+/// [-mhvx -mhvx-length=64b|128b] -dM -E -`), undefined so that programs see
+/// our machine, not Hexagon.
+pub const HEXAGON_MACROS: &[&str] = &[
+    "__hexagon__",
+    "__HEXAGON_ARCH__",
+    "__HEXAGON_PHYSICAL_SLOTS__",
+    "__HEXAGON_V60__",
+    "__QDSP6_ARCH__",
+    "__QDSP6_V60__",
+    "__qdsp6__",
+    "__HVX__",
+    "__HVX_ARCH__",
+    "__HVX_LENGTH__",
+    "__HVXDBL__",
+];
+
+/// The installed pieces of the toolchain.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// The directory of `dspcc` (and of the other tools).
+    pub bin_dir: PathBuf,
+    pub clang: PathBuf,
+    pub plugin: PathBuf,
+    pub runtime: PathBuf,
+}
+
+impl Toolchain {
+    /// Finds the pieces relative to the running executable and the environment.
+    pub fn locate() -> Toolchain {
+        let exe = std::env::current_exe().and_then(|p| p.canonicalize()).unwrap_or_else(|_| PathBuf::from("dspcc"));
+        let bin_dir = exe.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        let env_path = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        Toolchain {
+            clang: env_path("DSPCC_CLANG").unwrap_or_else(|| PathBuf::from("clang-19")),
+            plugin: env_path("DSPCC_PLUGIN").unwrap_or_else(|| bin_dir.join("libdsp_opt_passes.so")),
+            runtime: env_path("DSPCC_RUNTIME").unwrap_or_else(|| bin_dir.join("..").join("runtime")),
+            bin_dir,
+        }
+    }
+
+    /// A tool of ours: next to `dspcc` when there, else found on `PATH`.
+    pub fn tool(&self, name: &str) -> PathBuf {
+        let p = self.bin_dir.join(name);
+        if p.exists() {
+            p
+        } else {
+            PathBuf::from(name)
+        }
+    }
+
+    /// The runtime's header directory.
+    pub fn include_dir(&self) -> PathBuf {
+        self.runtime.join("include")
+    }
+
+    /// The runtime's library directory for a machine.
+    pub fn lib_dir(&self, machine: &str) -> PathBuf {
+        self.runtime.join(machine)
+    }
+}
+
+/// The machine being compiled for, as the driver needs it.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// `--isa` as given (a name or a path), passed on to every tool.
+    pub isa: String,
+    /// The machine's own name (`machine` statement).
+    pub name: String,
+    /// Lanes of the 32-bit vector file, if the machine has one.
+    pub lanes: Option<u32>,
+}
+
+impl Target {
+    pub fn load(isa: &str) -> Result<Target, String> {
+        let m = Machine::load(isa).map_err(|d| d.to_string())?;
+        Ok(Target { isa: isa.to_string(), name: m.name.clone(), lanes: m.vector_lanes(32) })
+    }
+
+    /// Predefined macros: Hexagon's removed, ours defined.
+    pub fn macro_flags(&self) -> Vec<String> {
+        let mut v: Vec<String> = HEXAGON_MACROS.iter().map(|m| format!("-U{m}")).collect();
+        v.push("-D__dsp__".into());
+        v.push(format!("-D__DSP_ISA__=\"{}\"", self.name));
+        v.push(format!("-D__DSP_LANES__={}", self.lanes.unwrap_or(1)));
+        v
+    }
+
+    /// The flags that make LLVM's vectorizers target the machine's lane
+    /// count (vliw-backend/ABI.md "Vectors"): HVX registers of 64 bytes for
+    /// up to 16 lanes of 32 bits, 128 bytes beyond, and the vector width
+    /// forced to the lane count.
+    pub fn vector_flags(&self) -> Vec<String> {
+        let Some(lanes) = self.lanes.filter(|&l| l > 1) else { return Vec::new() };
+        let length = if lanes <= 16 { "64b" } else { "128b" };
+        vec![
+            "-mhvx".into(),
+            format!("-mhvx-length={length}"),
+            "-mllvm".into(),
+            "-hexagon-autohvx".into(),
+            "-mllvm".into(),
+            format!("-force-vector-width={lanes}"),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_of_the_shipped_machines() {
+        let t = Target::load("ftm").unwrap();
+        assert_eq!(t.lanes, Some(16));
+        assert!(t.vector_flags().contains(&"-mhvx-length=64b".to_string()));
+        assert!(t.vector_flags().contains(&"-force-vector-width=16".to_string()));
+        assert!(t.macro_flags().contains(&"-D__DSP_ISA__=\"ftm\"".to_string()));
+        assert!(t.macro_flags().contains(&"-U__hexagon__".to_string()));
+        let t = Target::load("ftm32").unwrap();
+        assert!(t.vector_flags().contains(&"-mhvx-length=128b".to_string()));
+        assert!(t.macro_flags().contains(&"-D__DSP_LANES__=32".to_string()));
+        let t = Target::load("ftm8").unwrap();
+        assert!(t.vector_flags().contains(&"-force-vector-width=8".to_string()));
+        assert!(Target::load("nosuch").is_err());
+    }
+}
