@@ -1,0 +1,2 @@
+#include "check.h"
+void test_malloc(void) {}

@@ -1,0 +1,36 @@
+/* sys/types.h: POSIX system data types (32-bit glibc's choices). */
+#ifndef _SYS_TYPES_H
+#define _SYS_TYPES_H
+
+#ifndef __DSP_SIZE_T
+#define __DSP_SIZE_T
+typedef __SIZE_TYPE__ size_t;
+#endif
+#ifndef __DSP_SSIZE_T
+#define __DSP_SSIZE_T
+typedef int ssize_t;
+#endif
+#ifndef __DSP_OFF_T
+#define __DSP_OFF_T
+typedef long off_t;
+#endif
+#ifndef __DSP_TIME_T
+#define __DSP_TIME_T
+typedef long time_t;
+#endif
+#ifndef __DSP_CLOCK_T
+#define __DSP_CLOCK_T
+typedef long clock_t;
+#endif
+#ifndef __DSP_SUSECONDS_T
+#define __DSP_SUSECONDS_T
+typedef long suseconds_t;
+#endif
+typedef unsigned int useconds_t;
+typedef int pid_t;
+typedef unsigned int uid_t;
+typedef unsigned int gid_t;
+typedef unsigned int mode_t;
+typedef int clockid_t;
+
+#endif

@@ -1,0 +1,62 @@
+/* stdio_impl.h: the FILE structure and the output sinks shared by the stdio
+ * sources of the runtime (internal; not installed for programs). */
+#ifndef _DSP_STDIO_IMPL_H
+#define _DSP_STDIO_IMPL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Size of stdout's buffer: glibc gives a pipe or file stream st_blksize =
+ * 4096 bytes, so a program that aborts loses the same output here. */
+#define __DSP_STDOUT_BUF 4096
+#define __DSP_STDIN_BUF 4096
+
+#define __DSP_F_READ 1   /* stream may be read */
+#define __DSP_F_WRITE 2  /* stream may be written */
+#define __DSP_F_EOF 4    /* end of file seen */
+#define __DSP_F_ERR 8    /* error seen */
+
+struct __dsp_file {
+    int fd;
+    int flags;
+    int mode;               /* _IOFBF, _IOLBF or _IONBF */
+    unsigned char *buf;     /* write buffer or read buffer */
+    size_t size;            /* its capacity (0: unbuffered) */
+    size_t wlen;            /* bytes waiting to be written */
+    size_t rpos, rend;      /* unread bytes: buf[rpos..rend) */
+    int unget;              /* a byte pushed back by ungetc, or EOF */
+};
+
+/* Writes len bytes to the stream (through its buffer); 0 or EOF on error. */
+int __dsp_fwrite_bytes(FILE *f, const char *s, size_t len);
+/* Flushes every stream (at exit). */
+void __dsp_flush_all(void);
+
+/* Where formatted output goes: a stream or a string of capacity cap. */
+struct __dsp_sink {
+    FILE *file;             /* non-null: output goes to this stream */
+    char *str;              /* else: into str[0..cap) (NUL written by the caller) */
+    size_t cap;
+    size_t pos;             /* characters produced so far (also beyond cap) */
+    int error;
+};
+
+void __dsp_sink_write(struct __dsp_sink *s, const char *p, size_t n);
+void __dsp_sink_pad(struct __dsp_sink *s, char c, size_t n);
+
+/* The printf engine: formats into s; returns the number of characters
+ * produced, or -1 on an output error or overflow. */
+int __dsp_vformat(struct __dsp_sink *s, const char *fmt, va_list ap);
+
+/* Conversion flags of a printf directive. */
+#define __DSP_FL_LEFT 1    /* '-' */
+#define __DSP_FL_PLUS 2    /* '+' */
+#define __DSP_FL_SPACE 4   /* ' ' */
+#define __DSP_FL_ALT 8     /* '#' */
+#define __DSP_FL_ZERO 16   /* '0' */
+
+/* %f %F %e %E %g %G %a %A of x with flags, width, precision (-1: none). */
+void __dsp_format_float(struct __dsp_sink *s, double x, int flags, int width, int prec, int conv);
+
+#endif
