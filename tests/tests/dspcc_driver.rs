@@ -256,7 +256,7 @@ fn failing_tools_are_reported_with_their_role() {
 }
 
 #[test]
-#[ignore = "needs dsp-llc"]
+#[ignore = "needs dsp-llc and the C runtime (scripts/build-runtime)"]
 fn c_programs_compile_link_and_run_on_every_machine() {
     for m in machines() {
         let dir = scratch(&format!("dspcc-hello-c-{m}"));
@@ -280,5 +280,43 @@ fn c_to_assembly_and_objects() {
         assert!(std::fs::read_to_string(dir.join("axpy.s")).unwrap().contains("axpy"));
         run_ok(dspcc(&dir).args([level, "-c", "axpy.c"]));
         run_ok(Command::new(tool("dsp-objdump")).arg("-t").arg(dir.join("axpy.o")));
+    }
+}
+
+/// C calling the assembly runtime's print routines: needs only dsp-llc, not the C library.
+const C_WITH_LIBPRINT: &str = r#"
+void print_int(int);
+int a[100], b[100];
+long long bigger(long long x, long long y) { return x < y ? y : x; }
+int main(void) {
+  for (int i = 0; i < 100; i++) { a[i] = i * 3 - 50; b[i] = 7 - i; }
+  int s = 0;
+  for (int i = 0; i < 100; i++) s += a[i] * b[i];
+  print_int(s);
+  int r;
+  print_int(__builtin_mul_overflow(s, 100000, &r));
+  print_int((int)bigger(s, 5));
+  unsigned x = 0x12345678;
+  print_int((int)((x << 8) | (x >> 24)));
+  print_int(__builtin_popcount(s));
+  return s & 0x7f;
+}
+"#;
+
+#[test]
+#[ignore = "needs dsp-llc"]
+fn c_with_the_assembly_runtime_runs_at_every_level_on_every_machine() {
+    // -668600, overflow 1, max 5, rotate 878082066, popcount 20; exit -668600 & 0x7f = 72.
+    let want = "-6686001587808206620";
+    for m in machines() {
+        let dir = scratch(&format!("dspcc-c-libprint-{m}"));
+        let rt = asm_runtime(&dir, m);
+        write(&dir, "v.c", C_WITH_LIBPRINT);
+        for level in ["-O0", "-O1", "-O2", "-O3", "-Os"] {
+            run_ok(dspcc(&dir).env("DSPCC_RUNTIME", &rt).args([&format!("--isa={m}"), level, "v.c", "-o", "v"]));
+            let out = run(Command::new(tool("dsp-sim")).arg("--strict").arg(dir.join("v")));
+            assert_eq!(stdout(&out), want, "{m} {level}: {}", stderr(&out));
+            assert_eq!(out.status.code(), Some(72), "{m} {level}");
+        }
     }
 }

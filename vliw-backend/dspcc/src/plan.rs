@@ -186,17 +186,17 @@ impl Planner<'_> {
                 match o.phase {
                     Phase::Compile => {
                         let out = final_out.unwrap_or_default();
-                        self.llc(&bc, &out);
+                        self.llc(&bc, &out, true);
                         Ok(None)
                     }
                     _ => {
                         let obj = final_out.unwrap_or_else(|| self.temp(input, "o"));
                         if o.save_temps {
                             let s = self.temp(input, "s");
-                            self.llc(&bc, &s);
+                            self.llc(&bc, &s, true);
                             self.assemble(&s, &obj);
                         } else {
-                            self.llc(&bc, &obj);
+                            self.llc(&bc, &obj, false);
                         }
                         Ok(if o.phase == Phase::Link { Some(obj) } else { None })
                     }
@@ -279,12 +279,17 @@ impl Planner<'_> {
         self.plan.jobs.push(Job { tool: Tool::Clang, program: self.tc.clang.clone(), args, input: self.current });
     }
 
-    fn llc(&mut self, input: &str, out: &str) {
+    /// `dsp-llc`: bitcode to an object, or to assembly when `asm`.
+    fn llc(&mut self, input: &str, out: &str, asm: bool) {
         let opt = match self.o.opt {
             's' | 'z' => '2',
             c => c,
         };
-        let args = vec!["--isa".into(), self.t.isa.clone(), format!("-O{opt}"), "-o".into(), out.into(), input.into()];
+        let mut args = vec!["--isa".into(), self.t.isa.clone(), format!("-O{opt}")];
+        if asm {
+            args.push("-S".into());
+        }
+        args.extend(["-o".into(), out.into(), input.into()]);
         self.plan.jobs.push(Job { tool: Tool::Llc, program: self.tc.tool("dsp-llc"), args, input: self.current });
     }
 
@@ -442,7 +447,7 @@ mod tests {
         assert!(has(&j[0].1, &["-x", "ir", "x.ll"]) && !j[0].1.contains(&"-D__dsp__".to_string()));
         assert!(has(&j[0].1, &["-mhvx-length=128b"]));
         assert_eq!(j[1].0, Tool::Llc);
-        assert_eq!(j[1].1[4], "x.s");
+        assert!(has(&j[1].1, &["-S", "-o", "x.s"]), "{:?}", j[1].1);
     }
 
     #[test]
@@ -450,7 +455,7 @@ mod tests {
         let j = jobs("-save-temps -c x.c");
         assert_eq!(j.iter().map(|x| x.0).collect::<Vec<_>>(), [Tool::Clang, Tool::Llc, Tool::As]);
         assert!(has(&j[0].1, &["-o", "x.bc"]));
-        assert!(has(&j[1].1, &["-o", "x.s", "x.bc"]));
+        assert!(has(&j[1].1, &["-S", "-o", "x.s", "x.bc"]));
         assert!(has(&j[2].1, &["-o", "x.o", "x.s"]));
     }
 
