@@ -1,2 +1,63 @@
+/* t_stdio.c: the streams: stdout's 4096-byte blocks (what glibc writes to
+ * a pipe), fflush, putchar/puts/fputs/fwrite return values, stderr without
+ * buffering, printf to stdout, setvbuf, reading stdin through the shim. */
+#include <stdio.h>
+#include <string.h>
+
 #include "check.h"
-void test_stdio(void) {}
+#include "dsp.h"
+
+void test_stdio(void)
+{
+    shim_reset_output();
+    /* return values as glibc */
+    /* glibc: puts returns the length + 1, fputs 1, putchar the byte */
+    check(dsp_puts("hello") == 6, "stdio", "puts return");
+    check(dsp_fputs("abc", dsp_stdout) == 1, "stdio", "fputs return");
+    check(dsp_putchar('x') == 'x' && dsp_putchar(0x1ff) == 0xff, "stdio", "putchar return");
+    check(dsp_fwrite("12345", 1, 5, dsp_stdout) == 5 && dsp_fwrite("12345", 2, 2, dsp_stdout) == 2, "stdio",
+          "fwrite return");
+    check(dsp_printf("%d-%s", 42, "z") == 4, "stdio", "printf return");
+    check(shim_out[1].len == 0, "stdio", "stdout is buffered");
+    dsp_fflush(dsp_stdout);
+    check(shim_out[1].len && strcmp(shim_out[1].buf, "hello\nabcx\xff" "12345123442-z") == 0, "stdio", "stdout content");
+    /* 4096-byte blocks */
+    shim_reset_output();
+    for (int i = 0; i < 10000; i++)
+        dsp_putchar('a' + i % 26);
+    check(shim_out[1].len == 8192 && shim_out[1].writes == 2, "stdio", "putchar blocks: %u bytes in %d writes",
+          (unsigned)shim_out[1].len, shim_out[1].writes);
+    static char big[20000];
+    memset(big, 'q', sizeof big);
+    dsp_fwrite(big, 1, 10000, dsp_stdout);
+    check(shim_out[1].len == 16384, "stdio", "fwrite blocks: %u bytes", (unsigned)shim_out[1].len);
+    dsp_fflush(dsp_stdout);
+    check(shim_out[1].len == 20000, "stdio", "after fflush: %u bytes", (unsigned)shim_out[1].len);
+    /* stderr: immediate */
+    shim_reset_output();
+    dsp_fprintf(dsp_stderr, "err %d\n", 7);
+    dsp_fputc('!', dsp_stderr);
+    check(shim_out[2].len && strcmp(shim_out[2].buf, "err 7\n!") == 0, "stdio", "stderr unbuffered");
+    dsp_errno = 2;
+    dsp_perror("open");
+    check(strstr(shim_out[2].buf, "open: No such file or directory\n") != NULL, "stdio", "perror");
+    /* setvbuf(stdout, NULL, _IONBF, 0) */
+    shim_reset_output();
+    dsp_setvbuf(dsp_stdout, NULL, 2, 0);
+    dsp_printf("now");
+    check(shim_out[1].len == 3, "stdio", "unbuffered stdout");
+    dsp_setvbuf(dsp_stdout, NULL, 0, 0);
+    /* stdin */
+    static const char input[] = "line one\nsecond\nlast";
+    shim_set_input(input, sizeof input - 1);
+    char buf[64];
+    check(dsp_getchar() == 'l', "stdio", "getchar");
+    check(dsp_ungetc('L', dsp_stdin) == 'L' && dsp_getchar() == 'L', "stdio", "ungetc");
+    check(dsp_fgets(buf, sizeof buf, dsp_stdin) && strcmp(buf, "ine one\n") == 0, "stdio", "fgets \"%s\"", buf);
+    check(dsp_fgets(buf, 4, dsp_stdin) && strcmp(buf, "sec") == 0, "stdio", "fgets short \"%s\"", buf);
+    check(dsp_fread(buf, 1, 64, dsp_stdin) == 8 && memcmp(buf, "ond\nlast", 8) == 0 && dsp_feof(dsp_stdin),
+          "stdio", "fread to the end");
+    check(dsp_getchar() == -1 && dsp_feof(dsp_stdin), "stdio", "EOF");
+    dsp_fflush(dsp_stdout);
+    shim_reset_output();
+}

@@ -179,11 +179,19 @@ static uint64_t round_bits(uint64_t q, int e2, int sticky, const struct fmt *f, 
     }
     if (rem > half || (rem == half && (sticky || (mant & 1))))
         mant++;
-    if (tiny && (rem || sticky))
-        *range = 1;
     if (tiny) {
-        /* Subnormal (or the smallest normal after rounding): biased exponent 0 or 1. */
-        if (mant == 0)
+        /* Subnormal (or the smallest normal after rounding): biased exponent
+         * 0 or 1. ERANGE when inexact and tiny after rounding, like glibc on
+         * x86: a value just below the smallest normal that rounds to it at
+         * full precision does not count as tiny. */
+        int is_tiny = 1;
+        if (top == f->emin - 1) {
+            int s0 = 64 - f->mant;
+            uint64_t m0 = q >> s0, r0 = q & ((1ULL << s0) - 1), h0 = 1ULL << (s0 - 1);
+            if ((r0 > h0 || (r0 == h0 && (sticky || (m0 & 1)))) && ((m0 + 1) >> f->mant))
+                is_tiny = 0;
+        }
+        if (is_tiny && (rem || sticky))
             *range = 1;
         return mant;
     }

@@ -28,9 +28,7 @@ static unsigned long long parse(const char *s, char **end, int base, unsigned lo
     *neg = 0;
     *over = 0;
     if (base < 0 || base == 1 || base > 36) {
-        errno = EINVAL;
-        if (end)
-            *end = (char *)s;
+        errno = EINVAL; /* glibc leaves *end alone here */
         return 0;
     }
     while (isspace((unsigned char)*p))
