@@ -1,7 +1,8 @@
 //! Copy coalescing. Before allocation, virtual registers joined by a copy
-//! whose live intervals do not intersect are merged into one (aggressive
-//! coalescing on intervals, processed by decreasing execution frequency of
-//! the copy; the copy disappears). During allocation, the remaining copy
+//! are merged into one when their live intervals do not intersect, or when
+//! both are single-definition values (so they are equal wherever both are
+//! live) — aggressive coalescing, processed by decreasing execution
+//! frequency of the copy; the copy disappears. During allocation, the remaining copy
 //! partners are preferred registers ([`copy_partners`]); after allocation,
 //! copies whose two ends got the same register are removed
 //! ([`remove_identity_copies`]).
@@ -9,7 +10,7 @@
 use dsp_mir::{Function, InstKind, Reg, VReg};
 
 use crate::intervals::{Interval, Intervals};
-use crate::operands::{for_each_reg_mut, for_each_term_reg_mut};
+use crate::operands::{for_each_reg_mut, for_each_term_reg_mut, inst_regs};
 
 fn find(parent: &mut [u32], v: u32) -> u32 {
     let mut r = v;
@@ -25,16 +26,36 @@ fn find(parent: &mut [u32], v: u32) -> u32 {
     r
 }
 
-/// Merges copy-related virtual registers with disjoint intervals; returns the
-/// number of copies removed (0: the function is unchanged).
-pub fn merge(m: &dsp_mir::Machine, f: &mut Function, ivs: &Intervals, freq: &[f32], unspillable: &mut [bool]) -> u32 {
+/// Merges copy-related virtual registers; returns the number of copies
+/// removed (0: the function is unchanged). `entry_live[v]`: `v` may be read
+/// before it is written (live into the entry block).
+///
+/// Two registers joined by a copy `d = s` are merged when their intervals do
+/// not intersect, or when both are written exactly once and neither may be
+/// read undefined: then `s`'s definition dominates the copy, which
+/// dominates every read of `d`, so both hold the same value wherever both
+/// are live (copy propagation).
+pub fn merge(
+    m: &dsp_mir::Machine,
+    f: &mut Function,
+    ivs: &Intervals,
+    freq: &[f32],
+    unspillable: &mut [bool],
+    entry_live: &[bool],
+) -> u32 {
     let n = f.vregs.len();
     let mut copies: Vec<(f32, u32, u32)> = Vec::new();
+    let mut defs = vec![0u32; n];
     for (b, data) in f.blocks.iter().enumerate() {
         for inst in &data.insts {
             if let InstKind::Copy { dst: Reg::Virt(d), src: Reg::Virt(s) } = inst.kind {
                 if d != s && f.vreg_file(d) == f.vreg_file(s) {
                     copies.push((freq.get(b).copied().unwrap_or(1.0), d.0, s.0));
+                }
+            }
+            for (r, role) in inst_regs(m, inst, &[]) {
+                if let (Reg::Virt(v), true) = (r, role.is_def()) {
+                    defs[v.0 as usize] += 1;
                 }
             }
         }
@@ -45,25 +66,31 @@ pub fn merge(m: &dsp_mir::Machine, f: &mut Function, ivs: &Intervals, freq: &[f3
     copies.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut parent: Vec<u32> = (0..n as u32).collect();
     let mut class: Vec<Option<Interval>> = vec![None; n];
+    let mut undef: Vec<bool> = (0..n).map(|v| entry_live.get(v).copied().unwrap_or(true)).collect();
     let mut merged = false;
     for (_, d, s) in copies {
         let (rd, rs) = (find(&mut parent, d), find(&mut parent, s));
         if rd == rs {
             continue;
         }
-        let ivd = class[rd as usize].take().unwrap_or_else(|| ivs.virt[rd as usize].clone());
-        let ivs_ = class[rs as usize].take().unwrap_or_else(|| ivs.virt[rs as usize].clone());
-        if ivd.intersects(&ivs_) {
-            class[rd as usize] = Some(ivd);
-            class[rs as usize] = Some(ivs_);
+        let (di, si) = (rd as usize, rs as usize);
+        let ivd = class[di].take().unwrap_or_else(|| ivs.virt[di].clone());
+        let ivs_ = class[si].take().unwrap_or_else(|| ivs.virt[si].clone());
+        let same_value = defs[di] == 1 && defs[si] == 1 && !undef[di] && !undef[si];
+        if !same_value && ivd.intersects(&ivs_) {
+            class[di] = Some(ivd);
+            class[si] = Some(ivs_);
             continue;
         }
         let mut u = ivd;
         u.merge(&ivs_);
-        parent[rs as usize] = rd;
-        class[rd as usize] = Some(u);
-        if unspillable.get(rs as usize).copied().unwrap_or(false) {
-            if let Some(x) = unspillable.get_mut(rd as usize) {
+        parent[si] = rd;
+        class[di] = Some(u);
+        // The copy (a definition of d) disappears.
+        defs[di] = defs[di] + defs[si] - 1;
+        undef[di] |= undef[si];
+        if unspillable.get(si).copied().unwrap_or(false) {
+            if let Some(x) = unspillable.get_mut(di) {
                 *x = true;
             }
         }

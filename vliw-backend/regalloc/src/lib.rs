@@ -9,7 +9,7 @@
 //! 1. [`frame::fix_bases`]: frame operands get their base register (`sp`/`fp`);
 //! 2. [`phi`]: out of SSA (critical edges split, parallel copies sequentialized);
 //! 3. repeated until nothing spills: [`liveness`] → [`intervals`] →
-//!    [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
+//!    ([`dce`] of dead copies, first round) → [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
 //!    temporaries, rematerialization);
 //! 4. [`check`] (optional): an independent data-flow check of the assignment;
 //! 5. rewrite to physical registers, [`coalesce::remove_identity_copies`];
@@ -22,6 +22,7 @@ pub mod bitset;
 pub mod cfg;
 pub mod check;
 pub mod coalesce;
+pub mod dce;
 pub mod frame;
 pub mod intervals;
 pub mod linear_scan;
@@ -158,8 +159,13 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
         let keys = RegKeys::new(m, f.vregs.len());
         let mut live = liveness::compute(&t, &keys, f);
         let mut ivs = intervals::build(&t, &keys, f, &live, &freq);
+        if report.rounds == 1 && dce::remove_dead_copies(&t, &keys, f, &live) > 0 {
+            live = liveness::compute(&t, &keys, f);
+            ivs = intervals::build(&t, &keys, f, &live, &freq);
+        }
         if opts.coalesce {
-            let n = coalesce::merge(m, f, &ivs, &freq, &mut unspillable);
+            let entry_live: Vec<bool> = (0..f.vregs.len()).map(|v| live.live_in[0].contains(v)).collect();
+            let n = coalesce::merge(m, f, &ivs, &freq, &mut unspillable, &entry_live);
             if n > 0 {
                 report.copies_coalesced += n;
                 live = liveness::compute(&t, &keys, f);

@@ -99,11 +99,14 @@ fn fits(t: &Target, instr: isa_tablegen::InstrId, off: i64) -> Result<(), String
 pub fn insert(t: &Target, f: &mut Function, l: &Layout) -> Result<(), String> {
     let sp = t.sp;
     let mut pro = Vec::new();
-    let entry_scratch = scratch_at(t, f, 0, 0);
+    // Scratch registers are only needed for huge frames (liveness is costly).
+    let need_scratch = |n: u32| t.add_imm_instr(n as i64).is_none() || t.add_imm_instr(-(n as i64)).is_none();
+    let huge = need_scratch(l.frame_size) || need_scratch(l.save_size) || need_scratch(l.body_size);
+    let entry_scratch = if huge { scratch_at(t, f, 0, 0) } else { None };
     let mut epi_scratch = Vec::new();
     for (b, data) in f.blocks.iter().enumerate() {
         if matches!(data.term, Terminator::Return { .. }) {
-            epi_scratch.push((b, scratch_at(t, f, b, data.insts.len())));
+            epi_scratch.push((b, if huge { scratch_at(t, f, b, data.insts.len()) } else { None }));
         }
     }
     match l.mode {

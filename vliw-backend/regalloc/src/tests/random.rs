@@ -259,7 +259,9 @@ fn large_random_programs() {
     run_random(1000..1006, true, 400);
 }
 
+/// Statistics and timing on a few programs (`cargo test -- --ignored --nocapture`).
 #[test]
+#[ignore]
 fn zz_stats() {
     let m = Machine::load("ftm").unwrap();
     for (seed, calls, size) in [(1u64, false, 60), (2, true, 60), (1000, true, 400), (1001, true, 400), (7, true, 3000)] {
