@@ -23,7 +23,7 @@ int main(void) {
         }
     }
     printf("0.1+0.2 = %.17g (== 0.3: %d)\n", da[3] + da[4], da[3] + da[4] == da[5]);
-    printf("%.20f\n%.20f\n%.25f\n", da[3], da[4], da[5]);
+    printf("%.17f\n%.17f\n%.16f\n", da[3], da[4], da[5]);
     printf("%.10e %.3e %e\n", da[6], da[8], da[9]);
     printf("%f %f %.1f %.0f\n", da[10], -da[10], da[10], da[10]);
     double coeffs[] = {1.0, -0.5, 0.25, -0.125, 0.0625, 1.0 / 7.0};
