@@ -34,6 +34,31 @@ pub fn run(m: LLVMModuleRef) -> bool {
     changed
 }
 
+/// The loops of a module that are not in canonical form (and could be put
+/// in it), one line each: `FUNCTION: loop HEADER: WHAT`. Empty after the pass.
+pub fn non_canonical(m: LLVMModuleRef) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in ir::defined_functions(m) {
+        let cfg = Cfg::new(f);
+        for l in cfg.loops() {
+            let what = match next_fix(&cfg, &l) {
+                None => continue,
+                Some(Fix::Preheader { .. }) => "no dedicated preheader".to_string(),
+                Some(Fix::Latch { latches, .. }) => format!("{} latches", latches.len()),
+                Some(Fix::Exit { exit, .. }) => {
+                    format!("exit {} is not dedicated", block_name(cfg.blocks[exit]))
+                }
+            };
+            out.push(format!(
+                "{}: loop {}: {what}",
+                ir::value_name(f),
+                block_name(cfg.blocks[l.header])
+            ));
+        }
+    }
+    out
+}
+
 /// One change that brings a loop closer to canonical form.
 enum Fix {
     /// Route these outside predecessors of the header through a new preheader.
