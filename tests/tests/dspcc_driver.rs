@@ -320,3 +320,41 @@ fn c_with_the_assembly_runtime_runs_at_every_level_on_every_machine() {
         }
     }
 }
+
+#[test]
+#[ignore = "needs dsp-llc"]
+fn cc_dspcc_make_builds_a_multi_file_project_with_an_archive() {
+    for m in machines() {
+        let dir = scratch(&format!("dspcc-make-{m}"));
+        let rt = asm_runtime(&dir, m);
+        write(&dir, "vec.h", "int dot(const int *a, const int *b, int n);\nint sum(const int *a, int n);\n");
+        write(&dir, "dot.c", "#include \"vec.h\"\nint dot(const int *a, const int *b, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i] * b[i]; return s; }\n");
+        write(&dir, "sum.c", "#include \"vec.h\"\nint sum(const int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }\n");
+        write(&dir, "main.c", "#include \"vec.h\"\nvoid print_int(int);\nint x[64], y[64];\nint main(void) {\n  for (int i = 0; i < 64; i++) { x[i] = i; y[i] = 64 - i; }\n  print_int(dot(x, y, 64));\n  print_int(sum(x, 64));\n  return 0;\n}\n");
+        write(
+            &dir,
+            "Makefile",
+            "CFLAGS = -O2 -Wall -MMD -MP\nall: prog\nprog: main.o libvec.a\n\t$(CC) $(CFLAGS) -o $@ main.o -L. -lvec\nlibvec.a: dot.o sum.o\n\t$(AR) rcs $@ $^\n-include *.d\n",
+        );
+        let make = |extra: &[&str]| {
+            let mut c = Command::new("make");
+            c.current_dir(&dir)
+                .env("DSPCC_RUNTIME", &rt)
+                .arg(format!("CC={} --isa={m}", tool("dspcc").display()))
+                .arg(format!("AR={}", tool("dsp-ar").display()))
+                .args(extra);
+            run_ok(&mut c)
+        };
+        make(&[]);
+        let out = run_ok(Command::new(tool("dsp-sim")).arg("--strict").arg(dir.join("prog")));
+        let (dot, sum): (i32, i32) = ((0..64).map(|i| i * (64 - i)).sum(), (0..64).sum());
+        assert_eq!(stdout(&out), format!("{dot}{sum}"), "{m}");
+        // Up to date; then touching the header rebuilds through the depfiles.
+        let again = make(&["-q"]);
+        assert!(again.status.success());
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+        std::fs::File::options().write(true).open(dir.join("vec.h")).unwrap().set_modified(later).unwrap();
+        let q = run(Command::new("make").current_dir(&dir).arg(format!("CC={}", tool("dspcc").display())).arg("-q"));
+        assert!(!q.status.success(), "{m}: header change not seen by make");
+    }
+}
