@@ -1,101 +1,186 @@
-//! Block layout: the order blocks are emitted in, chosen so that more jumps
-//! become fallthroughs (a taken branch costs its bundle and delay slots).
+//! Block layout: which blocks are emitted, in what order, and where their
+//! jumps go, so that more jumps become fallthroughs (a taken branch costs its
+//! bundle and its delay slots).
 //!
-//! The function's own order is kept (it is LLVM's, usually good), except
-//! that a block reached only from one block is pulled right after that
-//! block when it is the target of its unconditional jump, or of one arm of
-//! its conditional branch (the not-taken arm preferred): blocks appended by
-//! earlier stages (split critical edges, the entry's body after the
-//! prologue) land where control flows into them. The entry block stays first.
+//! - Jump threading: a jump or branch to an empty block that only jumps on
+//!   goes straight to that block's final target (split critical edges,
+//!   empty join blocks). Jump-table targets (`IndirectJump`) are kept, since
+//!   tables name the blocks themselves.
+//! - Blocks no longer reachable from the entry are dropped.
+//! - Order: the function's own order (LLVM's, usually good), except that a
+//!   chain follows control: after a block comes the target of its jump, or
+//!   an arm of its branch (the next block in the function's order first,
+//!   then the not-taken arm), when that block is not
+//!   placed yet and every other predecessor of it is (so no other block
+//!   loses it as a fallthrough). A loop latch is followed by the loop exit,
+//!   a split edge by its target. The entry block stays first.
 
 use dsp_mir::{Block, Function, Terminator};
 
-/// The emission order of `f`'s blocks (a permutation, entry first).
-pub fn order(f: &Function) -> Vec<Block> {
+/// The layout of a function: emission order and threaded jump targets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Blocks to emit, entry first.
+    pub order: Vec<Block>,
+    /// Where a jump to each block really goes (itself unless it is an empty
+    /// block that only jumps on).
+    pub target: Vec<Block>,
+}
+
+impl Layout {
+    pub fn resolve(&self, b: Block) -> Block {
+        self.target.get(b.0 as usize).copied().unwrap_or(b)
+    }
+
+    /// Successors of a block with jumps threaded.
+    pub fn successors(&self, f: &Function, b: Block) -> Vec<Block> {
+        let mut out = match &f.block(b).term {
+            Terminator::Jump(t) => vec![self.resolve(*t)],
+            Terminator::Branch { taken, not_taken, .. } => vec![self.resolve(*not_taken), self.resolve(*taken)],
+            Terminator::IndirectJump { targets, .. } => targets.clone(),
+            Terminator::Return { .. } | Terminator::Unreachable => vec![],
+        };
+        let mut seen = Vec::new();
+        out.retain(|x| {
+            let new = !seen.contains(x);
+            seen.push(*x);
+            new
+        });
+        out
+    }
+}
+
+fn thread(f: &Function) -> Vec<Block> {
     let n = f.blocks.len();
-    let mut preds = vec![0u32; n];
-    for b in &f.blocks {
-        let mut succ = b.term.successors();
-        succ.sort();
-        succ.dedup();
-        for s in succ {
-            if let Some(p) = preds.get_mut(s.0 as usize) {
-                *p += 1;
+    (0..n)
+        .map(|i| {
+            let mut b = Block(i as u32);
+            for _ in 0..n {
+                let data = f.block(b);
+                match data.term {
+                    Terminator::Jump(t) if data.insts.is_empty() && (t.0 as usize) < n && t != b => b = t,
+                    _ => return b,
+                }
+            }
+            // A cycle of empty blocks (an empty infinite loop): keep the block.
+            Block(i as u32)
+        })
+        .collect()
+}
+
+/// The layout of `f`.
+pub fn layout(f: &Function) -> Layout {
+    let n = f.blocks.len();
+    let mut lay = Layout { order: Vec::new(), target: thread(f) };
+    if n == 0 {
+        return lay;
+    }
+    // Reachable blocks and their predecessors (threaded edges).
+    let mut reachable = vec![false; n];
+    let mut preds: Vec<Vec<Block>> = vec![Vec::new(); n];
+    let mut stack = vec![Block(0)];
+    reachable[0] = true;
+    while let Some(b) = stack.pop() {
+        for s in lay.successors(f, b) {
+            let Some(slot) = preds.get_mut(s.0 as usize) else { continue };
+            slot.push(b);
+            if !reachable[s.0 as usize] {
+                reachable[s.0 as usize] = true;
+                stack.push(s);
             }
         }
     }
     let mut placed = vec![false; n];
-    let mut out = Vec::with_capacity(n);
-    let sole = |t: Block, placed: &[bool]| (t.0 as usize) < n && !placed[t.0 as usize] && preds[t.0 as usize] == 1 && t != Block(0);
+    let pullable = |c: Block, from: Block, placed: &[bool]| {
+        let i = c.0 as usize;
+        i < n && c != Block(0) && reachable[i] && !placed[i] && preds[i].iter().all(|&p| p == from || p == c || placed[p.0 as usize])
+    };
     for start in 0..n {
-        if placed[start] {
+        if placed[start] || !reachable[start] {
             continue;
         }
         let mut b = Block(start as u32);
         loop {
             placed[b.0 as usize] = true;
-            out.push(b);
-            let next = match &f.blocks[b.0 as usize].term {
-                Terminator::Jump(t) => Some(*t).filter(|t| sole(*t, &placed)),
-                Terminator::Branch { taken, not_taken, .. } => {
-                    // Only when the arm is not already the next block in the original order.
-                    let natural = Block(b.0 + 1);
-                    if (*not_taken == natural || *taken == natural) && !placed.get(natural.0 as usize).copied().unwrap_or(true) {
-                        None
-                    } else {
-                        Some(*not_taken).filter(|t| sole(*t, &placed)).or(Some(*taken).filter(|t| sole(*t, &placed)))
-                    }
-                }
-                _ => None,
+            lay.order.push(b);
+            let cands = match &f.block(b).term {
+                Terminator::Jump(_) | Terminator::Branch { .. } => lay.successors(f, b),
+                _ => vec![],
             };
-            match next {
-                Some(t) => b = t,
+            // The block after it in the function's order first, then the not-taken arm.
+            let natural = Block(b.0 + 1);
+            let pick = if cands.contains(&natural) && pullable(natural, b, &placed) {
+                Some(natural)
+            } else {
+                cands.into_iter().find(|&c| pullable(c, b, &placed))
+            };
+            match pick {
+                Some(c) => b = c,
                 None => break,
             }
         }
     }
-    out
+    lay
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dsp_mir::Reg;
+    use dsp_mir::{Inst, InstKind, Reg, VReg};
 
     fn func(terms: Vec<Terminator>) -> Function {
         let mut f = Function::new("f");
         for (i, t) in terms.into_iter().enumerate() {
             let b = f.new_block(format!("b{i}"));
             f.block_mut(b).term = t;
+            // Non-empty, so nothing is threaded unless a test empties it.
+            let r = Reg::Virt(VReg(0));
+            f.block_mut(b).insts.push(Inst::new(InstKind::Copy { dst: r, src: r }));
         }
         f
     }
 
+    fn br(taken: u32, not_taken: u32) -> Terminator {
+        Terminator::Branch { cond: Reg::Virt(VReg(1)), negate: false, taken: Block(taken), not_taken: Block(not_taken) }
+    }
+
+    fn ret() -> Terminator {
+        Terminator::Return { rets: vec![] }
+    }
+
+    fn order(f: &Function) -> Vec<u32> {
+        layout(f).order.iter().map(|b| b.0).collect()
+    }
+
     #[test]
-    fn pulls_sole_successors_next_to_their_predecessor() {
-        // 0 → 3 (appended body), 3 → branch 1 / 2, 1 and 2 return.
-        let p = Reg::Virt(dsp_mir::VReg(0));
-        let f = func(vec![
-            Terminator::Jump(Block(3)),
-            Terminator::Return { rets: vec![] },
-            Terminator::Return { rets: vec![] },
-            Terminator::Branch { cond: p, negate: false, taken: Block(2), not_taken: Block(1) },
-        ]);
-        assert_eq!(order(&f), vec![Block(0), Block(3), Block(1), Block(2)]);
-        // A join block (two predecessors) is not moved.
-        let f = func(vec![
-            Terminator::Branch { cond: p, negate: false, taken: Block(2), not_taken: Block(1) },
-            Terminator::Jump(Block(3)),
-            Terminator::Jump(Block(3)),
-            Terminator::Return { rets: vec![] },
-        ]);
-        assert_eq!(order(&f), vec![Block(0), Block(1), Block(2), Block(3)]);
-        // A loop back edge to the entry's successor keeps the order.
-        let f = func(vec![
-            Terminator::Jump(Block(1)),
-            Terminator::Branch { cond: p, negate: false, taken: Block(1), not_taken: Block(2) },
-            Terminator::Return { rets: vec![] },
-        ]);
-        assert_eq!(order(&f), vec![Block(0), Block(1), Block(2)]);
+    fn chains_follow_control() {
+        // 0 → 3 (appended body), 3 → branch 1 / 2: 3 follows 0, 1 follows 3.
+        assert_eq!(order(&func(vec![Terminator::Jump(Block(3)), ret(), ret(), br(2, 1)])), vec![0, 3, 1, 2]);
+        // A diamond keeps its order; the join follows the second arm.
+        assert_eq!(order(&func(vec![br(2, 1), Terminator::Jump(Block(3)), Terminator::Jump(Block(3)), ret()])), vec![0, 1, 2, 3]);
+        // A self loop: the exit follows the latch.
+        assert_eq!(order(&func(vec![Terminator::Jump(Block(1)), br(1, 2), ret()])), vec![0, 1, 2]);
+        // A loop exit with two predecessors (the zero-trip test and the latch)
+        // follows the latch once the test is placed.
+        let f = func(vec![br(3, 1), Terminator::Jump(Block(2)), br(2, 3), ret()]);
+        assert_eq!(order(&f), vec![0, 1, 2, 3]);
+        let f = func(vec![br(2, 1), br(3, 1), Terminator::Jump(Block(4)), ret(), ret()]);
+        assert_eq!(order(&f), vec![0, 1, 3, 2, 4]);
+    }
+
+    #[test]
+    fn threads_empty_blocks_and_drops_unreachable_ones() {
+        // 1 is an empty split edge 0 → 1 → 3; 2 becomes unreachable... no: 2 is the other arm.
+        let mut f = func(vec![br(2, 1), Terminator::Jump(Block(3)), ret(), ret(), ret()]);
+        f.block_mut(Block(1)).insts.clear();
+        let lay = layout(&f);
+        assert_eq!(lay.resolve(Block(1)), Block(3));
+        assert_eq!(lay.successors(&f, Block(0)), vec![Block(3), Block(2)]);
+        // 1 is never jumped to any more and 4 never was: both dropped; 3 follows 0.
+        assert_eq!(order(&f), vec![0, 3, 2]);
+        // An empty infinite loop stays.
+        let mut f = func(vec![Terminator::Jump(Block(1)), Terminator::Jump(Block(1))]);
+        f.block_mut(Block(1)).insts.clear();
+        assert_eq!(order(&f), vec![0, 1]);
     }
 }

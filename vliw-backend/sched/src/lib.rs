@@ -1,6 +1,7 @@
 //! dsp-sched: from allocated machine IR to assembly text for dsp-as.
 //!
-//! Per function: `layout` orders the blocks for fallthrough, `lower` turns MIR (physical registers; copies, calls and
+//! Per function: `layout` threads jumps through empty blocks and orders the
+//! blocks for fallthrough, `lower` turns MIR (physical registers; copies, calls and
 //! abstract terminators still pseudo) into the machine's operations, cut at
 //! calls into regions; per region `ddg` builds the dependence graph with the
 //! `.isa`'s exact latencies, `list` packs the operations into bundles by
@@ -123,7 +124,7 @@ fn error(f: &Function, message: String, loc: Option<Loc>) -> SchedError {
 /// Schedules one allocated function into bundles.
 pub fn schedule_function(m: &Machine, f: &Function, opts: &SchedOptions) -> Result<ScheduledFunction, SchedError> {
     dsp_mir::verify::verify(m, f, dsp_mir::verify::Stage::Allocated).map_err(|e| error(f, e, None))?;
-    let blocks = lower::lower_function(m, f, &layout::order(f)).map_err(|(msg, loc)| error(f, msg, loc))?;
+    let blocks = lower::lower_function(m, f, &layout::layout(f)).map_err(|(msg, loc)| error(f, msg, loc))?;
     let nop = lower::nop_op(m);
     let mut stats = FunctionStats { name: f.name.clone(), ..FunctionStats::default() };
     let mut out = Vec::with_capacity(blocks.len());

@@ -5,8 +5,9 @@
 //! pc-relative `call` (symbols) or `callr` (registers). Each block is cut at
 //! its calls into *regions*; a region is a run of operations ended by a
 //! control transfer with delay slots (a call, or the block's branches) or by
-//! the end of the block (fallthrough). Terminators become branches: `Jump` a
-//! `br` (none when the target is the next block in layout), `Branch` a
+//! the end of the block (fallthrough). Terminators (with the layout's
+//! threaded targets) become branches: `Jump` a `br` (none when the target is
+//! the next block in layout), `Branch` a
 //! guarded `br` (the guard is the condition, negated as needed; a second,
 //! oppositely guarded `br` one bundle later when neither successor falls
 //! through), `Return` a `jmp` through the link register, `IndirectJump` a
@@ -19,6 +20,7 @@
 use dsp_mir::{Block, Callee, Function, InstKind, Loc, Operand, Reg, Terminator};
 use isa_tablegen::{InstrId, Machine, OperandKind, Reg as PReg, SemOp};
 
+use crate::layout::Layout;
 use crate::query;
 
 /// An operand of a lowered operation.
@@ -328,14 +330,14 @@ impl Ctx<'_> {
     }
 }
 
-/// Lowers an allocated function into blocks of regions, in the layout
-/// order `order` (a permutation of the blocks, entry first).
-pub fn lower_function(m: &Machine, f: &Function, order: &[Block]) -> Result<Vec<LBlock>, LowerError> {
+/// Lowers an allocated function into blocks of regions, in the layout's
+/// order and with its threaded jump targets.
+pub fn lower_function(m: &Machine, f: &Function, layout: &Layout) -> Result<Vec<LBlock>, LowerError> {
     let cx = Ctx { m, f };
     let mut out = Vec::with_capacity(f.blocks.len());
-    for (i, &b) in order.iter().enumerate() {
+    for (i, &b) in layout.order.iter().enumerate() {
         let block = f.block(b);
-        let next = order.get(i + 1).copied();
+        let next = layout.order.get(i + 1).copied();
         let mut regions = Vec::new();
         let mut body = Vec::new();
         for inst in &block.insts {
@@ -346,7 +348,17 @@ pub fn lower_function(m: &Machine, f: &Function, order: &[Block]) -> Result<Vec<
                 body.push(op);
             }
         }
-        let control = cx.terminator(&block.term, next)?;
+        let term = match &block.term {
+            Terminator::Jump(t) => Terminator::Jump(layout.resolve(*t)),
+            Terminator::Branch { cond, negate, taken, not_taken } => Terminator::Branch {
+                cond: *cond,
+                negate: *negate,
+                taken: layout.resolve(*taken),
+                not_taken: layout.resolve(*not_taken),
+            },
+            other => other.clone(),
+        };
+        let control = cx.terminator(&term, next)?;
         regions.push(Region { body, control });
         out.push(LBlock { label: block_label(f, b), regions });
     }

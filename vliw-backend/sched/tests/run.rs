@@ -53,32 +53,36 @@ fn straight_line_mixed_latencies() {
     }
 }
 
-/// sum of i*i for i = 1..=10 (385), with the loop block laid out so that
-/// neither successor of its branch falls through (two branches).
+/// sum of i*i for i = 1..=10 (385). With `fallthrough`, the loop's exit
+/// follows it; otherwise the exit is also reached from a block laid out
+/// after the loop, so neither successor of the loop's branch falls through
+/// and it takes two branches (one per arm, one bundle apart).
 fn loop_module(m: &isa_tablegen::Machine, fallthrough: bool) -> dsp_mir::Module {
     let s = scratch(m);
     let (i, sum, n, t) = (s[0], s[1], s[2], s[3]);
     let p = dsp_mir::PReg { file: m.predicate_file().unwrap(), index: 1 };
     let mut b = Fb::new(m, "main");
-    let (body, exit) = if fallthrough {
-        let body = b.block("loop");
-        let exit = b.block("exit");
-        (body, exit)
-    } else {
-        let exit = b.block("exit");
-        let body = b.block("loop");
-        (body, exit)
-    };
+    let body = b.block("loop");
+    let other = b.block("skip");
+    let exit = b.block("exit");
     b.li(i, 1);
     b.li(sum, 0);
     b.li(n, 11);
-    b.term(Terminator::Jump(body));
+    if fallthrough {
+        b.term(Terminator::Jump(body));
+    } else {
+        b.bin(SemOp::Lt, Ty::I32, p, n, i); // false: into the loop
+        b.term(Terminator::Branch { cond: dsp_mir::Reg::Phys(p), negate: false, taken: other, not_taken: body });
+    }
     b.at(body);
     b.bin(SemOp::Mul, Ty::I32, t, i, i);
     b.bin(SemOp::Add, Ty::I32, sum, sum, t);
     b.bini(SemOp::Add, Ty::I32, i, i, 1);
     b.bin(SemOp::Lt, Ty::I32, p, i, n);
     b.term(Terminator::Branch { cond: dsp_mir::Reg::Phys(p), negate: false, taken: body, not_taken: exit });
+    b.at(other);
+    b.li(sum, 99);
+    b.term(Terminator::Jump(exit));
     b.at(exit);
     b.copy(ret(m, Ty::I32), sum);
     b.ret();
@@ -92,6 +96,10 @@ fn loop_with_branches() {
             for opts in all_modes() {
                 let run = run_with(&m, &loop_module(&m, fallthrough), &[], &opts);
                 assert_eq!(run.status, 385 & 0xff, "{}\n{}", m.name, run.asm);
+                // The loop's branches: one when the exit falls through, else two.
+                let loop_text = run.asm.split(".Lmain_1:").nth(1).unwrap().split("\n.Lmain_").next().unwrap().to_string();
+                let guarded = loop_text.matches(") ").count();
+                assert_eq!(guarded, if fallthrough { 1 } else { 2 }, "{}\n{}", m.name, run.asm);
             }
         }
     }
