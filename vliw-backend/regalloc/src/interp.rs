@@ -213,8 +213,8 @@ impl<'m> Interp<'m> {
                 let addr = args[0][0].wrapping_add(args[1][0]) & 0xffff_ffff;
                 let n = args[2].len();
                 let align = if sem.op == SemOp::VStore { eb * n as u32 } else { eb };
-                for i in 0..n {
-                    self.write_mem(addr + (i as u64) * eb as u64, eb, if i == 0 { align } else { eb }, args[2][i])?;
+                for (i, &x) in args[2].iter().enumerate() {
+                    self.write_mem(addr + (i as u64) * eb as u64, eb, if i == 0 { align } else { eb }, x)?;
                 }
             }
             SemOp::Nop => {}
@@ -234,13 +234,12 @@ impl<'m> Interp<'m> {
                 } else if op == SemOp::Mov && dmask && srcs_lanes == [1] {
                     (0..n).map(|i| (args[0][0] >> i) & 1).collect()
                 } else {
-                    let mut v = Vec::new();
-                    #[allow(clippy::needless_range_loop)]
-                    for i in 0..n {
-                        let lane: Vec<u64> = args.iter().map(|a| if a.len() == 1 { a[0] } else { a[i] }).collect();
-                        v.push(Self::alu(op, ty, sem.ty2, &lane)?);
-                    }
-                    v
+                    (0..n)
+                        .map(|i| {
+                            let lane: Vec<u64> = args.iter().map(|a| if a.len() == 1 { a[0] } else { a[i] }).collect();
+                            Self::alu(op, ty, sem.ty2, &lane)
+                        })
+                        .collect::<Result<Vec<u64>, String>>()?
                 };
                 self.set(f, d, v);
             }

@@ -13,7 +13,8 @@
 //!    temporaries, rematerialization);
 //! 4. [`check`] (optional): an independent data-flow check of the assignment;
 //! 5. rewrite to physical registers, [`coalesce::remove_identity_copies`];
-//! 6. [`frame::layout`], [`prologue::insert`], [`frame::rewrite_operands`].
+//! 6. [`slots::share`] (spill slot coloring), [`frame::layout`],
+//!    [`prologue::insert`], [`frame::rewrite_operands`].
 //!
 //! Every machine fact (allocatable registers, caller/callee-saved, spill
 //! instructions, stack alignment) comes from the `.isa` through [`target`].
@@ -30,6 +31,7 @@ pub mod liveness;
 pub mod operands;
 pub mod phi;
 pub mod prologue;
+pub mod slots;
 pub mod spill;
 pub mod target;
 
@@ -81,6 +83,8 @@ pub struct RaReport {
     pub copies_left: u32,
     /// Allocation rounds (1 when nothing spilled).
     pub rounds: u32,
+    /// Spill slots that share another slot's stack location.
+    pub slots_shared: u32,
     /// Bytes of stack frame (sp adjustment).
     pub frame_size: u32,
     /// Callee-saved registers (and the link register) saved by the prologue.
@@ -191,6 +195,7 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
     report.copies_left =
         f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Copy { .. })).count() as u32;
 
+    report.slots_shared = slots::share(m, f);
     let saves = saved_registers(&t, f);
     report.saved_regs = saves.len() as u32;
     let layout = frame::layout(&t, f, &saves).map_err(err)?;

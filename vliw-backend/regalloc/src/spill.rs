@@ -1,12 +1,16 @@
 //! Spill code: every spilled virtual register gets a `FrameKind::Spill` slot;
-//! each instruction that reads it is preceded by a reload into a fresh
-//! short-lived register, each that writes it is followed by a store
-//! ("spill everywhere"; the temporaries are unspillable and the allocation
-//! runs again). Copies to or from a spilled register become the load or
-//! store itself. Values defined once by a constant move are rematerialized
-//! (the move is repeated before each use) instead of stored. Registers of
-//! files without loads and stores (predicates, masks) go through an integer
-//! temporary (see [`crate::target::Access`]).
+//! each write is followed by a store, and reads are served by reloads
+//! ("spill everywhere", with the live range split per block): the first
+//! read in a block reloads into a new register that later reads of the same
+//! block share until the next write. That block-local register may itself
+//! be spilled in a later round; it is then rematerialized (reloaded again
+//! before each read). Registers written by an instruction, or reloaded for
+//! one instruction only, are unspillable; the allocation runs again after
+//! spill code is inserted. Copies to or from a spilled register become the
+//! store or load itself. Values defined once by a constant move are
+//! rematerialized (the move is repeated before each use) instead of stored.
+//! Registers of files without loads and stores (predicates, masks) go
+//! through an integer temporary (see [`crate::target::Access`]).
 
 use std::collections::HashMap;
 
@@ -43,6 +47,18 @@ impl Spiller<'_, '_> {
         self.unspillable.resize(f.vregs.len(), false);
         self.unspillable[v.0 as usize] = true;
         Reg::Virt(v)
+    }
+
+    /// A block-local reload register: spillable (it is rematerializable).
+    fn temp_spillable(&mut self, f: &mut Function, file: dsp_mir::RegFileId) -> Reg {
+        let v = f.new_vreg(file);
+        self.unspillable.resize(f.vregs.len(), false);
+        Reg::Virt(v)
+    }
+
+    /// Whether reads of `v` may share one reload per block.
+    fn shareable(&self, v: VReg) -> bool {
+        matches!(self.homes.get(&v), Some(Home::Slot { access: Access::Direct { .. }, .. }))
     }
 
     fn reload(&mut self, f: &mut Function, v: VReg, dst: Reg, out: &mut Vec<Inst>) {
@@ -93,30 +109,37 @@ impl Spiller<'_, '_> {
     }
 }
 
-/// The single defining instruction of `v` if it is an unguarded move of a
-/// constant (immediate or symbol address).
-fn remat_def(t: &Target, f: &Function, v: VReg) -> Option<Inst> {
-    let mut def: Option<&Inst> = None;
+/// The defining instruction of every register written exactly once.
+fn single_defs(t: &Target, f: &Function) -> HashMap<VReg, Inst> {
+    let mut count: HashMap<VReg, (u32, Option<&Inst>)> = HashMap::new();
     for b in &f.blocks {
         for inst in &b.insts {
-            if inst_regs(t.m, inst, &[]).iter().any(|(r, role)| *r == Reg::Virt(v) && role.is_def()) {
-                if def.is_some() {
-                    return None;
+            for (r, role) in inst_regs(t.m, inst, &[]) {
+                if let (Reg::Virt(v), true) = (r, role.is_def()) {
+                    let e = count.entry(v).or_insert((0, None));
+                    e.0 += 1;
+                    e.1 = Some(inst);
                 }
-                def = Some(inst);
             }
         }
     }
-    let inst = def?;
-    match &inst.kind {
-        InstKind::Machine { instr, guard: None, ops } => {
-            let sem = &t.m.instr(*instr).sem;
-            let constant = sem.op == SemOp::Mov
-                && sem.args.iter().all(|a| matches!(ops.get(a.0), Some(Operand::Imm(_) | Operand::Sym { .. })));
-            constant.then(|| inst.clone())
-        }
-        _ => None,
-    }
+    count.into_iter().filter_map(|(v, (n, i))| (n == 1).then(|| i.map(|i| (v, i.clone()))).flatten()).collect()
+}
+
+/// Whether `v`, written only by `inst`, can be recomputed by repeating
+/// `inst`: an unguarded move of a constant (immediate or symbol address), or
+/// a reload from a spill slot (a block-local reload register: its slot is
+/// not written while it is live).
+fn rematerializable(t: &Target, f: &Function, inst: &Inst) -> bool {
+    let InstKind::Machine { instr, guard: None, ops } = &inst.kind else { return false };
+    let sem = &t.m.instr(*instr).sem;
+    let constant =
+        sem.op == SemOp::Mov && sem.args.iter().all(|a| matches!(ops.get(a.0), Some(Operand::Imm(_) | Operand::Sym { .. })));
+    let reload = matches!(sem.op, SemOp::Load | SemOp::VLoad | SemOp::VLoadU)
+        && ops.iter().any(|o| {
+            matches!(o, Operand::Frame { index, .. } if f.frame.get(index.0 as usize).is_some_and(|x| x.kind == FrameKind::Spill))
+        });
+    constant || reload
 }
 
 /// Inserts spill code for `spilled`; new temporaries are marked in `unspillable`.
@@ -128,9 +151,10 @@ pub fn insert(
     stats: &mut SpillStats,
 ) -> Result<(), String> {
     let mut homes = HashMap::new();
+    let defs = single_defs(t, f);
     for &v in spilled {
-        if let Some(inst) = remat_def(t, f, v) {
-            homes.insert(v, Home::Remat(inst));
+        if let Some(inst) = defs.get(&v).filter(|i| rematerializable(t, f, i)) {
+            homes.insert(v, Home::Remat(inst.clone()));
             continue;
         }
         let file = f.vreg_file(v);
@@ -144,6 +168,8 @@ pub fn insert(
     for b in 0..f.blocks.len() {
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let mut out = Vec::with_capacity(insts.len());
+        // Block-local reload registers holding a spilled value's slot.
+        let mut avail: HashMap<VReg, Reg> = HashMap::new();
         for mut inst in insts {
             if let InstKind::Copy { dst, src } = inst.kind {
                 let ds = matches!(dst, Reg::Virt(v) if sp.homes.contains_key(&v));
@@ -151,9 +177,16 @@ pub fn insert(
                 match (dst, src) {
                     (Reg::Virt(d), Reg::Virt(s)) if ds && ss => {
                         if d != s {
-                            let tmp = sp.temp(f, f.vreg_file(s));
-                            sp.reload(f, s, tmp, &mut out);
+                            let tmp = match avail.get(&s) {
+                                Some(&x) => x,
+                                None => {
+                                    let tmp = sp.temp(f, f.vreg_file(s));
+                                    sp.reload(f, s, tmp, &mut out);
+                                    tmp
+                                }
+                            };
                             sp.store(f, d, tmp, &mut out);
+                            avail.remove(&d);
                         }
                         continue;
                     }
@@ -164,44 +197,73 @@ pub fn insert(
                         } else {
                             sp.store(f, d, src, &mut out);
                         }
+                        avail.remove(&d);
                         continue;
                     }
                     (_, Reg::Virt(s)) if ss => {
-                        sp.reload(f, s, dst, &mut out);
+                        match avail.get(&s) {
+                            Some(&x) => out.push(Inst::new(InstKind::Copy { dst, src: x })),
+                            None => sp.reload(f, s, dst, &mut out),
+                        }
                         continue;
                     }
                     _ => {}
                 }
             }
             // A rematerialized value's own definition disappears.
-            let defines_remat = inst_regs(t.m, &inst, &[]).iter().any(|(r, role)| {
+            let regs = inst_regs(t.m, &inst, &[]);
+            let defines_remat = regs.iter().any(|(r, role)| {
                 role.is_def() && matches!(r, Reg::Virt(v) if matches!(sp.homes.get(v), Some(Home::Remat(_))))
             });
             if defines_remat {
                 continue;
             }
+            // (value, register, reload before, store after)
             let mut temps: Vec<(VReg, Reg, bool, bool)> = Vec::new();
-            for_each_reg_mut(t.m, &mut inst, |r, role| {
-                let Reg::Virt(v) = *r else { return };
+            for (r, role) in &regs {
+                let Reg::Virt(v) = *r else { continue };
                 if !sp.homes.contains_key(&v) {
-                    return;
+                    continue;
                 }
-                if let Some(e) = temps.iter_mut().find(|e| e.0 == v) {
-                    e.2 |= role.is_use();
-                    e.3 |= role.is_def();
-                    *r = e.1;
-                } else {
-                    let tmp = sp.temp(f, f.vreg_file(v));
-                    temps.push((v, tmp, role.is_use(), role.is_def()));
-                    *r = tmp;
+                match temps.iter_mut().find(|e| e.0 == v) {
+                    Some(e) => {
+                        e.2 |= role.is_use();
+                        e.3 |= role.is_def();
+                    }
+                    None => temps.push((v, Reg::Virt(v), role.is_use(), role.is_def())),
                 }
-            });
+            }
             if temps.is_empty() {
                 out.push(inst);
                 continue;
             }
-            for &(v, tmp, used, _) in &temps {
-                if used {
+            for e in &mut temps {
+                let (v, used, defd) = (e.0, e.2, e.3);
+                let file = f.vreg_file(v);
+                if used && !defd {
+                    if let Some(&x) = avail.get(&v) {
+                        e.1 = x;
+                        e.2 = false;
+                    } else if sp.shareable(v) {
+                        e.1 = sp.temp_spillable(f, file);
+                        avail.insert(v, e.1);
+                    } else {
+                        e.1 = sp.temp(f, file);
+                    }
+                } else {
+                    e.1 = sp.temp(f, file);
+                    avail.remove(&v);
+                }
+            }
+            for_each_reg_mut(t.m, &mut inst, |r, _| {
+                if let Reg::Virt(v) = *r {
+                    if let Some(e) = temps.iter().find(|e| e.0 == v) {
+                        *r = e.1;
+                    }
+                }
+            });
+            for &(v, tmp, reload, _) in &temps {
+                if reload {
                     sp.reload(f, v, tmp, &mut out);
                 }
             }
@@ -224,8 +286,14 @@ pub fn insert(
             }
         });
         for v in need {
-            let tmp = sp.temp(f, f.vreg_file(v));
-            sp.reload(f, v, tmp, &mut out);
+            let tmp = match avail.get(&v) {
+                Some(&x) => x,
+                None => {
+                    let tmp = sp.temp(f, f.vreg_file(v));
+                    sp.reload(f, v, tmp, &mut out);
+                    tmp
+                }
+            };
             tmap.push((v, tmp));
         }
         for_each_term_reg_mut(&mut term, |r| {

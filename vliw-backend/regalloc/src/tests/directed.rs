@@ -36,6 +36,54 @@ fn straight_line_pressure_spills_and_stays_correct() {
 }
 
 #[test]
+fn a_spilled_value_is_reloaded_once_per_block() {
+    for m in machines() {
+        let mut b = Fb::new(&m, "reuse");
+        let a = b.arg(0);
+        let vals: Vec<Reg> = (0..50).map(|i| b.bini(SemOp::Mul, a, i + 3)).collect();
+        let mut s = b.imm(0);
+        // Every value is read three times in the last block.
+        for v in vals.iter().rev() {
+            s = b.bin(SemOp::Add, s, *v);
+            s = b.bin(SemOp::Xor, s, *v);
+            s = b.bin(SemOp::Sub, s, *v);
+        }
+        b.ret(s);
+        let (rep, g, _) = alloc_and_compare(&m, &b.f, &[9], &[]);
+        assert!(rep.spilled_values > 0);
+        assert!(rep.reloads <= rep.spilled_values + 2, "{rep:?}\n{}", dsp_mir::print::function(&m, &g));
+    }
+}
+
+#[test]
+fn spill_slots_are_shared_when_lifetimes_do_not_overlap() {
+    for m in machines() {
+        // Two phases, each with more values live than registers.
+        let mut b = Fb::new(&m, "phases");
+        let a = b.arg(0);
+        let mut s = b.imm(0);
+        for phase in 0..2 {
+            let vals: Vec<Reg> = (0..45).map(|i| b.bini(SemOp::Mul, a, i + 3 + phase * 100)).collect();
+            for v in vals.iter().rev() {
+                s = b.bin(SemOp::Add, s, *v);
+            }
+            a_call_free_barrier(&mut b, s);
+        }
+        b.ret(s);
+        let (rep, _, _) = alloc_and_compare(&m, &b.f, &[5], &[]);
+        assert!(rep.spilled_values >= 2, "{rep:?}");
+        assert!(rep.slots_shared > 0, "{rep:?}");
+    }
+}
+
+fn a_call_free_barrier(b: &mut Fb, s: Reg) {
+    let next = b.block("next");
+    let p = b.cmp(SemOp::Eq, s, s);
+    b.branch(p, next, next);
+    b.at(next);
+}
+
+#[test]
 fn constants_are_rematerialized_not_spilled() {
     for m in machines() {
         let mut b = Fb::new(&m, "remat");

@@ -33,7 +33,7 @@ impl<'m> Gen<'m> {
     fn int(&mut self) -> Reg {
         // Favour old values now and then, so that intervals get long.
         let n = self.ints.len();
-        let i = if self.next() % 3 == 0 { self.pick(n.min(4)) } else { n - 1 - self.pick(n.min(12)) };
+        let i = if self.next().is_multiple_of(3) { self.pick(n.min(4)) } else { n - 1 - self.pick(n.min(12)) };
         self.ints[i]
     }
     fn pred(&mut self) -> Reg {
@@ -55,7 +55,7 @@ impl<'m> Gen<'m> {
                 let ops = [SemOp::Add, SemOp::Sub, SemOp::Mul, SemOp::Xor, SemOp::And, SemOp::Or];
                 let op = ops[self.pick(ops.len())];
                 let a = self.int();
-                let v = if self.next() % 3 == 0 && op != SemOp::Sub {
+                let v = if self.next().is_multiple_of(3) && op != SemOp::Sub {
                     let imm = (self.next() % 200) as i64 - 100;
                     self.b.bini(op, a, imm)
                 } else {
@@ -108,7 +108,7 @@ impl<'m> Gen<'m> {
                 let (a, c) = (self.int(), self.int());
                 let x = Reg::Virt(self.b.f.new_vreg(self.b.int));
                 self.b.copy(x, a);
-                let negate = self.next() % 2 == 0;
+                let negate = self.next().is_multiple_of(2);
                 self.b.op_into(SemOp::Add, Ty::I32, x, &[Operand::Reg(x), Operand::Reg(c)], Some(Guard { reg: p, negate }));
                 self.ints.push(x);
             }
@@ -136,7 +136,7 @@ impl<'m> Gen<'m> {
     fn diamond(&mut self, depth: u32) {
         let p = self.pred();
         let (t, j) = (self.b.block("t"), self.b.block("j"));
-        let with_else = self.next() % 3 != 0;
+        let with_else = !self.next().is_multiple_of(3);
         let e = if with_else { Some(self.b.block("e")) } else { None };
         let from = self.b.cur;
         self.b.branch(p, t, e.unwrap_or(j));
@@ -193,7 +193,7 @@ impl<'m> Gen<'m> {
         // Next values: anything in scope, including other carried values (swaps).
         let nexts: Vec<Reg> = carried
             .iter()
-            .map(|_| if self.next() % 3 == 0 { Reg::Virt(carried[self.pick(carried.len())]) } else { self.int() })
+            .map(|_| if self.next().is_multiple_of(3) { Reg::Virt(carried[self.pick(carried.len())]) } else { self.int() })
             .collect();
         let i1 = self.b.bini(SemOp::Add, Reg::Virt(i), 1);
         self.b.jump(h);
