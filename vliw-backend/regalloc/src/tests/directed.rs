@@ -563,3 +563,60 @@ fn leaf_function_without_frame_has_no_prologue() {
     }
 }
 
+
+#[test]
+fn every_register_file_survives_calls() {
+    for m in machines() {
+        // Vectors, masks, predicates and 64-bit values live across two calls.
+        let mut b = Fb::new(&m, "files");
+        let vbytes = (m.regfile(b.vec).width / 8) as i64;
+        let ptr = b.arg(0);
+        let a = b.arg(1);
+        let vecs: Vec<Reg> =
+            (0..12).map(|i| b.op(SemOp::VLoad, Ty::I32, b.vec, &[Operand::Reg(ptr), Operand::Imm(i * vbytes)])).collect();
+        let masks: Vec<Reg> = (0..3)
+            .map(|i| b.op(SemOp::Lt, Ty::I32, b.mask, &[Operand::Reg(vecs[i]), Operand::Reg(vecs[i + 5])]))
+            .collect();
+        let preds: Vec<Reg> = (0..3)
+            .map(|i| {
+                let c = b.imm(i * 10);
+                b.cmp(SemOp::Lt, a, c)
+            })
+            .collect();
+        let longs: Vec<Reg> = (0..10)
+            .map(|i| {
+                let x = b.bini(SemOp::Add, a, i * 1000);
+                b.cvt(Ty::I32, Ty::I64, b.d, x)
+            })
+            .collect();
+        let r = b.call("f", &[a]);
+        let r2 = b.call("g", &[r]);
+        let mut acc = vecs[0];
+        for v in &vecs[1..] {
+            acc = b.bin(SemOp::Add, acc, *v);
+        }
+        for (i, mk) in masks.iter().enumerate() {
+            acc = b.op(SemOp::Select, Ty::I32, b.vec, &[Operand::Reg(*mk), Operand::Reg(acc), Operand::Reg(vecs[i + 2])]);
+        }
+        b.store(SemOp::VStore, Ty::I32, &[Operand::Reg(ptr), Operand::Imm(0x3000), Operand::Reg(acc)]);
+        let mut s = r2;
+        for (i, p) in preds.iter().enumerate() {
+            let x = b.imm(1 << i);
+            let z = b.imm(0);
+            let v = b.select(*p, x, z);
+            s = b.bin(SemOp::Add, s, v);
+        }
+        let mut l = longs[0];
+        for x in &longs[1..] {
+            l = b.op(SemOp::Add, Ty::I64, b.d, &[Operand::Reg(l), Operand::Reg(*x)]);
+        }
+        let lo = b.cvt(Ty::I64, Ty::I32, b.int, l);
+        let s = b.bin(SemOp::Add, s, lo);
+        b.ret(s);
+        for arg in [1u64, 15, 100] {
+            let (rep, g, _) = alloc_and_compare(&m, &b.f, &[DATA, arg], &[]);
+            assert!(rep.spilled_values >= 6, "predicates and masks cannot stay in registers: {rep:?}");
+            check_frame_accesses(&m, &g, rep.frame_size);
+        }
+    }
+}
