@@ -9,6 +9,8 @@
 //!   `cttz(x) = popcount(~x & (x - 1))`;
 //! - `bswap` without a `bswap` instruction: shifts, masks and ors (always for
 //!   `i16`, where it is two shifts);
+//! - `bitreverse` (no such operation in the vocabulary): bits, pairs and
+//!   nibbles swapped within each byte by masks and shifts, then a byte swap;
 //! - `fshl/fshr` (the rotate idioms; the vocabulary has no rotate):
 //!   `(a << s) | ((b >> 1) >> (N - 1 - s))` with `s = c mod N`, and its mirror;
 //! - `{u,s}{add,sub}.sat`: the wrapped result, selected against the
@@ -29,6 +31,7 @@ const PREFIXES: &[&str] = &[
     "llvm.ctlz.",
     "llvm.cttz.",
     "llvm.bswap.",
+    "llvm.bitreverse.",
     "llvm.fshl.",
     "llvm.fshr.",
     "llvm.uadd.sat.",
@@ -99,6 +102,28 @@ fn lower(m: LLVMModuleRef, call: LLVMValueRef, kind: &str, caps: &Caps) -> bool 
                 return false;
             }
             byte_swap(&bld, a, ty, n)
+        }
+        "bitreverse" => {
+            if n % 8 != 0 {
+                return false;
+            }
+            // Swap bits, pairs and nibbles within each byte, then the bytes.
+            let mut v = a;
+            for (s, pattern) in [(1u64, 0x55u8), (2, 0x33), (4, 0x0f)] {
+                let mask = ir::const_int(ty, u64::from_ne_bytes([pattern; 8]));
+                let k = ir::const_int(ty, s);
+                v = bld.or(bld.and(bld.lshr(v, k), mask), bld.shl(bld.and(v, mask), k));
+            }
+            if n == 8 {
+                v
+            } else if n != 16 && caps.has(SemOp::Bswap, shape, Sign::Any) {
+                match bld.call_intrinsic(m, "llvm.bswap", &[ty], &[v]) {
+                    Some(r) => r,
+                    None => byte_swap(&bld, v, ty, n),
+                }
+            } else {
+                byte_swap(&bld, v, ty, n)
+            }
         }
         "fshl" | "fshr" => {
             let (b, c) = (ir::arg(call, 1), ir::arg(call, 2));
@@ -336,6 +361,22 @@ mod tests {
                     )),
                     tz as i64,
                     "cttz {ty} {v:#x}"
+                );
+                let rev = match bits {
+                    8 => (v as u8).reverse_bits() as u64,
+                    16 => (v as u16).reverse_bits() as u64,
+                    32 => (v as u32).reverse_bits() as u64,
+                    _ => v.reverse_bits(),
+                };
+                assert_eq!(
+                    sx(eval(&format!("bitreverse.{ty}"), &ty, &arg, isa.path())) as u64,
+                    rev,
+                    "bitreverse {ty} {v:#x}"
+                );
+                assert_eq!(
+                    sx(eval(&format!("bitreverse.{ty}"), &ty, &arg, "ftm")) as u64,
+                    rev,
+                    "bitreverse {ty} {v:#x} (ftm)"
                 );
                 if bits >= 16 {
                     let want = match bits {

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `dsp-lower-overflow` | `llvm.{s,u}{add,sub,mul}.with.overflow` → plain arithmetic and compares ([`overflow`]) |
 //! | `dsp-lower-minmax` | `smin/smax/umin/umax/abs/minnum/maxnum/fabs` → `icmp`/`fcmp` + `select` when the `.isa` has no such instruction for the type ([`minmax`]) |
-//! | `dsp-expand-intrinsics` | `dsp-lower-minmax`, then bit counts, byte swaps, funnel shifts and saturating arithmetic the `.isa` lacks ([`bits`]), then small constant-size `memcpy/memmove/memset` → loads and stores ([`mem`]) |
+//! | `dsp-expand-intrinsics` | `dsp-lower-minmax`, then bit counts, byte swaps, bit reversal, funnel shifts and saturating arithmetic the `.isa` lacks ([`bits`]), floating-point classification ([`fpclass`]), then small constant-size `memcpy/memmove/memset` → loads and stores ([`mem`]) |
 //! | `dsp-canon-loops` | loop canonical form: a dedicated preheader, a single latch and dedicated exit blocks for every natural loop ([`loops`]) |
 //! | `dsp-prepare` | all of the above, in that order (what clang runs at the optimizer-last extension point) |
 //!
@@ -20,6 +20,7 @@
 pub mod bits;
 pub mod caps;
 pub mod cfg;
+pub mod fpclass;
 pub mod ir;
 pub mod loops;
 pub mod mem;
@@ -122,8 +123,9 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
 fn expand(module: LLVMModuleRef, caps: &caps::Caps) -> bool {
     let a = minmax::run(module, caps);
     let b = bits::run(module, caps);
-    let c = mem::run(module, caps);
-    a | b | c
+    let c = fpclass::run(module);
+    let d = mem::run(module, caps);
+    a | b | c | d
 }
 
 #[cfg(test)]
