@@ -75,6 +75,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-v") == 0)
             verbose = 1;
+        else if (strcmp(argv[i], "-vv") == 0)
+            verbose = 2;
         else
             only = argv[i];
     }

@@ -1,0 +1,271 @@
+/* libm.h: internals of libm (not installed): bit access to doubles and
+ * floats, errno helpers, and double-double arithmetic.
+ *
+ * A double-double (dd) is an unevaluated sum hi + lo of two doubles with
+ * |lo| <= ulp(hi)/2, about 106 bits of precision. The error-free
+ * transformations are Knuth's TwoSum, Dekker's FastTwoSum and Dekker's
+ * TwoProduct with Veltkamp's splitting (no fused multiply-add needed), as
+ * in Dekker, "A floating-point technique for extending the available
+ * precision" (1971). The transcendental functions evaluate in dd and round
+ * once at the end, which gives the correctly rounded result except for
+ * inputs astronomically close to a rounding boundary.
+ *
+ * Everything relies on IEEE binary64 arithmetic rounded to nearest, with no
+ * excess precision and no contraction of a*b+c into a fused operation: the
+ * runtime is compiled with -ffp-contract=off, and the pragma below repeats
+ * it for compilers that honour it. */
+#ifndef _DSP_LIBM_H
+#define _DSP_LIBM_H
+
+#include <errno.h>
+#include <stdint.h>
+
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+typedef struct {
+    double hi, lo;
+} dd;
+
+static inline uint64_t asu64(double x)
+{
+    union {
+        double d;
+        uint64_t u;
+    } v = {x};
+    return v.u;
+}
+
+static inline double asdouble(uint64_t u)
+{
+    union {
+        uint64_t u;
+        double d;
+    } v = {u};
+    return v.d;
+}
+
+static inline uint32_t asu32(float x)
+{
+    union {
+        float f;
+        uint32_t u;
+    } v = {x};
+    return v.u;
+}
+
+static inline float asfloat(uint32_t u)
+{
+    union {
+        uint32_t u;
+        float f;
+    } v = {u};
+    return v.f;
+}
+
+/* Biased exponent field of x. */
+static inline int exp_field(double x)
+{
+    return (int)((asu64(x) >> 52) & 0x7ff);
+}
+
+/* Nearest integer of |x| < 2^52, ties to even (exact). */
+static inline double round_even(double x)
+{
+    double a = x < 0 ? -x : x;
+    double n = (a + 0x1p52) - 0x1p52;
+    return x < 0 ? -n : n;
+}
+
+/* The NaN an invalid operation gives on x86 (the host the tests compare
+ * with), which glibc returns for domain errors: sign set, quiet. */
+static inline double default_nan(void)
+{
+    return asdouble(0xfff8000000000000ULL);
+}
+
+static inline double set_errno(double r, int e)
+{
+    errno = e;
+    return r;
+}
+
+/* ---- error-free transformations ---- */
+
+static inline dd two_sum(double a, double b)
+{
+    double s = a + b;
+    double bb = s - a;
+    double e = (a - (s - bb)) + (b - bb);
+    dd r = {s, e};
+    return r;
+}
+
+/* |a| >= |b| (or a == 0). */
+static inline dd fast_two_sum(double a, double b)
+{
+    double s = a + b;
+    double e = b - (s - a);
+    dd r = {s, e};
+    return r;
+}
+
+static inline void split(double a, double *hi, double *lo)
+{
+    double t = 134217729.0 * a; /* 2^27 + 1 */
+    *hi = t - (t - a);
+    *lo = a - *hi;
+}
+
+/* a * b exactly (|a*b| well inside the normal range, |a|, |b| < 2^995). */
+static inline dd two_prod(double a, double b)
+{
+    double p = a * b;
+    double ah, al, bh, bl;
+    split(a, &ah, &al);
+    split(b, &bh, &bl);
+    double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    dd r = {p, e};
+    return r;
+}
+
+static inline dd dd_from(double a)
+{
+    dd r = {a, 0};
+    return r;
+}
+
+static inline dd dd_add(dd a, dd b)
+{
+    dd s = two_sum(a.hi, b.hi);
+    dd t = two_sum(a.lo, b.lo);
+    s.lo += t.hi;
+    s = fast_two_sum(s.hi, s.lo);
+    s.lo += t.lo;
+    return fast_two_sum(s.hi, s.lo);
+}
+
+static inline dd dd_neg(dd a)
+{
+    dd r = {-a.hi, -a.lo};
+    return r;
+}
+
+static inline dd dd_sub(dd a, dd b)
+{
+    return dd_add(a, dd_neg(b));
+}
+
+static inline dd dd_add_d(dd a, double b)
+{
+    dd s = two_sum(a.hi, b);
+    s.lo += a.lo;
+    return fast_two_sum(s.hi, s.lo);
+}
+
+static inline dd dd_mul(dd a, dd b)
+{
+    dd p = two_prod(a.hi, b.hi);
+    p.lo += a.hi * b.lo + a.lo * b.hi;
+    return fast_two_sum(p.hi, p.lo);
+}
+
+static inline dd dd_mul_d(dd a, double b)
+{
+    dd p = two_prod(a.hi, b);
+    p.lo += a.lo * b;
+    return fast_two_sum(p.hi, p.lo);
+}
+
+static inline dd dd_sqr(dd a)
+{
+    dd p = two_prod(a.hi, a.hi);
+    p.lo += 2 * a.hi * a.lo;
+    return fast_two_sum(p.hi, p.lo);
+}
+
+static inline dd dd_div(dd a, dd b)
+{
+    double q1 = a.hi / b.hi;
+    dd r = dd_sub(a, dd_mul_d(b, q1));
+    double q2 = r.hi / b.hi;
+    r = dd_sub(r, dd_mul_d(b, q2));
+    double q3 = r.hi / b.hi;
+    dd q = fast_two_sum(q1, q2);
+    return dd_add_d(q, q3);
+}
+
+/* Multiplies by 2^k exactly (if the result does not overflow or underflow). */
+static inline dd dd_ldexp(dd a, int k)
+{
+    if (k < -1022 || k > 1023) {
+        int k1 = k / 2;
+        a = dd_ldexp(a, k1);
+        k -= k1;
+    }
+    double s = asdouble((uint64_t)(k + 1023) << 52);
+    dd r = {a.hi * s, a.lo * s};
+    return r;
+}
+
+dd __dd_sqrt(dd a);
+
+/* ---- tables (tables.c, generated by gen_tables.py) ---- */
+
+extern const dd __dd_ln2, __dd_inv_ln2, __dd_inv_ln10, __dd_ln10, __dd_pi, __dd_pi_2, __dd_pi_4;
+extern const dd __dd_inv_fact[28];
+extern const dd __dd_inv_odd[24];
+extern const dd __dd_log_j32[25];
+extern const dd __dd_atan_j16[17];
+extern const unsigned __two_over_pi_bits[48];
+
+/* ---- kernels (kernels.c) ---- */
+
+/* e^x as r * 2^k with r in dd (x.hi within about +-746, not NaN). */
+dd __dd_exp(dd x, int *k);
+/* e^x - 1 for |x| <= 0.5, relative accuracy kept for tiny x. */
+dd __dd_expm1_small(dd x);
+/* log(x) for x > 0 finite (x.hi normal or subnormal). */
+dd __dd_log(dd x);
+/* x mod pi/2: returns r (|r| <= pi/4 + tiny) and the quadrant in *q. */
+dd __dd_rem_pio2(double x, int *q);
+/* sin and cos of |r| <= pi/4 + tiny. */
+dd __dd_sin_kernel(dd r);
+dd __dd_cos_kernel(dd r);
+/* atan(x) for any finite dd x. */
+dd __dd_atan(dd x);
+
+/* (v.hi + v.lo) * 2^k rounded once to a double (overflow to +-inf with
+ * ERANGE, correct rounding into the subnormal range with ERANGE when
+ * inexact). */
+double __dd_round_scaled(dd v, int k);
+/* v rounded once to a float. */
+float __dd_round_float(dd v);
+
+/* What a function computes before its final rounding: an exact double
+ * (special cases), or a dd value times 2^k rounded once at the end to the
+ * caller's format. */
+typedef struct {
+    int exact;  /* 1: the result is f */
+    double f;
+    dd v;       /* else: v * 2^k */
+    int k;
+} result;
+
+static inline result exact_result(double f)
+{
+    result r = {1, f, {0, 0}, 0};
+    return r;
+}
+
+static inline result dd_result(dd v, int k)
+{
+    result r = {0, 0, v, k};
+    return r;
+}
+
+double __to_double(result r);
+float __to_float(result r);
+
+#endif
