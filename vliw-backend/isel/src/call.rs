@@ -107,6 +107,12 @@ fn pieces(fx: &mut Fx, v: &Val, t: T) -> Result<Vec<Piece>, String> {
                 out.extend(pieces(fx, x, *et)?);
             }
         }
+        (Shape::Wide { .. }, Val::L(rs)) => {
+            for r in rs {
+                let file = fx.file(*r);
+                out.push(Piece { reg: *r, file, size: 4, align: 4 });
+            }
+        }
         _ => return Err("internal: value does not match its type".into()),
     }
     Ok(out)
@@ -134,6 +140,10 @@ fn result_files(fx: &Fx, t: T) -> Result<Vec<(RegFileId, bool)>, String> {
             for et in ts {
                 out.extend(result_files(fx, et)?);
             }
+        }
+        Shape::Wide { parts, .. } => {
+            let f = fx.addr_file()?;
+            out.extend((0..parts).map(|_| (f, false)));
         }
     }
     Ok(out)
@@ -275,6 +285,7 @@ fn piece_sizes(fx: &Fx, t: T) -> Result<Vec<(u32, u32)>, String> {
                 out.extend(piece_sizes(fx, et)?);
             }
         }
+        Shape::Wide { parts, .. } => out.extend((0..parts).map(|_| (4, 4))),
     }
     Ok(out)
 }

@@ -76,7 +76,9 @@ pub fn write_const(dl: Dl, c: V, off: u64, bytes: &mut [u8], relocs: &mut Vec<Da
     }
     if let TyKind::Int(b) = t.kind() {
         if b > 64 && c.const_opcode().is_none() {
-            return Err(format!("{b}-bit integer constants are not supported"));
+            let x = crate::wide::wide_const(c).ok_or_else(|| format!("{b}-bit integer constant '{}' is not supported", c.print()))?;
+            put(bytes, off, x as u64, 8)?;
+            return put(bytes, off + 8, (x >> 64) as u64, dl.store_size(t).saturating_sub(8));
         }
     }
     if let Some(f) = c.const_fp() {

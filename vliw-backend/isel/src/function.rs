@@ -220,6 +220,10 @@ impl<'a> Fx<'a> {
                 }
                 Val::A(out)
             }
+            Shape::Wide { parts, .. } => {
+                let f = self.addr_file()?;
+                Val::L((0..parts).map(|_| self.vreg(f)).collect())
+            }
         })
     }
 
@@ -231,6 +235,7 @@ impl<'a> Fx<'a> {
             Shape::Scalar(_) => Val::S(next()?),
             Shape::Native { chunks, .. } => Val::N((0..chunks).map(|_| next()).collect::<Result<_, _>>()?),
             Shape::Lanes { lanes, .. } => Val::L((0..lanes).map(|_| next()).collect::<Result<_, _>>()?),
+            Shape::Wide { parts, .. } => Val::L((0..parts).map(|_| next()).collect::<Result<_, _>>()?),
             Shape::Agg(ts) => {
                 let mut out = Vec::new();
                 for t in ts {
@@ -306,8 +311,10 @@ impl<'a> Fx<'a> {
                         }));
                     }
                 }
-                Err(format!("constant '{}' is not supported", v.print()))
+                self.const_expr(v)
             }
+            Shape::Native { .. } | Shape::Lanes { .. } | Shape::Wide { .. } if v.const_opcode().is_some() => self.const_expr(v),
+            Shape::Wide { bits, parts } => crate::wide::constant(self, v, bits, parts),
             Shape::Native { .. } | Shape::Lanes { .. } => crate::vector::constant_vector(self, v, t),
             Shape::Agg(ts) => {
                 let mut out = Vec::new();
@@ -324,6 +331,17 @@ impl<'a> Fx<'a> {
                 Ok(Val::A(out))
             }
         }
+    }
+
+    /// A constant expression, computed like the instruction it stands for
+    /// (its value is cached per block, not recorded as a definition).
+    fn const_expr(&mut self, v: V) -> Result<Val, String> {
+        let op = v.const_opcode().ok_or_else(|| format!("constant '{}' is not supported", v.print()))?;
+        match op {
+            Op::LLVMExtractElement | Op::LLVMInsertElement | Op::LLVMShuffleVector => crate::vector::lower_vector_op(self, v, op)?,
+            _ => crate::inst::lower_inst(self, v, op)?,
+        }
+        self.vals.remove(&v).ok_or_else(|| format!("constant '{}' is not supported", v.print()))
     }
 
     /// Zero of a type.
@@ -349,6 +367,11 @@ impl<'a> Fx<'a> {
                     out.push(self.zero_of(t)?);
                 }
                 Val::A(out)
+            }
+            Shape::Wide { parts, .. } => {
+                let f = self.addr_file()?;
+                let z = self.imm(0, f)?;
+                Val::L(vec![z; parts as usize])
             }
         })
     }

@@ -25,7 +25,19 @@ pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
         _ => {}
     }
     let t = i.ty();
+    if op == LLVMBitCast {
+        let v = bitcast(fx, i.operand(0), t)?;
+        fx.set(i, v);
+        return Ok(());
+    }
     let shape = fx.shape(t)?;
+    let wide_src = match op {
+        LLVMSelect => fx.shape(i.operand(1).ty())?,
+        _ => fx.shape(i.operand(0).ty())?,
+    };
+    if matches!(shape, Shape::Wide { .. }) || matches!(wide_src, Shape::Wide { .. }) {
+        return crate::wide::lower(fx, i, op);
+    }
     // Operand shape decides for compares and casts from vectors.
     let src_shape = fx.shape(i.operand(0).ty())?;
     let vector = matches!(shape, Shape::Native { .. } | Shape::Lanes { .. })
@@ -724,6 +736,18 @@ pub fn bitcast(fx: &mut Fx, v: V, to: crate::llvm::T) -> Result<Val, String> {
     }
     if from_shape == to_shape {
         return Ok(x);
+    }
+    // i1 vectors and integers: lane k is bit k.
+    let bool_vec = |s: &Shape| matches!(s, Shape::Native { elem: Sc::I1, .. } | Shape::Lanes { elem: Sc::I1, .. });
+    if bool_vec(&from_shape) {
+        if let Shape::Scalar(Sc::Int(bits)) = to_shape {
+            return Ok(Val::S(crate::vector::mask_to_int(fx, &x, v.ty(), bits)?));
+        }
+    }
+    if bool_vec(&to_shape) {
+        if let Shape::Scalar(Sc::Int(_)) = from_shape {
+            return crate::vector::int_to_mask(fx, x.scalar()?, to);
+        }
     }
     // Through a stack slot.
     let size = fx.dl.store_size(v.ty()).max(fx.dl.store_size(to)) as u32;

@@ -118,6 +118,17 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
             fx.copy(sp, v);
             Ok(())
         }
+        "is.fpclass" => {
+            let sc = match fx.shape(arg(0).ty())? {
+                Shape::Scalar(sc) if sc.is_float() => sc,
+                _ => return Err(format!("intrinsic '{name}' on vectors is not supported")),
+            };
+            let x = fx.reg(arg(0))?;
+            let mask = arg(1).const_int().ok_or("llvm.is.fpclass with a variable class mask")?.0 as u32;
+            let r = fpclass(fx, sc, x, mask)?;
+            fx.set(i, Val::S(r));
+            Ok(())
+        }
         "trap" | "debugtrap" | "ubsantrap" => {
             crate::call::libcall(fx, "abort", &[], None)?;
             Ok(())
@@ -291,6 +302,10 @@ pub fn scalar_intrinsic(fx: &mut Fx, base: &str, name: &str, sc: Sc, a: &[Reg], 
             }
             Ok(r)
         }
+        "bitreverse" => {
+            need(1)?;
+            bitreverse(fx, sc, a[0])
+        }
         "fshl" | "fshr" => {
             need(3)?;
             funnel(fx, base == "fshl", sc, a[0], a[1], a[2])
@@ -347,10 +362,12 @@ fn saturating(fx: &mut Fx, base: &str, sc: Sc, a: Reg, b: Reg) -> Result<Reg, St
     let add = base.contains("add");
     let t = sc.arith_ty(signed);
     let ut = sc.arith_ty(false);
+    let _ = t;
+    let t = sc.arith_ty(true);
     if !signed {
         let (x, y) = (zext_reg(fx, a, bits)?, zext_reg(fx, b, bits)?);
         if add {
-            let r = fx.op(SemOp::Add, t, file, &[A::R(x), A::R(y)])?;
+            let r = crate::inst::binop(fx, Op::LLVMAdd, sc, A::R(x), A::R(y))?;
             let max = if bits == 64 { -1 } else { ((1u64 << bits) - 1) as i64 };
             let maxr = fx.imm(max, file)?;
             if bits == 32 || bits == 64 {
@@ -360,7 +377,7 @@ fn saturating(fx: &mut Fx, base: &str, sc: Sc, a: Reg, b: Reg) -> Result<Reg, St
             let ov = compare(fx, SemOp::Gt, ut, A::R(r), A::R(maxr))?;
             return select_reg(fx, ov, maxr, r);
         }
-        let r = fx.op(SemOp::Sub, t, file, &[A::R(x), A::R(y)])?;
+        let r = crate::inst::binop(fx, Op::LLVMSub, sc, A::R(x), A::R(y))?;
         let z = fx.imm(0, file)?;
         let ov = compare(fx, SemOp::Lt, ut, A::R(x), A::R(y))?;
         return select_reg(fx, ov, z, r);
@@ -554,4 +571,104 @@ fn set_inline(fx: &mut Fx, dst: Addr, val: V, size: u32) -> Result<(), String> {
     }
     let _ = as_reg;
     Ok(())
+}
+
+/// Reverses the bits of an integer (swaps of 1, 2, 4 bits, then a byte swap).
+fn bitreverse(fx: &mut Fx, sc: Sc, x: Reg) -> Result<Reg, String> {
+    let bits = sc.bits();
+    if bits > 32 {
+        let file = fx.sc_file(sc)?;
+        let (lo, hi) = fx.halves(x)?;
+        let rl = bitreverse(fx, Sc::Int(32), lo)?;
+        let rh = bitreverse(fx, Sc::Int(32), hi)?;
+        let r = fx.pack(rh, rl, file)?;
+        if bits < 64 {
+            return shift(fx, SemOp::Shr, Ty::U64, r, A::I((64 - bits) as i64));
+        }
+        return Ok(r);
+    }
+    let int = fx.addr_file()?;
+    let mut v = x;
+    for (sh, m) in [(1, 0x5555_5555u32), (2, 0x3333_3333), (4, 0x0f0f_0f0f)] {
+        let m = m as i32 as i64;
+        let a = shift(fx, SemOp::Shr, Ty::U32, v, A::I(sh))?;
+        let a = fx.op(SemOp::And, Ty::I32, int, &[A::R(a), A::I(m)])?;
+        let b = fx.op(SemOp::And, Ty::I32, int, &[A::R(v), A::I(m)])?;
+        let b = shift(fx, SemOp::Shl, Ty::I32, b, A::I(sh))?;
+        v = fx.op(SemOp::Or, Ty::I32, int, &[A::R(a), A::R(b)])?;
+    }
+    let v = scalar_intrinsic(fx, "bswap", "llvm.bswap.i32", Sc::Int(32), &[v], V(std::ptr::null_mut()))?;
+    if bits < 32 {
+        return shift(fx, SemOp::Shr, Ty::U32, v, A::I((32 - bits) as i64));
+    }
+    Ok(v)
+}
+
+/// `llvm.is.fpclass`: tests on the IEEE bits (bit 0 signaling NaN, 1 quiet
+/// NaN, 2..5 negative infinity/normal/subnormal/zero, 6..9 positive zero/subnormal/normal/infinity).
+fn fpclass(fx: &mut Fx, sc: Sc, x: Reg, mask: u32) -> Result<Reg, String> {
+    let p = fx.m.predicate_file().ok_or("no predicates")?;
+    let bits = sc.bits();
+    let isc = Sc::Int(bits);
+    let (inf, quiet, min_normal): (i64, i64, i64) =
+        if bits == 32 { (0x7f80_0000, 0x7fc0_0000, 0x0080_0000) } else { (0x7ff0_0000_0000_0000, 0x7ff8_0000_0000_0000, 0x0010_0000_0000_0000) };
+    let abs_mask = if bits == 32 { 0x7fff_ffff } else { i64::MAX };
+    let abs = crate::inst::binop(fx, Op::LLVMAnd, isc, A::R(x), A::I(abs_mask))?;
+    let u = |fx: &mut Fx, pred, a: Reg, b: i64| icmp(fx, pred, isc, A::R(a), A::I(b));
+    let mut acc: Option<Reg> = None;
+    let mut add = |fx: &mut Fx, r: Reg| -> Result<(), String> {
+        acc = Some(match acc {
+            None => r,
+            Some(a) => pred_op(fx, SemOp::Or, &[a, r])?,
+        });
+        Ok(())
+    };
+    // NaNs.
+    let nan_bits = mask & 3;
+    if nan_bits == 3 {
+        let r = u(fx, IntPred::LLVMIntUGT, abs, inf)?;
+        add(fx, r)?;
+    } else if nan_bits != 0 {
+        let is_q = u(fx, IntPred::LLVMIntUGE, abs, quiet)?;
+        let r = if nan_bits == 2 {
+            is_q
+        } else {
+            let nan = u(fx, IntPred::LLVMIntUGT, abs, inf)?;
+            let nq = pred_op(fx, SemOp::Not, &[is_q])?;
+            pred_op(fx, SemOp::And, &[nan, nq])?
+        };
+        add(fx, r)?;
+    }
+    // The other classes, each with a negative (bit n) and positive (bit 9 - n) form.
+    for (neg_bit, pos_bit, class) in [(2u32, 9u32, 0u8), (3, 8, 1), (4, 7, 2), (5, 6, 3)] {
+        let (n, ps) = (mask >> neg_bit & 1 == 1, mask >> pos_bit & 1 == 1);
+        if !n && !ps {
+            continue;
+        }
+        let r = match class {
+            0 => u(fx, IntPred::LLVMIntEQ, abs, inf)?,
+            1 => {
+                let lo = u(fx, IntPred::LLVMIntUGE, abs, min_normal)?;
+                let hi = u(fx, IntPred::LLVMIntULT, abs, inf)?;
+                pred_op(fx, SemOp::And, &[lo, hi])?
+            }
+            2 => {
+                let m1 = crate::inst::binop(fx, Op::LLVMSub, isc, A::R(abs), A::I(1))?;
+                u(fx, IntPred::LLVMIntULT, m1, min_normal - 1)?
+            }
+            _ => u(fx, IntPred::LLVMIntEQ, abs, 0)?,
+        };
+        let r = if n && ps {
+            r
+        } else {
+            let neg = u(fx, IntPred::LLVMIntSLT, x, 0)?;
+            let s = if n { neg } else { pred_op(fx, SemOp::Not, &[neg])? };
+            pred_op(fx, SemOp::And, &[r, s])?
+        };
+        add(fx, r)?;
+    }
+    match acc {
+        Some(r) => Ok(r),
+        None => fx.imm(0, p),
+    }
 }

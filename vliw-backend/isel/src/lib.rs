@@ -30,9 +30,12 @@ pub mod memory;
 pub mod runtime;
 pub mod types;
 pub mod vector;
+pub mod wide;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_more;
 
 use std::fmt;
 

@@ -297,6 +297,16 @@ pub fn load_val(fx: &mut Fx, addr: &Addr, t: T, align: u32, volatile: bool) -> R
             }
             Val::L(out)
         }
+        Shape::Wide { bits, parts } => {
+            let size = dl.store_size(t);
+            let mut out = Vec::new();
+            for k in 0..parts as u64 {
+                let n = (size - 4 * k).min(4);
+                let _ = bits;
+                out.push(load_scalar(fx, &addr.plus(4 * k as i64), Sc::Int(8 * n as u32), n, align_at(align, 4 * k))?);
+            }
+            Val::L(out)
+        }
         Shape::Agg(ts) => {
             let mut out = Vec::new();
             for (k, et) in ts.iter().enumerate() {
@@ -342,6 +352,15 @@ pub fn store_val(fx: &mut Fx, addr: &Addr, x: &Val, t: T, align: u32, volatile: 
             for (k, r) in rs.iter().enumerate() {
                 let k = k as u64;
                 store_scalar(fx, &addr.plus((k * es) as i64), elem, dl.store_size(et), align_at(align, k * es), *r)?;
+            }
+            Ok(())
+        }
+        (Shape::Wide { .. }, Val::L(rs)) => {
+            let size = dl.store_size(t);
+            for (k, r) in rs.iter().enumerate() {
+                let k = k as u64;
+                let n = (size - 4 * k).min(4);
+                store_scalar(fx, &addr.plus(4 * k as i64), Sc::Int(8 * n as u32), n, align_at(align, 4 * k), *r)?;
             }
             Ok(())
         }

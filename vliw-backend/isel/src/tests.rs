@@ -279,7 +279,7 @@ define i64 @f(i64 %a, i64 %b) {
         assert_eq!(errs.len(), 1);
         assert_eq!(
             errs[0].to_string(),
-            "error: in function 'f': cannot lower '%x = zext i64 %a to i128': 128-bit integers are not supported (at most 64 bits)"
+            "error: in function 'f': cannot lower '%p = mul i128 %x, %y': 128-bit multiplication and division are not supported"
         );
     }
 }

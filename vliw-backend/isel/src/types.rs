@@ -75,7 +75,8 @@ pub fn scalar(t: T) -> Result<Option<Sc>, String> {
     Ok(match t.kind() {
         TyKind::Int(1) => Some(Sc::I1),
         TyKind::Int(b) if b <= 64 => Some(Sc::Int(b)),
-        TyKind::Int(b) => return Err(format!("{b}-bit integers are not supported (at most 64 bits)")),
+        TyKind::Int(b) if b > 128 => return Err(format!("{b}-bit integers are not supported (at most 128 bits)")),
+        TyKind::Int(b) => return Err(format!("{b}-bit integers are only supported in registers as bit-field units")),
         TyKind::F32 => Some(Sc::F32),
         TyKind::F64 => Some(Sc::F64),
         TyKind::Ptr => Some(Sc::Ptr),
@@ -110,6 +111,9 @@ pub enum Shape {
     Lanes { elem: Sc, lanes: u32 },
     /// A struct or array: its element types.
     Agg(Vec<T>),
+    /// An integer wider than 64 bits (bitfield storage units): 32-bit parts,
+    /// least significant first, in the 32-bit integer file.
+    Wide { bits: u32, parts: u32 },
 }
 
 /// The machine's lane count for 32-bit vectors and its vector file.
@@ -134,6 +138,7 @@ pub fn shape(m: &Machine, t: T) -> Result<Shape, String> {
             }
             Shape::Lanes { elem, lanes: n }
         }
+        TyKind::Int(b) if b > 64 && b <= 128 => Shape::Wide { bits: b, parts: b.div_ceil(32) },
         TyKind::Struct(ts) => Shape::Agg(ts),
         TyKind::Array(e, n) => {
             if n > 4096 {

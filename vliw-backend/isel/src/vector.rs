@@ -869,3 +869,55 @@ fn reduce(fx: &mut Fx, i: V, kind: &str) -> Result<Reg, String> {
     let _ = align_at;
     Ok(acc)
 }
+
+/// An i1 vector as an integer whose bit k is lane k.
+pub fn mask_to_int(fx: &mut Fx, v: &Val, t: T, bits: u32) -> Result<Reg, String> {
+    let int = fx.addr_file()?;
+    if let (Val::N(chunks), true) = (v, bits <= 32) {
+        if chunks.len() == 1 {
+            if let Some(Some(r)) = fx.try_op(SemOp::Mov, Some(Ty::U32), None, Some(int), &[A::R(chunks[0])]) {
+                return Ok(r);
+            }
+        }
+    }
+    let lanes = lanes_of(fx, v, t)?;
+    let file = fx.sc_file(Sc::Int(bits))?;
+    let wide = bits > 32;
+    let mut acc: Option<Reg> = None;
+    for (k, p) in lanes.iter().enumerate() {
+        let mut b = inst::pred_to_int(fx, *p)?;
+        if wide {
+            b = fx.cvt(Ty::U32, Ty::U64, file, b)?;
+        }
+        let ty = if wide { Ty::I64 } else { Ty::I32 };
+        let s = if k == 0 { b } else { inst::shift(fx, SemOp::Shl, ty, b, A::I(k as i64))? };
+        acc = Some(match acc {
+            None => s,
+            Some(a) => fx.op(SemOp::Or, ty, file, &[A::R(a), A::R(s)])?,
+        });
+    }
+    acc.ok_or_else(|| "empty vector".into())
+}
+
+/// An integer's bits as an i1 vector (lane k = bit k).
+pub fn int_to_mask(fx: &mut Fx, x: Reg, t: T) -> Result<Val, String> {
+    let (_, n) = vec_info(t)?;
+    if let Shape::Native { file, chunks: 1, .. } = fx.shape(t)? {
+        if fx.file(x) == fx.addr_file()? {
+            if let Some(Some(m)) = fx.try_op(SemOp::Mov, Some(Ty::U32), None, Some(file), &[A::R(x)]) {
+                return Ok(Val::N(vec![m]));
+            }
+        }
+    }
+    let wide = fx.m.regfile(fx.file(x)).width > 32;
+    let ty = if wide { Ty::U64 } else { Ty::U32 };
+    let mut lanes = Vec::new();
+    for k in 0..n {
+        let s = if k == 0 { x } else { inst::shift(fx, SemOp::Shr, ty, x, A::I(k as i64))? };
+        let s = if wide { fx.cvt(Ty::I64, Ty::I32, fx.addr_file()?, s)? } else { s };
+        let int = fx.addr_file()?;
+        let b = fx.op(SemOp::And, Ty::I32, int, &[A::R(s), A::I(1)])?;
+        lanes.push(inst::compare(fx, SemOp::Ne, Ty::I32, A::R(b), A::I(0))?);
+    }
+    from_lanes(fx, lanes, t)
+}
