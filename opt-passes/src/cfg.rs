@@ -129,6 +129,11 @@ impl Cfg {
         self.rpo_pos = pos;
     }
 
+    /// Position of a reachable block in reverse post-order (definitions come before uses).
+    pub fn rpo_position(&self, b: usize) -> usize {
+        self.rpo_pos[b]
+    }
+
     pub fn reachable(&self, b: usize) -> bool {
         self.rpo_pos[b] != usize::MAX
     }

@@ -127,14 +127,27 @@ pub fn arg(call: LLVMValueRef, n: u32) -> LLVMValueRef {
     unsafe { LLVMGetOperand(call, n) }
 }
 
-/// The value of a constant integer (zero-extended), if `v` is one.
+/// The value of a constant integer (zero-extended), if `v` is one that fits 64 bits.
 pub fn const_u64(v: LLVMValueRef) -> Option<u64> {
     unsafe {
-        if LLVMIsAConstantInt(v).is_null() || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64 {
-            None
-        } else {
-            Some(LLVMConstIntGetZExtValue(v))
+        if LLVMIsAConstantInt(v).is_null() {
+            return None;
         }
+        let ty = LLVMTypeOf(v);
+        let bits = LLVMGetIntTypeWidth(ty);
+        if bits <= 64 {
+            return Some(LLVMConstIntGetZExtValue(v));
+        }
+        // Wider: the low 64 bits, if the constant equals their zero extension
+        // (constants are uniqued, so the comparison is by identity).
+        let low = LLVMConstIntGetZExtValue(LLVMConstTrunc(
+            v,
+            LLVMInt64TypeInContext(LLVMGetTypeContext(ty)),
+        ));
+        let mut words = vec![0u64; bits.div_ceil(64) as usize];
+        words[0] = low;
+        let rebuilt = LLVMConstIntOfArbitraryPrecision(ty, words.len() as u32, words.as_ptr());
+        (rebuilt == v).then_some(low)
     }
 }
 

@@ -4,6 +4,7 @@
 //!
 //! | pass | what it does |
 //! |---|---|
+//! | `dsp-split-wide-ints` | integers wider than 64 bits (bit-field storage units such as `i72`) → 32-bit limbs ([`wide`]) |
 //! | `dsp-lower-overflow` | `llvm.{s,u}{add,sub,mul}.with.overflow` → plain arithmetic and compares ([`overflow`]) |
 //! | `dsp-lower-minmax` | `smin/smax/umin/umax/abs/minnum/maxnum/fabs` → `icmp`/`fcmp` + `select` when the `.isa` has no such instruction for the type ([`minmax`]) |
 //! | `dsp-expand-intrinsics` | `dsp-lower-minmax`, then bit counts, byte swaps, bit reversal, funnel shifts and saturating arithmetic the `.isa` lacks ([`bits`]), floating-point classification ([`fpclass`]), then small constant-size `memcpy/memmove/memset` → loads and stores ([`mem`]) |
@@ -27,6 +28,7 @@ pub mod mem;
 pub mod minmax;
 pub mod overflow;
 pub mod plugin;
+pub mod wide;
 
 use inkwell::llvm_sys::prelude::LLVMModuleRef;
 use isa_tablegen::Machine;
@@ -34,6 +36,7 @@ use isa_tablegen::Machine;
 /// One of our passes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
+    SplitWideInts,
     LowerOverflow,
     LowerMinMax,
     ExpandIntrinsics,
@@ -43,6 +46,11 @@ pub enum Pass {
 
 /// Pass names (as `-passes=` takes them) and what each does.
 pub const PASSES: &[(&str, Pass, &str)] = &[
+    (
+        "dsp-split-wide-ints",
+        Pass::SplitWideInts,
+        "integers wider than 64 bits to 32-bit limbs",
+    ),
     (
         "dsp-lower-overflow",
         Pass::LowerOverflow,
@@ -107,15 +115,17 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
 pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool {
     let caps = machine.map(caps::Caps::new);
     match pass {
+        Pass::SplitWideInts => wide::run(module),
         Pass::LowerOverflow => overflow::run(module),
         Pass::LowerMinMax => caps.is_some_and(|c| minmax::run(module, &c)),
         Pass::ExpandIntrinsics => caps.is_some_and(|c| expand(module, &c)),
         Pass::CanonLoops => loops::run(module),
         Pass::Prepare => {
+            let w = wide::run(module);
             let a = overflow::run(module);
             let b = caps.is_some_and(|c| expand(module, &c));
             let c = loops::run(module);
-            a | b | c
+            w | a | b | c
         }
     }
 }

@@ -67,6 +67,12 @@ pub fn run_pass_on(pass: &str, src: &str, isa: &str) -> String {
 /// Runs `pass` on `src` and returns the (sign-extended) integer constants
 /// `@f` returns: one for a scalar, one per element of a struct or vector.
 pub fn eval_ret(pass: &str, src: &str, isa: &str) -> Vec<i64> {
+    eval_ret_after(pass, src, isa, "instsimplify")
+}
+
+/// [`eval_ret`] with LLVM's passes `llvm_passes` folding what our pass left
+/// (`sroa,instcombine` forwards stores to loads).
+pub fn eval_ret_after(pass: &str, src: &str, isa: &str, llvm_passes: &str) -> Vec<i64> {
     let t = TestModule::parse(src);
     crate::run_named(pass, t.m, isa).unwrap();
     ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{}", t.text()));
@@ -86,7 +92,8 @@ pub fn eval_ret(pass: &str, src: &str, isa: &str) -> Vec<i64> {
     unsafe {
         use inkwell::llvm_sys::transforms::pass_builder::*;
         let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(t.m, c"instsimplify".as_ptr(), std::ptr::null_mut(), opts);
+        let pipeline = CString::new(llvm_passes).unwrap();
+        let err = LLVMRunPasses(t.m, pipeline.as_ptr(), std::ptr::null_mut(), opts);
         LLVMDisposePassBuilderOptions(opts);
         assert!(err.is_null(), "instsimplify failed");
     }

@@ -387,3 +387,28 @@ fn every_loop_clang_leaves_is_canonical() {
         }
     }
 }
+
+#[test]
+fn wide_bit_field_units_are_split_by_clang_at_every_level() {
+    let dir = scratch("wide-bitfields");
+    let src = dir.join("bf.c");
+    std::fs::write(
+        &src,
+        "#pragma pack(push, 1)\nstruct S { signed a : 31; unsigned b : 23; signed c : 17; volatile unsigned d : 9; };\n#pragma pack(pop)\n\
+         struct S g = { -5, 77, -3, 300 };\nint f(struct S *s, int v) { s->b += v; s->c = s->a ^ v; g.d = s->c; return s->a + s->b + g.c; }\n",
+    )
+    .unwrap();
+    for level in ["-O0", "-O1", "-O2", "-O3", "-Os"] {
+        let out = run(Command::new("clang-19")
+            .args(["--target=hexagon-unknown-elf", level, "-S", "-emit-llvm", "-o", "-"])
+            .arg(format!("-fpass-plugin={}", plugin().display()))
+            .arg(&src));
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let wide: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("%struct") && !l.starts_with('@') && (l.contains(" i80") || l.contains(" i72")))
+            .collect();
+        assert!(wide.is_empty(), "{level}: {wide:?}");
+    }
+}
