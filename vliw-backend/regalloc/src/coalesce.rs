@@ -40,7 +40,7 @@ pub fn merge(
     f: &mut Function,
     ivs: &Intervals,
     freq: &[f32],
-    unspillable: &mut [bool],
+    pinned: &[bool],
     entry_live: &[bool],
 ) -> u32 {
     let n = f.vregs.len();
@@ -49,7 +49,8 @@ pub fn merge(
     for (b, data) in f.blocks.iter().enumerate() {
         for inst in &data.insts {
             if let InstKind::Copy { dst: Reg::Virt(d), src: Reg::Virt(s) } = inst.kind {
-                if d != s && f.vreg_file(d) == f.vreg_file(s) {
+                let pin = |v: VReg| pinned.get(v.0 as usize).copied().unwrap_or(false);
+                if d != s && f.vreg_file(d) == f.vreg_file(s) && !pin(d) && !pin(s) {
                     copies.push((freq.get(b).copied().unwrap_or(1.0), d.0, s.0));
                 }
             }
@@ -89,11 +90,6 @@ pub fn merge(
         // The copy (a definition of d) disappears.
         defs[di] = defs[di] + defs[si] - 1;
         undef[di] |= undef[si];
-        if unspillable.get(si).copied().unwrap_or(false) {
-            if let Some(x) = unspillable.get_mut(di) {
-                *x = true;
-            }
-        }
         merged = true;
     }
     if !merged {

@@ -151,14 +151,13 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
     isolate_entry(f);
     report.phi_copies = phi::eliminate(f).map_err(err)?;
 
-    let mut unspillable = vec![false; f.vregs.len()];
-    let mut stats = spill::SpillStats::default();
+    let mut spill_state = spill::SpillState::new(f.vregs.len());
     let assign = loop {
         report.rounds += 1;
         if report.rounds > opts.max_rounds {
             return Err(err(format!("allocation did not converge in {} rounds", opts.max_rounds)));
         }
-        unspillable.resize(f.vregs.len(), false);
+        spill_state.unspillable.resize(f.vregs.len(), false);
         let freq = cfg::block_freq(f);
         let keys = RegKeys::new(m, f.vregs.len());
         let mut live = liveness::compute(&t, &keys, f);
@@ -169,7 +168,8 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
         }
         if opts.coalesce {
             let entry_live: Vec<bool> = (0..f.vregs.len()).map(|v| live.live_in[0].contains(v)).collect();
-            let n = coalesce::merge(m, f, &ivs, &freq, &mut unspillable, &entry_live);
+            let pinned = spill_state.pinned(f.vregs.len());
+            let n = coalesce::merge(m, f, &ivs, &freq, &pinned, &entry_live);
             if n > 0 {
                 report.copies_coalesced += n;
                 live = liveness::compute(&t, &keys, f);
@@ -177,12 +177,13 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
             }
         }
         let partners = coalesce::copy_partners(f);
-        let res = linear_scan::run(&t, &keys, f, &ivs, &unspillable, &partners).map_err(err)?;
+        let res = linear_scan::run(&t, &keys, f, &ivs, &spill_state.unspillable, &partners).map_err(err)?;
         if res.spilled.is_empty() {
             break res.assign;
         }
-        spill::insert(&t, f, &res.spilled, &mut unspillable, &mut stats).map_err(err)?;
+        spill::insert(&t, f, &res.spilled, &mut spill_state).map_err(err)?;
     };
+    let stats = &spill_state.stats;
     report.spilled_values = stats.values;
     report.spills = stats.stores;
     report.reloads = stats.reloads;

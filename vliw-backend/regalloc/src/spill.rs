@@ -1,20 +1,24 @@
-//! Spill code: every spilled virtual register gets a `FrameKind::Spill` slot;
-//! each write is followed by a store, and reads are served by reloads
-//! ("spill everywhere", with the live range split per block): the first
-//! read in a block reloads into a new register that later reads of the same
-//! block share until the next write. That block-local register may itself
-//! be spilled in a later round; it is then rematerialized (reloaded again
-//! before each read). Registers written by an instruction, or reloaded for
-//! one instruction only, are unspillable; the allocation runs again after
-//! spill code is inserted. Copies to or from a spilled register become the
-//! store or load itself. Values defined once by a constant move are
-//! rematerialized (the move is repeated before each use) instead of stored.
-//! Registers of files without loads and stores (predicates, masks) go
-//! through an integer temporary (see [`crate::target::Access`]).
+//! Spill code ("spill everywhere", with live ranges split per block). Every
+//! spilled virtual register gets a `FrameKind::Spill` slot and each write
+//! is followed by a store. Reads are served per block: the first read in a
+//! block reloads into a new register, and later reads of the block share it
+//! until the next write; after a write, the written register is copied to a
+//! new register that serves the block's later reads (the copy usually
+//! coalesces away). These block-local registers always equal the slot's
+//! contents, which [`SpillState`] remembers: when one of them is spilled in
+//! a later round it needs no slot of its own — its definitions disappear and
+//! every read reloads from the slot (rematerialization). Registers that an
+//! instruction writes, or that are reloaded for one instruction only, are
+//! unspillable; the allocation runs again after spill code is inserted.
+//! Copies to or from a spilled register become the store or load itself.
+//! Values defined once by a constant move are rematerialized (the move is
+//! repeated before each read) instead of stored. Registers of files without
+//! loads and stores (predicates, masks) go through an integer temporary
+//! (see [`crate::target::Access`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use dsp_mir::{FrameIndex, FrameKind, Function, Inst, InstKind, Operand, Reg, VReg};
+use dsp_mir::{FrameIndex, FrameKind, Function, Inst, InstKind, Operand, Reg, RegFileId, VReg};
 use isa_tablegen::SemOp;
 
 use crate::operands::{for_each_reg_mut, for_each_term_reg_mut, inst_regs};
@@ -28,78 +32,121 @@ pub struct SpillStats {
     pub remats: u32,
 }
 
+/// What spilling knows across allocation rounds.
+#[derive(Clone, Debug, Default)]
+pub struct SpillState {
+    /// Registers that must not be spilled (reload and store temporaries).
+    pub unspillable: Vec<bool>,
+    /// Registers that always hold the contents of a slot (true: made by a
+    /// block's first read; false: made after a write).
+    slot_of: HashMap<VReg, (FrameIndex, Access, bool)>,
+    pub stats: SpillStats,
+}
+
+impl SpillState {
+    pub fn new(nvregs: usize) -> SpillState {
+        SpillState { unspillable: vec![false; nvregs], ..SpillState::default() }
+    }
+    /// Registers coalescing must leave alone: unspillable temporaries and
+    /// registers that stand for a slot.
+    pub fn pinned(&self, nvregs: usize) -> Vec<bool> {
+        let mut p = self.unspillable.clone();
+        p.resize(nvregs, false);
+        for v in self.slot_of.keys() {
+            if let Some(x) = p.get_mut(v.0 as usize) {
+                *x = true;
+            }
+        }
+        p
+    }
+}
+
+#[derive(Clone)]
 enum Home {
+    /// Stored after every write.
     Slot { slot: FrameIndex, access: Access },
-    /// Recomputed by this instruction (a move of a constant) into the temporary.
+    /// Equal to the slot: writes disappear, reads reload (sharing one reload
+    /// per block unless `first_read`: then one reload per read).
+    Reload { slot: FrameIndex, access: Access, first_read: bool },
+    /// Recomputed by this instruction (a move of a constant).
     Remat(Inst),
 }
 
 struct Spiller<'a, 'm> {
     t: &'a Target<'m>,
     homes: HashMap<VReg, Home>,
-    unspillable: &'a mut Vec<bool>,
-    stats: &'a mut SpillStats,
+    st: &'a mut SpillState,
 }
 
 impl Spiller<'_, '_> {
-    fn temp(&mut self, f: &mut Function, file: dsp_mir::RegFileId) -> Reg {
+    fn home(&self, r: Reg) -> Option<&Home> {
+        match r {
+            Reg::Virt(v) => self.homes.get(&v),
+            Reg::Phys(_) => None,
+        }
+    }
+
+    fn new_reg(&mut self, f: &mut Function, file: RegFileId, spillable: bool) -> Reg {
         let v = f.new_vreg(file);
-        self.unspillable.resize(f.vregs.len(), false);
-        self.unspillable[v.0 as usize] = true;
+        self.st.unspillable.resize(f.vregs.len(), false);
+        self.st.unspillable[v.0 as usize] = !spillable;
         Reg::Virt(v)
     }
 
-    /// A block-local reload register: spillable (it is rematerializable).
-    fn temp_spillable(&mut self, f: &mut Function, file: dsp_mir::RegFileId) -> Reg {
-        let v = f.new_vreg(file);
-        self.unspillable.resize(f.vregs.len(), false);
-        Reg::Virt(v)
-    }
-
-    /// Whether reads of `v` may share one reload per block.
-    fn shareable(&self, v: VReg) -> bool {
-        matches!(self.homes.get(&v), Some(Home::Slot { access: Access::Direct { .. }, .. }))
+    /// A register standing for `v`'s slot for the rest of a block: made by
+    /// the block's first read of `v` (`first_read`) or after a write.
+    fn block_reg(&mut self, f: &mut Function, v: VReg, first_read: bool) -> Option<Reg> {
+        let (slot, access) = match self.homes.get(&v).cloned() {
+            Some(Home::Slot { slot, access }) => (slot, access),
+            Some(Home::Reload { slot, access, first_read: false }) if first_read => (slot, access),
+            _ => return None,
+        };
+        let r = self.new_reg(f, f.vreg_file(v), true);
+        if let Reg::Virt(x) = r {
+            self.st.slot_of.insert(x, (slot, access, first_read));
+        }
+        Some(r)
     }
 
     fn reload(&mut self, f: &mut Function, v: VReg, dst: Reg, out: &mut Vec<Inst>) {
-        match &self.homes[&v] {
+        let (slot, access) = match self.homes[&v].clone() {
             Home::Remat(inst) => {
-                let mut i = inst.clone();
+                let mut i = inst;
                 for_each_reg_mut(self.t.m, &mut i, |r, role| {
                     if role.is_def() {
                         *r = dst;
                     }
                 });
-                self.stats.remats += 1;
+                self.st.stats.remats += 1;
                 out.push(i);
+                return;
             }
-            Home::Slot { slot, access } => {
-                let base = self.t.frame_base(FrameKind::Spill);
-                let off = Operand::Frame { index: *slot, offset: 0 };
-                self.stats.reloads += 1;
-                match access.clone() {
-                    Access::Direct { load, .. } => out.push(self.t.load(load, dst, base, off)),
-                    Access::ViaInt { from_int, int_file, int, .. } => {
-                        let i = self.temp(f, int_file);
-                        if let Access::Direct { load, .. } = *int {
-                            out.push(self.t.load(load, i, base, off));
-                        }
-                        out.push(self.t.from_int(&from_int, dst, i));
-                    }
+            Home::Slot { slot, access } | Home::Reload { slot, access, .. } => (slot, access),
+        };
+        let base = self.t.frame_base(FrameKind::Spill);
+        let off = Operand::Frame { index: slot, offset: 0 };
+        self.st.stats.reloads += 1;
+        match access {
+            Access::Direct { load, .. } => out.push(self.t.load(load, dst, base, off)),
+            Access::ViaInt { from_int, int_file, int, .. } => {
+                let i = self.new_reg(f, int_file, false);
+                if let Access::Direct { load, .. } = *int {
+                    out.push(self.t.load(load, i, base, off));
                 }
+                out.push(self.t.from_int(&from_int, dst, i));
             }
         }
     }
 
     fn store(&mut self, f: &mut Function, v: VReg, src: Reg, out: &mut Vec<Inst>) {
-        let Home::Slot { slot, access } = &self.homes[&v] else { return };
+        let Some(Home::Slot { slot, access }) = self.homes.get(&v).cloned() else { return };
         let base = self.t.frame_base(FrameKind::Spill);
-        let off = Operand::Frame { index: *slot, offset: 0 };
-        self.stats.stores += 1;
-        match access.clone() {
+        let off = Operand::Frame { index: slot, offset: 0 };
+        self.st.stats.stores += 1;
+        match access {
             Access::Direct { store, .. } => out.push(self.t.store(store, src, base, off)),
             Access::ViaInt { to_int, int_file, int, .. } => {
-                let i = self.temp(f, int_file);
+                let i = self.new_reg(f, int_file, false);
                 out.push(self.t.to_int(to_int, i, src));
                 if let Access::Direct { store, .. } = *int {
                     out.push(self.t.store(store, i, base, off));
@@ -126,185 +173,193 @@ fn single_defs(t: &Target, f: &Function) -> HashMap<VReg, Inst> {
     count.into_iter().filter_map(|(v, (n, i))| (n == 1).then(|| i.map(|i| (v, i.clone()))).flatten()).collect()
 }
 
-/// Whether `v`, written only by `inst`, can be recomputed by repeating
-/// `inst`: an unguarded move of a constant (immediate or symbol address), or
-/// a reload from a spill slot (a block-local reload register: its slot is
-/// not written while it is live).
-fn rematerializable(t: &Target, f: &Function, inst: &Inst) -> bool {
+/// An unguarded move of a constant (immediate or symbol address).
+fn constant_move(t: &Target, inst: &Inst) -> bool {
     let InstKind::Machine { instr, guard: None, ops } = &inst.kind else { return false };
     let sem = &t.m.instr(*instr).sem;
-    let constant =
-        sem.op == SemOp::Mov && sem.args.iter().all(|a| matches!(ops.get(a.0), Some(Operand::Imm(_) | Operand::Sym { .. })));
-    let reload = matches!(sem.op, SemOp::Load | SemOp::VLoad | SemOp::VLoadU)
-        && ops.iter().any(|o| {
-            matches!(o, Operand::Frame { index, .. } if f.frame.get(index.0 as usize).is_some_and(|x| x.kind == FrameKind::Spill))
-        });
-    constant || reload
+    sem.op == SemOp::Mov && sem.args.iter().all(|a| matches!(ops.get(a.0), Some(Operand::Imm(_) | Operand::Sym { .. })))
 }
 
-/// Inserts spill code for `spilled`; new temporaries are marked in `unspillable`.
-pub fn insert(
-    t: &Target,
-    f: &mut Function,
-    spilled: &[VReg],
-    unspillable: &mut Vec<bool>,
-    stats: &mut SpillStats,
-) -> Result<(), String> {
+/// Inserts spill code for `spilled`.
+pub fn insert(t: &Target, f: &mut Function, spilled: &[VReg], st: &mut SpillState) -> Result<(), String> {
     let mut homes = HashMap::new();
     let defs = single_defs(t, f);
     for &v in spilled {
-        if let Some(inst) = defs.get(&v).filter(|i| rematerializable(t, f, i)) {
+        if let Some((slot, access, first_read)) = st.slot_of.get(&v).cloned() {
+            homes.insert(v, Home::Reload { slot, access, first_read });
+            continue;
+        }
+        if let Some(inst) = defs.get(&v).filter(|i| constant_move(t, i)) {
             homes.insert(v, Home::Remat(inst.clone()));
             continue;
         }
-        let file = f.vreg_file(v);
-        let access = t.access(file, t.spill_base_align())?;
+        let access = t.access(f.vreg_file(v), t.spill_base_align())?;
         let (size, align) = access.slot();
         let slot = f.new_frame_object(size, align, FrameKind::Spill);
         homes.insert(v, Home::Slot { slot, access });
     }
-    stats.values += spilled.len() as u32;
-    let mut sp = Spiller { t, homes, unspillable, stats };
+    st.stats.values += spilled.len() as u32;
+    let mut sp = Spiller { t, homes, st };
     for b in 0..f.blocks.len() {
-        let insts = std::mem::take(&mut f.blocks[b].insts);
-        let mut out = Vec::with_capacity(insts.len());
-        // Block-local reload registers holding a spilled value's slot.
-        let mut avail: HashMap<VReg, Reg> = HashMap::new();
-        for mut inst in insts {
-            if let InstKind::Copy { dst, src } = inst.kind {
-                let ds = matches!(dst, Reg::Virt(v) if sp.homes.contains_key(&v));
-                let ss = matches!(src, Reg::Virt(v) if sp.homes.contains_key(&v));
-                match (dst, src) {
-                    (Reg::Virt(d), Reg::Virt(s)) if ds && ss => {
-                        if d != s {
-                            let tmp = match avail.get(&s) {
-                                Some(&x) => x,
-                                None => {
-                                    let tmp = sp.temp(f, f.vreg_file(s));
-                                    sp.reload(f, s, tmp, &mut out);
-                                    tmp
-                                }
-                            };
-                            sp.store(f, d, tmp, &mut out);
-                            avail.remove(&d);
-                        }
-                        continue;
-                    }
-                    (Reg::Virt(d), _) if ds => {
-                        if matches!(sp.homes[&d], Home::Remat(_)) {
-                            // Unreachable: a remat value is only written by its move.
-                            out.push(inst);
-                        } else {
-                            sp.store(f, d, src, &mut out);
-                        }
-                        avail.remove(&d);
-                        continue;
-                    }
-                    (_, Reg::Virt(s)) if ss => {
-                        match avail.get(&s) {
-                            Some(&x) => out.push(Inst::new(InstKind::Copy { dst, src: x })),
-                            None => sp.reload(f, s, dst, &mut out),
-                        }
-                        continue;
-                    }
-                    _ => {}
-                }
-            }
-            // A rematerialized value's own definition disappears.
-            let regs = inst_regs(t.m, &inst, &[]);
-            let defines_remat = regs.iter().any(|(r, role)| {
-                role.is_def() && matches!(r, Reg::Virt(v) if matches!(sp.homes.get(v), Some(Home::Remat(_))))
-            });
-            if defines_remat {
-                continue;
-            }
-            // (value, register, reload before, store after)
-            let mut temps: Vec<(VReg, Reg, bool, bool)> = Vec::new();
-            for (r, role) in &regs {
-                let Reg::Virt(v) = *r else { continue };
-                if !sp.homes.contains_key(&v) {
-                    continue;
-                }
-                match temps.iter_mut().find(|e| e.0 == v) {
-                    Some(e) => {
-                        e.2 |= role.is_use();
-                        e.3 |= role.is_def();
-                    }
-                    None => temps.push((v, Reg::Virt(v), role.is_use(), role.is_def())),
-                }
-            }
-            if temps.is_empty() {
-                out.push(inst);
-                continue;
-            }
-            for e in &mut temps {
-                let (v, used, defd) = (e.0, e.2, e.3);
-                let file = f.vreg_file(v);
-                if used && !defd {
-                    if let Some(&x) = avail.get(&v) {
-                        e.1 = x;
-                        e.2 = false;
-                    } else if sp.shareable(v) {
-                        e.1 = sp.temp_spillable(f, file);
-                        avail.insert(v, e.1);
-                    } else {
-                        e.1 = sp.temp(f, file);
-                    }
-                } else {
-                    e.1 = sp.temp(f, file);
-                    avail.remove(&v);
-                }
-            }
-            for_each_reg_mut(t.m, &mut inst, |r, _| {
-                if let Reg::Virt(v) = *r {
-                    if let Some(e) = temps.iter().find(|e| e.0 == v) {
-                        *r = e.1;
-                    }
-                }
-            });
-            for &(v, tmp, reload, _) in &temps {
-                if reload {
-                    sp.reload(f, v, tmp, &mut out);
-                }
-            }
-            out.push(inst);
-            for &(v, tmp, _, defd) in &temps {
-                if defd {
-                    sp.store(f, v, tmp, &mut out);
-                }
-            }
-        }
-        // The terminator's reads.
-        let mut term = f.blocks[b].term.clone();
-        let mut tmap: Vec<(VReg, Reg)> = Vec::new();
-        let mut need: Vec<VReg> = Vec::new();
-        for_each_term_reg_mut(&mut term, |r| {
-            if let Reg::Virt(v) = *r {
-                if sp.homes.contains_key(&v) && !need.contains(&v) {
-                    need.push(v);
-                }
-            }
-        });
-        for v in need {
-            let tmp = match avail.get(&v) {
-                Some(&x) => x,
-                None => {
-                    let tmp = sp.temp(f, f.vreg_file(v));
-                    sp.reload(f, v, tmp, &mut out);
-                    tmp
-                }
-            };
-            tmap.push((v, tmp));
-        }
-        for_each_term_reg_mut(&mut term, |r| {
-            if let Reg::Virt(v) = *r {
-                if let Some((_, tmp)) = tmap.iter().find(|(x, _)| *x == v) {
-                    *r = *tmp;
-                }
-            }
-        });
-        f.blocks[b].term = term;
-        f.blocks[b].insts = out;
+        spill_block(&mut sp, f, b);
     }
     Ok(())
+}
+
+fn spill_block(sp: &mut Spiller, f: &mut Function, b: usize) {
+    let t = sp.t;
+    let insts = std::mem::take(&mut f.blocks[b].insts);
+    let mut out: Vec<Inst> = Vec::with_capacity(insts.len());
+    // Block-local registers holding a spilled value's slot contents.
+    let mut avail: HashMap<VReg, Reg> = HashMap::new();
+    let mut used: HashSet<Reg> = HashSet::new();
+    // Copies made after writes, with their position (removed if never read).
+    let mut after_def: Vec<(usize, Reg)> = Vec::new();
+    let serve_after_def = |sp: &mut Spiller, f: &mut Function, v: VReg, src: Reg, out: &mut Vec<Inst>, avail: &mut HashMap<VReg, Reg>, after_def: &mut Vec<(usize, Reg)>| {
+        avail.remove(&v);
+        if let Some(r) = sp.block_reg(f, v, false) {
+            after_def.push((out.len(), r));
+            out.push(Inst::new(InstKind::Copy { dst: r, src }));
+            avail.insert(v, r);
+        }
+    };
+    for mut inst in insts {
+        if let InstKind::Copy { dst, src } = inst.kind {
+            let dh = sp.home(dst).cloned();
+            let sh = sp.home(src).cloned();
+            match (dst, src, dh, sh) {
+                // Writes of slot-equal or constant registers disappear.
+                (_, _, Some(Home::Reload { .. } | Home::Remat(_)), _) => continue,
+                (Reg::Virt(d), Reg::Virt(s), Some(Home::Slot { .. }), Some(_)) => {
+                    if d != s {
+                        let x = match avail.get(&s) {
+                            Some(&x) => x,
+                            None => {
+                                let x = sp.new_reg(f, f.vreg_file(s), false);
+                                sp.reload(f, s, x, &mut out);
+                                x
+                            }
+                        };
+                        used.insert(x);
+                        sp.store(f, d, x, &mut out);
+                        serve_after_def(sp, f, d, x, &mut out, &mut avail, &mut after_def);
+                    }
+                    continue;
+                }
+                (Reg::Virt(d), _, Some(Home::Slot { .. }), None) => {
+                    sp.store(f, d, src, &mut out);
+                    serve_after_def(sp, f, d, src, &mut out, &mut avail, &mut after_def);
+                    continue;
+                }
+                (_, Reg::Virt(s), None, Some(_)) => {
+                    match avail.get(&s) {
+                        Some(&x) => {
+                            used.insert(x);
+                            out.push(Inst::new(InstKind::Copy { dst, src: x }));
+                        }
+                        None => sp.reload(f, s, dst, &mut out),
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        let regs = inst_regs(t.m, &inst, &[]);
+        // Writes of slot-equal or constant registers disappear.
+        if regs.iter().any(|(r, role)| role.is_def() && matches!(sp.home(*r), Some(Home::Reload { .. } | Home::Remat(_)))) {
+            continue;
+        }
+        // (value, register, reload before, store after)
+        let mut temps: Vec<(VReg, Reg, bool, bool)> = Vec::new();
+        for (r, role) in &regs {
+            let Reg::Virt(v) = *r else { continue };
+            if sp.home(*r).is_none() {
+                continue;
+            }
+            match temps.iter_mut().find(|e| e.0 == v) {
+                Some(e) => {
+                    e.2 |= role.is_use();
+                    e.3 |= role.is_def();
+                }
+                None => temps.push((v, *r, role.is_use(), role.is_def())),
+            }
+        }
+        if temps.is_empty() {
+            out.push(inst);
+            continue;
+        }
+        for e in &mut temps {
+            let (v, reads, writes) = (e.0, e.2, e.3);
+            if reads && !writes {
+                if let Some(&x) = avail.get(&v) {
+                    e.1 = x;
+                    e.2 = false;
+                } else if let Some(x) = sp.block_reg(f, v, true) {
+                    e.1 = x;
+                    avail.insert(v, x);
+                } else {
+                    e.1 = sp.new_reg(f, f.vreg_file(v), false);
+                }
+                used.insert(e.1);
+            } else {
+                e.1 = sp.new_reg(f, f.vreg_file(v), false);
+            }
+        }
+        for_each_reg_mut(t.m, &mut inst, |r, _| {
+            if let Reg::Virt(v) = *r {
+                if let Some(e) = temps.iter().find(|e| e.0 == v) {
+                    *r = e.1;
+                }
+            }
+        });
+        for &(v, x, reload, _) in &temps {
+            if reload {
+                sp.reload(f, v, x, &mut out);
+            }
+        }
+        out.push(inst);
+        for &(v, x, _, writes) in &temps {
+            if writes {
+                sp.store(f, v, x, &mut out);
+                serve_after_def(sp, f, v, x, &mut out, &mut avail, &mut after_def);
+            }
+        }
+    }
+    // The terminator's reads.
+    let mut term = f.blocks[b].term.clone();
+    let mut need: Vec<VReg> = Vec::new();
+    for_each_term_reg_mut(&mut term, |r| {
+        if let Reg::Virt(v) = *r {
+            if sp.homes.contains_key(&v) && !need.contains(&v) {
+                need.push(v);
+            }
+        }
+    });
+    let mut tmap: Vec<(VReg, Reg)> = Vec::new();
+    for v in need {
+        let x = match avail.get(&v) {
+            Some(&x) => x,
+            None => {
+                let x = sp.new_reg(f, f.vreg_file(v), false);
+                sp.reload(f, v, x, &mut out);
+                x
+            }
+        };
+        used.insert(x);
+        tmap.push((v, x));
+    }
+    for_each_term_reg_mut(&mut term, |r| {
+        if let Reg::Virt(v) = *r {
+            if let Some((_, x)) = tmap.iter().find(|(y, _)| *y == v) {
+                *r = *x;
+            }
+        }
+    });
+    // Copies after writes that no read used.
+    let dead: HashSet<usize> = after_def.iter().filter(|(_, r)| !used.contains(r)).map(|(i, _)| *i).collect();
+    if !dead.is_empty() {
+        out = out.into_iter().enumerate().filter(|(i, _)| !dead.contains(i)).map(|(_, x)| x).collect();
+    }
+    f.blocks[b].term = term;
+    f.blocks[b].insts = out;
 }
