@@ -151,7 +151,8 @@ fn verbose_lists_every_command_and_dry_run_runs_nothing() {
     write(&dir, "axpy.c", LOOP_C);
     let out = run_ok(dspcc(&dir).args(["-v", "--isa=ftm8", "-O2", "-S", "-emit-llvm", "axpy.c"]));
     let err = stderr(&out);
-    let clang_line = err.lines().find(|l| l.contains("clang")).unwrap_or_else(|| panic!("{err}"));
+    assert!(err.starts_with("dspcc version "), "{err}");
+    let clang_line = err.lines().find(|l| l.starts_with(" \"") && l.contains("clang")).unwrap_or_else(|| panic!("{err}"));
     for needle in ["\"--target=hexagon-unknown-elf\"", "\"-fsigned-char\"", "\"-nostdinc\"", "\"-U__hexagon__\"", "\"-D__DSP_LANES__=8\"", "\"-force-vector-width=8\"", "libdsp_opt_passes.so\"", "\"-dsp-isa=ftm8\"", "\"-emit-llvm\""] {
         assert!(clang_line.contains(needle), "{needle} missing in {clang_line}");
     }

@@ -28,7 +28,8 @@ pub fn main_with_args(args: &[String]) -> i32 {
         print!("{HELP}");
         return 0;
     }
-    if o.version || (o.verbose && o.inputs.is_empty()) {
+    if o.version || o.verbose {
+        // Like clang: --version to standard output, -v's header to standard error.
         print_version(&tc, o.version);
         if o.inputs.is_empty() {
             return 0;
