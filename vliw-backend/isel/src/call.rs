@@ -8,12 +8,12 @@
 
 use std::collections::HashMap;
 
-use isa_tablegen::RegFileId;
 use dsp_mir::{Callee, FrameKind, InstKind, PReg, Reg, Terminator};
+use isa_tablegen::RegFileId;
 
 use crate::emit::A;
 use crate::function::{Fx, Val};
-use crate::llvm::{attr_kind, TyKind, V, T};
+use crate::llvm::{attr_kind, TyKind, T, V};
 use crate::memory::{store_scalar, Addr};
 use crate::types::{Sc, Shape};
 
@@ -33,6 +33,9 @@ enum Loc {
     Reg(PReg),
     Stack(u32),
 }
+
+/// A parameter piece: file, is it an i1, location, stack size, alignment.
+type ParamPiece = (RegFileId, bool, Loc, u32, u32);
 
 /// Register assignment state per file.
 struct Assigner<'m> {
@@ -180,7 +183,7 @@ pub fn lower_params(fx: &mut Fx) -> Result<(), String> {
     let mut a = Assigner::new(fx.m, &fx.m.abi.args);
     let byval = attr_kind("byval");
     let mut copies: Vec<(Reg, PReg)> = Vec::new();
-    let mut loads: Vec<(V, Vec<(RegFileId, bool, Loc, u32, u32)>)> = Vec::new();
+    let mut loads: Vec<(V, Vec<ParamPiece>)> = Vec::new();
     for (k, p) in params.iter().enumerate() {
         let t = p.ty();
         if let Some(bt) = func.fn_type_attr(k as u32 + 1, byval) {

@@ -2,8 +2,8 @@
 //! balanced tree of compares (equality tests at the leaves, an unsigned
 //! less-than at each inner node), `unreachable`, and `ret` (through `call`).
 
-use isa_tablegen::SemOp;
 use dsp_mir::{Block, Reg, Terminator};
+use isa_tablegen::SemOp;
 
 use crate::emit::A;
 use crate::function::{sext, Fx};

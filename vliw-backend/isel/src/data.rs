@@ -46,15 +46,7 @@ pub fn lower_global(dl: Dl, g: V) -> Result<Option<DataObject>, String> {
     if section == DataSection::Bss {
         bytes.clear();
     }
-    Ok(Some(DataObject {
-        name,
-        global: g.linkage() != Linkage::Local,
-        section,
-        align,
-        bytes,
-        size: size as u32,
-        relocs,
-    }))
+    Ok(Some(DataObject { name, global: g.linkage() != Linkage::Local, section, align, bytes, size: size as u32, relocs }))
 }
 
 fn put(bytes: &mut [u8], off: u64, value: u64, n: u64) -> Result<(), String> {
@@ -148,7 +140,9 @@ fn const_expr_address(dl: Dl, c: V) -> Result<(Option<String>, i64), String> {
             let extra = crate::memory::gep_const_offset(dl, c)?.ok_or("non-constant GEP in an initializer")?;
             Ok((s, o.wrapping_add(extra)))
         }
-        Some(Op::LLVMBitCast | Op::LLVMAddrSpaceCast | Op::LLVMPtrToInt | Op::LLVMIntToPtr | Op::LLVMTrunc) => const_expr_address(dl, c.operand(0)),
+        Some(Op::LLVMBitCast | Op::LLVMAddrSpaceCast | Op::LLVMPtrToInt | Op::LLVMIntToPtr | Op::LLVMTrunc) => {
+            const_expr_address(dl, c.operand(0))
+        }
         Some(Op::LLVMAdd) => {
             let (sa, oa) = const_expr_address(dl, c.operand(0))?;
             let (sb, ob) = const_expr_address(dl, c.operand(1))?;

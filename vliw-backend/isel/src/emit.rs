@@ -5,8 +5,8 @@
 //! Also constants (move-immediate found by semantics, 64-bit constants from
 //! halves, vector splats by broadcast) and symbol and frame addresses.
 
-use isa_tablegen::{ArgPat, InstrId, RegFileId, SemOp, SpecialKind, Ty, Want};
 use dsp_mir::{builder::sem_inst, FrameIndex, Guard, Inst, InstKind, Operand, PReg, Reg};
+use isa_tablegen::{ArgPat, InstrId, RegFileId, SemOp, SpecialKind, Ty, Want};
 
 use crate::function::Fx;
 

@@ -8,11 +8,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use isa_tablegen::{Machine, SemOp, Ty};
 use dsp_mir::{Block, DataObject, FrameIndex, FrameKind, Function, InstKind, Loc, Reg, VReg};
+use isa_tablegen::{Machine, SemOp, Ty};
 
 use crate::emit::{Key, A};
-use crate::llvm::{Bb, Dl, Op, TyKind, V, T};
+use crate::llvm::{Bb, Dl, Op, TyKind, T, V};
 use crate::types::{self, Sc, Shape};
 use crate::{IselError, IselOptions};
 
@@ -111,23 +111,13 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
         fx.origin.push(Some(*b));
     }
     let err = |fx: &Fx, inst: V, reason: String| {
-        Box::new(IselError {
-            loc: fx.loc.clone(),
-            function: name.clone(),
-            inst: inst_text(inst),
-            reason,
-        })
+        Box::new(IselError { loc: fx.loc.clone(), function: name.clone(), inst: inst_text(inst), reason })
     };
     // The first located instruction gives the function's location.
-    fx.f.loc = blocks.iter().flat_map(|b| b.instructions()).find_map(|i| loc_of(i));
+    fx.f.loc = blocks.iter().flat_map(|b| b.instructions()).find_map(loc_of);
     fx.loc = fx.f.loc.clone();
     if let Err(reason) = fx.lower_params() {
-        return Err(Box::new(IselError {
-            loc: fx.f.loc.clone(),
-            function: name.clone(),
-            inst: format!("define @{name}"),
-            reason,
-        }));
+        return Err(Box::new(IselError { loc: fx.f.loc.clone(), function: name.clone(), inst: format!("define @{name}"), reason }));
     }
     let entry = blocks.first().copied();
     for b in rpo(&blocks) {
@@ -427,8 +417,8 @@ impl<'a> Fx<'a> {
         match op {
             LLVMRet | LLVMBr | LLVMSwitch | LLVMUnreachable => crate::control::lower_terminator(self, i, op),
             LLVMIndirectBr => Err("computed goto (indirectbr) is not supported".into()),
-            LLVMInvoke | LLVMResume | LLVMLandingPad | LLVMCleanupRet | LLVMCatchRet | LLVMCatchPad | LLVMCleanupPad
-            | LLVMCatchSwitch | LLVMCallBr => Err("exception handling is not supported".into()),
+            LLVMInvoke | LLVMResume | LLVMLandingPad | LLVMCleanupRet | LLVMCatchRet | LLVMCatchPad | LLVMCleanupPad | LLVMCatchSwitch
+            | LLVMCallBr => Err("exception handling is not supported".into()),
             LLVMPHI => self.lower_phi(i),
             LLVMCall => crate::call::lower_call(self, i),
             LLVMAlloca => crate::inst::lower_alloca(self, i, in_entry),

@@ -4,15 +4,16 @@
 //! integers, runtime routines) when the machine lacks the direct form.
 //! Vector-typed instructions are handed to `vector`, memory to `memory`.
 
-use isa_tablegen::{RegFileId, SemOp, Ty};
 use dsp_mir::Reg;
+use isa_tablegen::{RegFileId, SemOp, Ty};
 
 use crate::emit::A;
 use crate::function::{Fx, Val};
-use crate::llvm::{IntPred, Op, RealPred, V};
+use crate::llvm::{IntPred, Op, V};
 use crate::runtime;
 use crate::types::{Sc, Shape};
 
+pub use crate::cmp::{compare, fcmp, icmp};
 pub use crate::memory::{gep_const_offset, lower_alloca, DYN_PLACEHOLDER};
 
 /// Instructions that are not control flow, calls, phis or vector shuffles.
@@ -40,8 +41,8 @@ pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
     }
     // Operand shape decides for compares and casts from vectors.
     let src_shape = fx.shape(i.operand(0).ty())?;
-    let vector = matches!(shape, Shape::Native { .. } | Shape::Lanes { .. })
-        || matches!(src_shape, Shape::Native { .. } | Shape::Lanes { .. });
+    let vector =
+        matches!(shape, Shape::Native { .. } | Shape::Lanes { .. }) || matches!(src_shape, Shape::Native { .. } | Shape::Lanes { .. });
     if vector {
         return crate::vector::lower_lanewise(fx, i, op);
     }
@@ -58,8 +59,8 @@ pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
         return Ok(());
     }
     let r = match op {
-        LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd
-        | LLVMOr | LLVMXor | LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
+        LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
+        | LLVMXor | LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
             let sc = scalar_of(fx, i)?;
             let a = fx.arg(i.operand(0))?;
             let b = fx.arg(i.operand(1))?;
@@ -93,8 +94,8 @@ pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
                 select_reg(fx, c, a, b)?
             }
         }
-        LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt
-        | LLVMPtrToInt | LLVMIntToPtr | LLVMAddrSpaceCast => {
+        LLVMTrunc | LLVMZExt | LLVMSExt | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt | LLVMPtrToInt
+        | LLVMIntToPtr | LLVMAddrSpaceCast => {
             let from = scalar_of_v(fx, i.operand(0))?;
             let to = scalar_of(fx, i)?;
             let a = fx.reg(i.operand(0))?;
@@ -123,7 +124,7 @@ fn scalar_of_v(fx: &Fx, v: V) -> Result<Sc, String> {
 }
 
 /// The first of several types the machine has `op` for (into `dst`, from these arguments).
-fn op_tys(fx: &mut Fx, op: SemOp, tys: &[Ty], dst: RegFileId, args: &[A]) -> Result<Reg, String> {
+pub(crate) fn op_tys(fx: &mut Fx, op: SemOp, tys: &[Ty], dst: RegFileId, args: &[A]) -> Result<Reg, String> {
     // Exact matches first (no materialized immediates), then any.
     for &t in tys {
         let pats: Vec<isa_tablegen::ArgPat> = args
@@ -188,7 +189,8 @@ pub fn sext_reg(fx: &mut Fx, r: Reg, bits: u32) -> Result<Reg, String> {
     if bits == width {
         return Ok(r);
     }
-    let (big, narrow) = if width == 64 { (Ty::I64, None) } else { (Ty::I32, [(8, Ty::I8), (16, Ty::I16)].iter().find(|x| x.0 == bits).map(|x| x.1)) };
+    let (big, narrow) =
+        if width == 64 { (Ty::I64, None) } else { (Ty::I32, [(8, Ty::I8), (16, Ty::I16)].iter().find(|x| x.0 == bits).map(|x| x.1)) };
     if let Some(n) = narrow {
         if let Some(Some(x)) = fx.try_op(SemOp::Cvt, Some(n), Some(big), Some(file), &[A::R(r)]) {
             return Ok(x);
@@ -327,7 +329,8 @@ pub fn binop(fx: &mut Fx, op: Op, sc: Sc, a: A, b: A) -> Result<Reg, String> {
         LLVMUDiv | LLVMURem | LLVMSDiv | LLVMSRem => {
             let signed = matches!(op, LLVMSDiv | LLVMSRem);
             let sop = if matches!(op, LLVMUDiv | LLVMSDiv) { SemOp::Div } else { SemOp::Rem };
-            let (a, b) = if signed { (sext_arg(fx, a, bits)?, sext_arg(fx, b, bits)?) } else { (zext_arg(fx, a, bits)?, zext_arg(fx, b, bits)?) };
+            let (a, b) =
+                if signed { (sext_arg(fx, a, bits)?, sext_arg(fx, b, bits)?) } else { (zext_arg(fx, a, bits)?, zext_arg(fx, b, bits)?) };
             let ty = if signed { s } else { u };
             if let Some(Some(r)) = fx.try_op(sop, Some(ty), None, Some(file), &[a.clone(), b.clone()]) {
                 return Ok(r);
@@ -353,243 +356,7 @@ pub fn fneg(fx: &mut Fx, sc: Sc, a: Reg) -> Result<Reg, String> {
     }
     // Flip the sign bit.
     let (ity, bit) = if ty == Ty::F32 { (Ty::I32, i32::MIN as i64) } else { (Ty::I64, i64::MIN) };
-    op_tys(fx, SemOp::Xor, &[ity, ity.bits().eq(&64).then_some(Ty::U64).unwrap_or(Ty::U32)], file, &[A::R(a), A::I(bit)])
-}
-
-/// A compare of two registers/immediates into a predicate: tries the
-/// operation, its swapped form, and the negation of the inverse.
-pub fn compare(fx: &mut Fx, op: SemOp, ty: Ty, a: A, b: A) -> Result<Reg, String> {
-    if matches!(op, SemOp::Eq | SemOp::Ne) && !ty.is_float() {
-        // Equality does not depend on signedness: either type will do.
-        let other = match ty {
-            Ty::I32 => Ty::U32,
-            Ty::U32 => Ty::I32,
-            Ty::I64 => Ty::U64,
-            _ => Ty::I64,
-        };
-        return compare_one(fx, op, ty, a.clone(), b.clone()).or_else(|e| compare_one(fx, op, other, a, b).map_err(|_| e));
-    }
-    compare_one(fx, op, ty, a, b)
-}
-
-fn compare_one(fx: &mut Fx, op: SemOp, ty: Ty, a: A, b: A) -> Result<Reg, String> {
-    let p = fx.m.predicate_file().ok_or("the machine has no predicates")?;
-    let swapped = match op {
-        SemOp::Lt => Some(SemOp::Gt),
-        SemOp::Gt => Some(SemOp::Lt),
-        SemOp::Le => Some(SemOp::Ge),
-        SemOp::Ge => Some(SemOp::Le),
-        SemOp::Eq => Some(SemOp::Eq),
-        SemOp::Ne => Some(SemOp::Ne),
-        SemOp::Unord => Some(SemOp::Unord),
-        _ => None,
-    };
-    let forms: Vec<(SemOp, A, A)> = std::iter::once((op, a.clone(), b.clone())).chain(swapped.map(|s| (s, b.clone(), a.clone()))).collect();
-    let pat = |fx: &Fx, x: &A| match x {
-        A::R(r) => isa_tablegen::ArgPat::Reg(fx.file(*r)),
-        A::I(v) => isa_tablegen::ArgPat::Imm(*v),
-        _ => isa_tablegen::ArgPat::SymImm,
-    };
-    for (o, x, y) in &forms {
-        let pats = [pat(fx, x), pat(fx, y)];
-        if fx.find(*o, Some(ty), None, Some(p), &pats).is_some() {
-            return fx.op(*o, ty, p, &[x.clone(), y.clone()]);
-        }
-    }
-    for (o, x, y) in &forms {
-        if let Some(Some(r)) = fx.try_op(*o, Some(ty), None, Some(p), &[x.clone(), y.clone()]) {
-            return Ok(r);
-        }
-    }
-    // Negation of the inverse (not for floats: NaN makes inverses differ).
-    if !ty.is_float() {
-        let inverse = match op {
-            SemOp::Eq => Some(SemOp::Ne),
-            SemOp::Ne => Some(SemOp::Eq),
-            SemOp::Lt => Some(SemOp::Ge),
-            SemOp::Ge => Some(SemOp::Lt),
-            SemOp::Le => Some(SemOp::Gt),
-            SemOp::Gt => Some(SemOp::Le),
-            _ => None,
-        };
-        if let Some(inv) = inverse {
-            let mut forms = vec![(inv, a.clone(), b.clone())];
-            let sw = match inv {
-                SemOp::Lt => SemOp::Gt,
-                SemOp::Gt => SemOp::Lt,
-                SemOp::Le => SemOp::Ge,
-                SemOp::Ge => SemOp::Le,
-                o => o,
-            };
-            forms.push((sw, b.clone(), a.clone()));
-            for (o, x, y) in forms {
-                if let Some(Some(r)) = fx.try_op(o, Some(ty), None, Some(p), &[x, y]) {
-                    return pred_op(fx, SemOp::Not, &[r]);
-                }
-            }
-        }
-    } else if op == SemOp::Ne {
-        if let Ok(r) = compare(fx, SemOp::Eq, ty, a.clone(), b.clone()) {
-            return pred_op(fx, SemOp::Not, &[r]);
-        }
-    }
-    Err(fx.missing(op, Some(ty), None, Some(p), &[a, b]))
-}
-
-pub fn icmp(fx: &mut Fx, pred: IntPred, sc: Sc, a: A, b: A) -> Result<Reg, String> {
-    use IntPred::*;
-    let (op, signed) = match pred {
-        LLVMIntEQ => (SemOp::Eq, None),
-        LLVMIntNE => (SemOp::Ne, None),
-        LLVMIntSLT => (SemOp::Lt, Some(true)),
-        LLVMIntSLE => (SemOp::Le, Some(true)),
-        LLVMIntSGT => (SemOp::Gt, Some(true)),
-        LLVMIntSGE => (SemOp::Ge, Some(true)),
-        LLVMIntULT => (SemOp::Lt, Some(false)),
-        LLVMIntULE => (SemOp::Le, Some(false)),
-        LLVMIntUGT => (SemOp::Gt, Some(false)),
-        LLVMIntUGE => (SemOp::Ge, Some(false)),
-    };
-    if sc == Sc::I1 {
-        let file = fx.sc_file(sc)?;
-        let (ra, rb) = (as_reg(fx, a, file)?, as_reg(fx, b, file)?);
-        if op == SemOp::Ne {
-            return pred_op(fx, SemOp::Xor, &[ra, rb]);
-        }
-        if op == SemOp::Eq {
-            let x = pred_op(fx, SemOp::Xor, &[ra, rb])?;
-            return pred_op(fx, SemOp::Not, &[x]);
-        }
-        let mut ia = pred_to_int(fx, ra)?;
-        let mut ib = pred_to_int(fx, rb)?;
-        let int = fx.addr_file()?;
-        if signed == Some(true) {
-            ia = fx.op(SemOp::Sub, Ty::I32, int, &[A::I(0), A::R(ia)])?;
-            ib = fx.op(SemOp::Sub, Ty::I32, int, &[A::I(0), A::R(ib)])?;
-        }
-        let ty = if signed == Some(true) { Ty::I32 } else { Ty::U32 };
-        return compare(fx, op, ty, A::R(ia), A::R(ib));
-    }
-    let bits = sc.bits();
-    let signed_ext = signed.unwrap_or(true);
-    let (a, b) = if signed_ext { (sext_arg(fx, a, bits)?, sext_arg(fx, b, bits)?) } else { (zext_arg(fx, a, bits)?, zext_arg(fx, b, bits)?) };
-    let ty = sc.arith_ty(signed.unwrap_or(true));
-    let (a, b) = if matches!(a, A::R(_)) || matches!(b, A::R(_)) {
-        (a, b)
-    } else {
-        let f = fx.sc_file(sc)?;
-        (A::R(as_reg(fx, a, f)?), b)
-    };
-    // Eq/Ne have one type per width on some machines; try the other signedness too.
-    match compare(fx, op, ty, a.clone(), b.clone()) {
-        Ok(r) => Ok(r),
-        Err(e) if signed.is_none() => compare(fx, op, sc.arith_ty(false), a, b).map_err(|_| e),
-        Err(e) => Err(e),
-    }
-}
-
-pub fn fcmp(fx: &mut Fx, pred: RealPred, sc: Sc, a: Reg, b: Reg) -> Result<Reg, String> {
-    use RealPred::*;
-    let ty = sc.reg_ty();
-    let (ra, rb) = (A::R(a), A::R(b));
-    let p = fx.m.predicate_file().ok_or("the machine has no predicates")?;
-    if !fx.has(SemOp::Lt, ty, Some(p), &[fx.file(a), fx.file(b)]) && !fx.has(SemOp::Eq, ty, Some(p), &[fx.file(a), fx.file(b)]) {
-        return fcmp_libcall(fx, pred, ty, a, b);
-    }
-    let c = |fx: &mut Fx, op, x: &A, y: &A| compare(fx, op, ty, x.clone(), y.clone());
-    match pred {
-        LLVMRealOEQ => c(fx, SemOp::Eq, &ra, &rb),
-        LLVMRealOGT => c(fx, SemOp::Gt, &ra, &rb),
-        LLVMRealOGE => c(fx, SemOp::Ge, &ra, &rb),
-        LLVMRealOLT => c(fx, SemOp::Lt, &ra, &rb),
-        LLVMRealOLE => c(fx, SemOp::Le, &ra, &rb),
-        LLVMRealONE => {
-            let x = c(fx, SemOp::Lt, &ra, &rb)?;
-            let y = c(fx, SemOp::Lt, &rb, &ra)?;
-            pred_op(fx, SemOp::Or, &[x, y])
-        }
-        LLVMRealORD => {
-            let u = c(fx, SemOp::Unord, &ra, &rb)?;
-            pred_op(fx, SemOp::Not, &[u])
-        }
-        LLVMRealUNO => c(fx, SemOp::Unord, &ra, &rb),
-        LLVMRealUEQ => {
-            let x = c(fx, SemOp::Eq, &ra, &rb)?;
-            let u = c(fx, SemOp::Unord, &ra, &rb)?;
-            pred_op(fx, SemOp::Or, &[x, u])
-        }
-        LLVMRealUNE => c(fx, SemOp::Ne, &ra, &rb),
-        LLVMRealUGT => {
-            let x = c(fx, SemOp::Le, &ra, &rb)?;
-            pred_op(fx, SemOp::Not, &[x])
-        }
-        LLVMRealUGE => {
-            let x = c(fx, SemOp::Lt, &ra, &rb)?;
-            pred_op(fx, SemOp::Not, &[x])
-        }
-        LLVMRealULT => {
-            let x = c(fx, SemOp::Ge, &ra, &rb)?;
-            pred_op(fx, SemOp::Not, &[x])
-        }
-        LLVMRealULE => {
-            let x = c(fx, SemOp::Gt, &ra, &rb)?;
-            pred_op(fx, SemOp::Not, &[x])
-        }
-        LLVMRealPredicateTrue => fx.imm(1, p),
-        LLVMRealPredicateFalse => fx.imm(0, p),
-    }
-}
-
-/// Float compares through the runtime (`__eqsf2` family): each returns an
-/// integer compared with zero.
-fn fcmp_libcall(fx: &mut Fx, pred: RealPred, ty: Ty, a: Reg, b: Reg) -> Result<Reg, String> {
-    use RealPred::*;
-    let int = fx.addr_file()?;
-    let p = fx.m.predicate_file().ok_or("the machine has no predicates")?;
-    let call = |fx: &mut Fx, name: &str, test: SemOp| -> Result<Reg, String> {
-        let r = crate::call::libcall(fx, name, &[a, b], Some(int))?;
-        compare(fx, test, Ty::I32, A::R(r), A::I(0))
-    };
-    let unord = |fx: &mut Fx| call(fx, runtime::fcmp_routine("unord", ty), SemOp::Ne);
-    let ordered = |fx: &mut Fx, name: &str, test: SemOp| call(fx, runtime::fcmp_routine(name, ty), test);
-    match pred {
-        LLVMRealOEQ => ordered(fx, "eq", SemOp::Eq),
-        LLVMRealUNE => ordered(fx, "ne", SemOp::Ne),
-        LLVMRealOLT => ordered(fx, "lt", SemOp::Lt),
-        LLVMRealOLE => ordered(fx, "le", SemOp::Le),
-        LLVMRealOGT => ordered(fx, "gt", SemOp::Gt),
-        LLVMRealOGE => ordered(fx, "ge", SemOp::Ge),
-        LLVMRealUNO => unord(fx),
-        LLVMRealORD => {
-            let u = unord(fx)?;
-            pred_op(fx, SemOp::Not, &[u])
-        }
-        LLVMRealPredicateTrue => fx.imm(1, p),
-        LLVMRealPredicateFalse => fx.imm(0, p),
-        other => {
-            // u-forms: the negation of the ordered inverse; one/ueq from two calls.
-            let (inner, negate) = match other {
-                LLVMRealUGT => (LLVMRealOLE, true),
-                LLVMRealUGE => (LLVMRealOLT, true),
-                LLVMRealULT => (LLVMRealOGE, true),
-                LLVMRealULE => (LLVMRealOGT, true),
-                LLVMRealUEQ => (LLVMRealONE, true),
-                _ => (LLVMRealOEQ, false),
-            };
-            if other == LLVMRealONE {
-                let e = ordered(fx, "eq", SemOp::Eq)?;
-                let u = unord(fx)?;
-                let x = pred_op(fx, SemOp::Or, &[e, u])?;
-                return pred_op(fx, SemOp::Not, &[x]);
-            }
-            let x = fcmp_libcall(fx, inner, ty, a, b)?;
-            if negate {
-                pred_op(fx, SemOp::Not, &[x])
-            } else {
-                Ok(x)
-            }
-        }
-    }
+    op_tys(fx, SemOp::Xor, &[ity, if ity.bits() == 64 { Ty::U64 } else { Ty::U32 }], file, &[A::R(a), A::I(bit)])
 }
 
 /// `c ? a : b` for registers of one file.

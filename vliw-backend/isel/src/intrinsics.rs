@@ -6,8 +6,8 @@
 //! funnel shifts, saturating and overflow-checking arithmetic), and vector
 //! reductions (handed to `vector`).
 
-use isa_tablegen::{SemOp, Ty};
 use dsp_mir::Reg;
+use isa_tablegen::{SemOp, Ty};
 
 use crate::emit::A;
 use crate::function::{Fx, Val};
@@ -42,16 +42,36 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
     let base = base_name(name);
     let arg = |k: u32| i.operand(k);
     match base.as_str() {
-        "lifetime.start" | "lifetime.end" | "dbg.declare" | "dbg.value" | "dbg.label" | "dbg.assign" | "assume"
-        | "experimental.noalias.scope.decl" | "invariant.start" | "invariant.end" | "sideeffect" | "donothing" | "prefetch"
-        | "va_end" | "pseudoprobe" | "var.annotation" | "codeview.annotation" => {
+        "lifetime.start"
+        | "lifetime.end"
+        | "dbg.declare"
+        | "dbg.value"
+        | "dbg.label"
+        | "dbg.assign"
+        | "assume"
+        | "experimental.noalias.scope.decl"
+        | "invariant.start"
+        | "invariant.end"
+        | "sideeffect"
+        | "donothing"
+        | "prefetch"
+        | "va_end"
+        | "pseudoprobe"
+        | "var.annotation"
+        | "codeview.annotation" => {
             if i.ty().kind() != TyKind::Void {
                 let z = fx.zero_of(i.ty())?;
                 fx.set(i, z);
             }
             Ok(())
         }
-        "expect" | "expect.with.probability" | "ssa.copy" | "launder.invariant.group" | "strip.invariant.group" | "annotation" | "ptr.annotation" => {
+        "expect"
+        | "expect.with.probability"
+        | "ssa.copy"
+        | "launder.invariant.group"
+        | "strip.invariant.group"
+        | "annotation"
+        | "ptr.annotation" => {
             let v = fx.val(arg(0))?;
             fx.set(i, v);
             Ok(())
@@ -88,7 +108,10 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
         }
         "memset" | "memset.inline" => {
             let dst = address(fx, arg(0))?;
-            if let (Some((n, _)), true) = (arg(2).const_int(), arg(2).const_int().map(|(n, _)| n <= fx.opts.inline_mem_limit as u64).unwrap_or(false) || base == "memset.inline") {
+            if let (Some((n, _)), true) = (
+                arg(2).const_int(),
+                arg(2).const_int().map(|(n, _)| n <= fx.opts.inline_mem_limit as u64).unwrap_or(false) || base == "memset.inline",
+            ) {
                 return set_inline(fx, dst, arg(1), n as u32);
             }
             let d = addr_reg(fx, &dst)?;
@@ -134,9 +157,7 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
             Ok(())
         }
         _ => {
-            if matches!(fx.shape(i.ty())?, Shape::Native { .. } | Shape::Lanes { .. })
-                || base.starts_with("vector.reduce")
-            {
+            if matches!(fx.shape(i.ty())?, Shape::Native { .. } | Shape::Lanes { .. }) || base.starts_with("vector.reduce") {
                 return crate::vector::lower_vector_intrinsic(fx, i, &base);
             }
             let sc = match fx.shape(i.ty())? {
@@ -217,8 +238,8 @@ pub fn scalar_intrinsic(fx: &mut Fx, base: &str, name: &str, sc: Sc, a: &[Reg], 
             let f = runtime::libm(base, ty).ok_or_else(|| format!("no runtime routine for '{name}'"))?;
             crate::call::libcall(fx, f, a, Some(file))
         }
-        "sin" | "cos" | "exp" | "exp2" | "log" | "log2" | "log10" | "pow" | "tan" | "asin" | "acos" | "atan" | "atan2"
-        | "sinh" | "cosh" | "tanh" | "exp10" | "ldexp" => {
+        "sin" | "cos" | "exp" | "exp2" | "log" | "log2" | "log10" | "pow" | "tan" | "asin" | "acos" | "atan" | "atan2" | "sinh"
+        | "cosh" | "tanh" | "exp10" | "ldexp" => {
             let f = if ty == Ty::F32 { format!("{base}f") } else { base.to_string() };
             crate::call::libcall(fx, &f, a, Some(file))
         }
@@ -413,7 +434,8 @@ fn overflow_regs(fx: &mut Fx, kind: &str, sc: Sc, a: Reg, b: Reg) -> Result<(Reg
     let (t, ut) = (sc.arith_ty(true), sc.arith_ty(false));
     if bits <= 16 {
         // Exact in 32 bits: compute extended, check that the result fits.
-        let (x, y) = if signed { (sext_reg(fx, a, bits)?, sext_reg(fx, b, bits)?) } else { (zext_reg(fx, a, bits)?, zext_reg(fx, b, bits)?) };
+        let (x, y) =
+            if signed { (sext_reg(fx, a, bits)?, sext_reg(fx, b, bits)?) } else { (zext_reg(fx, a, bits)?, zext_reg(fx, b, bits)?) };
         let r = fx.op(op, Ty::I32, file, &[A::R(x), A::R(y)])?;
         let back = if signed { sext_reg(fx, r, bits)? } else { zext_reg(fx, r, bits)? };
         let ov = compare(fx, SemOp::Ne, Ty::I32, A::R(back), A::R(r))?;
@@ -422,11 +444,17 @@ fn overflow_regs(fx: &mut Fx, kind: &str, sc: Sc, a: Reg, b: Reg) -> Result<(Reg
     if bits != 32 && bits != 64 {
         return Err(format!("{bits}-bit overflow arithmetic is not supported"));
     }
-    let r = crate::inst::binop(fx, match op {
-        SemOp::Add => Op::LLVMAdd,
-        SemOp::Sub => Op::LLVMSub,
-        _ => Op::LLVMMul,
-    }, sc, A::R(a), A::R(b))?;
+    let r = crate::inst::binop(
+        fx,
+        match op {
+            SemOp::Add => Op::LLVMAdd,
+            SemOp::Sub => Op::LLVMSub,
+            _ => Op::LLVMMul,
+        },
+        sc,
+        A::R(a),
+        A::R(b),
+    )?;
     let ov = match (op, signed) {
         (SemOp::Add, false) => compare(fx, SemOp::Lt, ut, A::R(r), A::R(a))?,
         (SemOp::Sub, false) => compare(fx, SemOp::Lt, ut, A::R(a), A::R(b))?,
@@ -610,8 +638,11 @@ fn fpclass(fx: &mut Fx, sc: Sc, x: Reg, mask: u32) -> Result<Reg, String> {
     let p = fx.m.predicate_file().ok_or("no predicates")?;
     let bits = sc.bits();
     let isc = Sc::Int(bits);
-    let (inf, quiet, min_normal): (i64, i64, i64) =
-        if bits == 32 { (0x7f80_0000, 0x7fc0_0000, 0x0080_0000) } else { (0x7ff0_0000_0000_0000, 0x7ff8_0000_0000_0000, 0x0010_0000_0000_0000) };
+    let (inf, quiet, min_normal): (i64, i64, i64) = if bits == 32 {
+        (0x7f80_0000, 0x7fc0_0000, 0x0080_0000)
+    } else {
+        (0x7ff0_0000_0000_0000, 0x7ff8_0000_0000_0000, 0x0010_0000_0000_0000)
+    };
     let abs_mask = if bits == 32 { 0x7fff_ffff } else { i64::MAX };
     let abs = crate::inst::binop(fx, Op::LLVMAnd, isc, A::R(x), A::I(abs_mask))?;
     let u = |fx: &mut Fx, pred, a: Reg, b: i64| icmp(fx, pred, isc, A::R(a), A::I(b));

@@ -12,13 +12,15 @@
 //!
 //! Modules: [`llvm`] (the IR view), [`types`] (LLVM types → register files
 //! and value shapes), [`emit`] (emitting instructions by semantics,
-//! constants), [`function`] (blocks, phis, values), [`inst`] (arithmetic,
+//! constants), [`cmp`] (compares), [`function`] (blocks, phis, values), [`inst`] (arithmetic,
 //! compares, casts, memory, GEP, alloca), [`control`] (branches, switch),
-//! [`call`] (the calling convention), [`intrinsics`], [`vector`] (LLVM
-//! vector types), [`data`] (global variables), [`runtime`] (support
+//! [`call`] (the calling convention), [`intrinsics`], [`vector`] and
+//! [`vector_ops`] (LLVM vector types), [`wide`] (integers over 64 bits),
+//! [`memory`] (addresses, loads, stores, GEP, alloca), [`data`] (global variables), [`runtime`] (support
 //! routine names).
 
 pub mod call;
+pub mod cmp;
 pub mod control;
 pub mod data;
 pub mod emit;
@@ -30,6 +32,7 @@ pub mod memory;
 pub mod runtime;
 pub mod types;
 pub mod vector;
+pub mod vector_ops;
 pub mod wide;
 
 #[cfg(test)]
@@ -81,12 +84,8 @@ impl fmt::Display for IselError {
 impl std::error::Error for IselError {}
 
 /// Selects a whole module: its functions with bodies and its global variables.
-pub fn select_module(
-    machine: &Machine,
-    module: &inkwell::module::Module,
-    opts: &IselOptions,
-) -> Result<dsp_mir::Module, Vec<IselError>> {
-    let raw = module.as_mut_ptr();
+pub fn select_module(machine: &Machine, module: &inkwell::module::Module, opts: &IselOptions) -> Result<dsp_mir::Module, Vec<IselError>> {
+    let raw = module;
     let dl = llvm::module_data_layout(raw);
     let mut out = dsp_mir::Module { source_name: llvm::module_source_name(raw), ..Default::default() };
     let mut errors = Vec::new();
@@ -98,12 +97,7 @@ pub fn select_module(
         match data::lower_global(dl, g) {
             Ok(Some(d)) => out.data.push(d),
             Ok(None) => {}
-            Err(reason) => errors.push(IselError {
-                loc: None,
-                function: g.name(),
-                inst: format!("@{}", g.name()),
-                reason,
-            }),
+            Err(reason) => errors.push(IselError { loc: None, function: g.name(), inst: format!("@{}", g.name()), reason }),
         }
     }
     let mut extra_data = Vec::new();

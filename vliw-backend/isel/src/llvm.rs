@@ -396,8 +396,7 @@ impl V {
     /// Whether a floating-point instruction or call allows reassociation.
     pub fn reassoc(self) -> bool {
         unsafe {
-            LLVMCanValueUseFastMathFlags(self.0) != 0
-                && LLVMGetFastMathFlags(self.0) & inkwell::llvm_sys::LLVMFastMathAllowReassoc != 0
+            LLVMCanValueUseFastMathFlags(self.0) != 0 && LLVMGetFastMathFlags(self.0) & inkwell::llvm_sys::LLVMFastMathAllowReassoc != 0
         }
     }
     /// The value of an integer attribute (`align`) at a call site.
@@ -451,7 +450,8 @@ impl Bb {
 }
 
 /// Functions and globals of a module, in order.
-pub fn module_functions(m: LLVMModuleRef) -> Vec<V> {
+pub fn module_functions(module: &inkwell::module::Module) -> Vec<V> {
+    let m = module.as_mut_ptr();
     unsafe {
         let mut out = Vec::new();
         let mut f = LLVMGetFirstFunction(m);
@@ -463,7 +463,8 @@ pub fn module_functions(m: LLVMModuleRef) -> Vec<V> {
     }
 }
 
-pub fn module_globals(m: LLVMModuleRef) -> Vec<V> {
+pub fn module_globals(module: &inkwell::module::Module) -> Vec<V> {
+    let m = module.as_mut_ptr();
     unsafe {
         let mut out = Vec::new();
         let mut g = LLVMGetFirstGlobal(m);
@@ -475,15 +476,18 @@ pub fn module_globals(m: LLVMModuleRef) -> Vec<V> {
     }
 }
 
-pub fn module_has_aliases(m: LLVMModuleRef) -> bool {
+pub fn module_has_aliases(module: &inkwell::module::Module) -> bool {
+    let m = module.as_mut_ptr();
     unsafe { !LLVMGetFirstGlobalAlias(m).is_null() }
 }
 
-pub fn module_data_layout(m: LLVMModuleRef) -> Dl {
+pub fn module_data_layout(module: &inkwell::module::Module) -> Dl {
+    let m = module.as_mut_ptr();
     unsafe { Dl(LLVMGetModuleDataLayout(m)) }
 }
 
-pub fn module_source_name(m: LLVMModuleRef) -> String {
+pub fn module_source_name(module: &inkwell::module::Module) -> String {
+    let m = module.as_mut_ptr();
     unsafe {
         let mut len = 0usize;
         let p = LLVMGetSourceFileName(m, &mut len);

@@ -5,13 +5,13 @@
 //! GEP as address arithmetic, and allocas (constant size: a frame object;
 //! otherwise a stack-pointer adjustment).
 
-use isa_tablegen::{ArgPat, RegFileId, SemOp, Ty};
 use dsp_mir::{FrameKind, Reg};
+use isa_tablegen::{ArgPat, RegFileId, SemOp, Ty};
 
 use crate::emit::A;
 use crate::function::{sext, Fx, Val};
 use crate::inst::{pred_to_int, shift};
-use crate::llvm::{Dl, Op, TyKind, V, T};
+use crate::llvm::{Dl, Op, TyKind, T, V};
 use crate::types::{Sc, Shape};
 
 /// Placeholder immediate of a dynamic alloca's result: replaced by the size
@@ -122,7 +122,14 @@ fn mem_pat(a: &A) -> ArgPat {
 
 /// The address in a form `op` can take: a base register and an offset the
 /// instruction accepts (else the offset is added to the base first).
-fn legal_addr(fx: &mut Fx, op: SemOp, tys: &[Ty], dst: Option<RegFileId>, val_file: Option<RegFileId>, addr: &Addr) -> Result<Option<(Ty, Addr)>, String> {
+fn legal_addr(
+    fx: &mut Fx,
+    op: SemOp,
+    tys: &[Ty],
+    dst: Option<RegFileId>,
+    val_file: Option<RegFileId>,
+    addr: &Addr,
+) -> Result<Option<(Ty, Addr)>, String> {
     let int = fx.addr_file()?;
     let bf = fx.file(addr.base);
     for &t in tys {
@@ -327,8 +334,11 @@ fn elem_offset(dl: Dl, t: T, k: u32) -> u64 {
 }
 
 /// Stores a value of any shape.
+/// (Volatile accesses need nothing more here: every access is emitted once, in
+/// program order, and the scheduler keeps memory operations ordered.)
 pub fn store_val(fx: &mut Fx, addr: &Addr, x: &Val, t: T, align: u32, volatile: bool) -> Result<(), String> {
     let dl = fx.dl;
+    let _ = volatile;
     match (fx.shape(t)?, x) {
         (Shape::Void, _) => Ok(()),
         (Shape::Scalar(sc), Val::S(r)) => store_scalar(fx, addr, sc, dl.store_size(t), align, *r),

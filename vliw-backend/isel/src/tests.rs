@@ -2,13 +2,13 @@
 //! test time, selected on every shipped machine, verified, and checked for
 //! properties of the MIR.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use dsp_mir::{verify, Callee, FrameKind, Function, InstKind, Module, Terminator};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use isa_tablegen::{Machine, SemOp};
-use dsp_mir::{verify, Callee, FrameKind, Function, InstKind, Module, Terminator};
 
 use crate::{select_module, IselError, IselOptions};
 
@@ -40,18 +40,11 @@ pub fn clang(tag: &str, src: &str, opt: &str, extra: &[&str]) -> PathBuf {
 pub fn vector_flags(m: &Machine) -> Vec<String> {
     let lanes = m.vector_lanes(32).unwrap();
     let len = if lanes * 4 > 64 { "-mhvx-length=128b" } else { "-mhvx-length=64b" };
-    vec![
-        "-mhvx".into(),
-        len.into(),
-        "-mllvm".into(),
-        "-hexagon-autohvx".into(),
-        "-mllvm".into(),
-        format!("-force-vector-width={lanes}"),
-    ]
+    vec!["-mhvx".into(), len.into(), "-mllvm".into(), "-hexagon-autohvx".into(), "-mllvm".into(), format!("-force-vector-width={lanes}")]
 }
 
 /// Selects an IR file; panics with the errors on failure.
-pub fn select_file(m: &Machine, ll: &PathBuf, opts: &IselOptions) -> Result<Module, Vec<IselError>> {
+pub fn select_file(m: &Machine, ll: &Path, opts: &IselOptions) -> Result<Module, Vec<IselError>> {
     let ctx = Context::create();
     let buf = MemoryBuffer::create_from_file(ll).unwrap();
     let module = ctx.create_module_from_ir(buf).unwrap();
@@ -92,11 +85,7 @@ pub fn count_sem(m: &Machine, f: &Function, op: SemOp) -> usize {
 
 /// Calls of a function by symbol.
 pub fn calls_to(f: &Function, name: &str) -> usize {
-    f.blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter(|i| matches!(&i.kind, InstKind::Call { callee: Callee::Sym(s), .. } if s == name))
-        .count()
+    f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(&i.kind, InstKind::Call { callee: Callee::Sym(s), .. } if s == name)).count()
 }
 
 pub fn count_phis(f: &Function) -> usize {
@@ -294,7 +283,10 @@ fn inline_asm_is_an_error_with_file_and_line() {
         let c = tmp(&format!("asm-{}-O0.c", m.name));
         assert_eq!(
             errs[0].to_string(),
-            format!("{}:2:3: error: cannot lower 'call void asm sideeffect \"nop\", \"\"()': inline assembly is not supported", c.display())
+            format!(
+                "{}:2:3: error: cannot lower 'call void asm sideeffect \"nop\", \"\"()': inline assembly is not supported",
+                c.display()
+            )
         );
     }
 }

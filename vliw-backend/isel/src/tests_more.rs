@@ -2,8 +2,8 @@
 //! vectors, memory shapes, wide integers, and the fallbacks of a machine
 //! stripped of its divider and 64-bit multiplier.
 
-use isa_tablegen::{Machine, SemOp, Ty};
 use dsp_mir::{FrameKind, InstKind, Operand, Reg};
+use isa_tablegen::{Machine, SemOp, Ty};
 
 use crate::tests::{calls_to, clang, count_sem, func, machines, select_c, select_file, vector_flags};
 use crate::IselOptions;
@@ -66,7 +66,10 @@ fn variadic_calls_put_variadic_arguments_on_the_stack() {
             let module = select_c(&m, "varargs", src, opt, &["-fno-inline"]);
             let s = func(&module, "sum");
             assert!(s.variadic);
-            assert!(s.frame.iter().any(|o| o.kind == FrameKind::IncomingArg { offset: 0 }), "va_start points at the first variadic argument");
+            assert!(
+                s.frame.iter().any(|o| o.kind == FrameKind::IncomingArg { offset: 0 }),
+                "va_start points at the first variadic argument"
+            );
             let c = func(&module, "call");
             let out = c.frame.iter().find(|o| o.kind == FrameKind::OutgoingArgs).expect("outgoing area");
             // 1, 2, 3 at 0, 4, 8; the double 8-aligned at 16.
@@ -295,7 +298,26 @@ fn stripped_machine() -> Machine {
         .lines()
         .filter(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
-            !(w.first() == Some(&"inst") && matches!(w.get(1).copied(), Some("div" | "divu" | "rem" | "remu" | "div64" | "divu64" | "rem64" | "remu64" | "mul64" | "fdiv" | "ddiv" | "popc" | "mulhu" | "mulhi")))
+            !(w.first() == Some(&"inst")
+                && matches!(
+                    w.get(1).copied(),
+                    Some(
+                        "div"
+                            | "divu"
+                            | "rem"
+                            | "remu"
+                            | "div64"
+                            | "divu64"
+                            | "rem64"
+                            | "remu64"
+                            | "mul64"
+                            | "fdiv"
+                            | "ddiv"
+                            | "popc"
+                            | "mulhu"
+                            | "mulhi"
+                    )
+                ))
         })
         .collect();
     Machine::parse_str(&kept.join("\n"), "stripped.isa").unwrap()

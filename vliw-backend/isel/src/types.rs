@@ -106,14 +106,25 @@ pub enum Shape {
     Void,
     Scalar(Sc),
     /// A vector in `chunks` registers of `file` (a vector file, or a mask file for i1).
-    Native { elem: Sc, lanes: u32, chunks: u32, file: RegFileId },
+    Native {
+        elem: Sc,
+        lanes: u32,
+        chunks: u32,
+        file: RegFileId,
+    },
     /// A vector held as one scalar register per lane.
-    Lanes { elem: Sc, lanes: u32 },
+    Lanes {
+        elem: Sc,
+        lanes: u32,
+    },
     /// A struct or array: its element types.
     Agg(Vec<T>),
     /// An integer wider than 64 bits (bitfield storage units): 32-bit parts,
     /// least significant first, in the 32-bit integer file.
-    Wide { bits: u32, parts: u32 },
+    Wide {
+        bits: u32,
+        parts: u32,
+    },
 }
 
 /// The machine's lane count for 32-bit vectors and its vector file.

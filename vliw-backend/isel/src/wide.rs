@@ -6,8 +6,8 @@
 //! shifts by constants, compares, select, and casts to and from scalars.
 //! Multiplication and division are errors.
 
-use isa_tablegen::{SemOp, Ty};
 use dsp_mir::Reg;
+use isa_tablegen::{SemOp, Ty};
 
 use crate::emit::A;
 use crate::function::{Fx, Val};
@@ -98,12 +98,20 @@ pub fn lower(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
             for (x, y) in a.into_iter().zip(b) {
                 let s = fx.op(sop, Ty::I32, int, &[A::R(x), A::R(y)])?;
                 // Carry (add): s < x; borrow (sub): x < y.
-                let c1 = if add { compare(fx, SemOp::Lt, Ty::U32, A::R(s), A::R(x))? } else { compare(fx, SemOp::Lt, Ty::U32, A::R(x), A::R(y))? };
+                let c1 = if add {
+                    compare(fx, SemOp::Lt, Ty::U32, A::R(s), A::R(x))?
+                } else {
+                    compare(fx, SemOp::Lt, Ty::U32, A::R(x), A::R(y))?
+                };
                 let (r, c) = match carry {
                     None => (s, c1),
                     Some(ci) => {
                         let r = fx.op(sop, Ty::I32, int, &[A::R(s), A::R(ci)])?;
-                        let c2 = if add { compare(fx, SemOp::Lt, Ty::U32, A::R(r), A::R(s))? } else { compare(fx, SemOp::Lt, Ty::U32, A::R(s), A::R(ci))? };
+                        let c2 = if add {
+                            compare(fx, SemOp::Lt, Ty::U32, A::R(r), A::R(s))?
+                        } else {
+                            compare(fx, SemOp::Lt, Ty::U32, A::R(s), A::R(ci))?
+                        };
                         (r, pred_op(fx, SemOp::Or, &[c1, c2])?)
                     }
                 };
