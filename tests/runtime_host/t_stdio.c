@@ -7,8 +7,51 @@
 #include "check.h"
 #include "dsp.h"
 
+static void test_sscanf(void)
+{
+    static const char *const inputs[] = {"42 -7 0x1f 017 3.5 hello world", "  12abc", "", "   ", "x", "-0 +5 1e3 .5e-2 0x1.8p1",
+                                         "123456789012 4294967296 -1", "abc,def;ghi", "7:8:9", "nan inf -infinity 1e400",
+                                         "   99 % 100"};
+    for (unsigned i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        const char *in = inputs[i];
+        int a1 = -1, b1 = -1, c1 = -1, d1 = -1, a2 = -1, b2 = -1, c2 = -1, d2 = -1;
+        double x1 = -1, y1 = -1, x2 = -1, y2 = -1;
+        char s1[32] = "", t1[32] = "", s2[32] = "", t2[32] = "";
+        int n1 = -1, n2 = -1;
+        long long l1 = -1, l2 = -1;
+        int r1 = sscanf(in, "%d %i %x %o %lf %s %s%n", &a1, &b1, &c1, &d1, &x1, s1, t1, &n1);
+        int r2 = dsp_sscanf(in, "%d %i %x %o %lf %s %s%n", &a2, &b2, &c2, &d2, &x2, s2, t2, &n2);
+        check(r1 == r2 && a1 == a2 && b1 == b2 && c1 == c2 && d1 == d2 && x1 == x2 && !strcmp(s1, s2) &&
+                  !strcmp(t1, t2) && n1 == n2,
+              "sscanf", "\"%s\" (1): %d vs %d", in, r1, r2);
+        r1 = sscanf(in, "%3d%lld %lg %*s %[a-z]", &a1, &l1, &y1, s1);
+        r2 = dsp_sscanf(in, "%3d%lld %lg %*s %[a-z]", &a2, &l2, &y2, s2);
+        check(r1 == r2 && a1 == a2 && l1 == l2 && (y1 == y2 || (y1 != y1 && y2 != y2)) && !strcmp(s1, s2), "sscanf",
+              "\"%s\" (2): %d vs %d", in, r1, r2);
+        r1 = sscanf(in, "%[^,;:]%*c%2c%d", s1, t1, &a1);
+        r2 = dsp_sscanf(in, "%[^,;:]%*c%2c%d", s2, t2, &a2);
+        check(r1 == r2 && !strcmp(s1, s2) && !memcmp(t1, t2, 2) && a1 == a2, "sscanf", "\"%s\" (3): %d vs %d", in, r1,
+              r2);
+        r1 = sscanf(in, "%d:%d:%d", &a1, &b1, &c1);
+        r2 = dsp_sscanf(in, "%d:%d:%d", &a2, &b2, &c2);
+        check(r1 == r2 && a1 == a2 && b1 == b2 && c1 == c2, "sscanf", "\"%s\" (4): %d vs %d", in, r1, r2);
+        r1 = sscanf(in, "%d %% %d", &a1, &b1);
+        r2 = dsp_sscanf(in, "%d %% %d", &a2, &b2);
+        check(r1 == r2 && a1 == a2 && b1 == b2, "sscanf", "\"%s\" (5): %d vs %d", in, r1, r2);
+    }
+    for (int i = 0; i < 3000; i++) {
+        char buf[64];
+        double d = rnd_double_range(), x1 = 0, x2 = 0;
+        snprintf(buf, sizeof buf, "%.17g", d);
+        sscanf(buf, "%lf", &x1);
+        dsp_sscanf(buf, "%lf", &x2);
+        check(x1 == x2, "sscanf", "%%lf of \"%s\"", buf);
+    }
+}
+
 void test_stdio(void)
 {
+    test_sscanf();
     shim_reset_output();
     /* return values as glibc */
     /* glibc: puts returns the length + 1, fputs 1, putchar the byte */

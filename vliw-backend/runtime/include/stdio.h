@@ -70,6 +70,8 @@ int sscanf(const char *__restrict, const char *__restrict, ...);
 int vsscanf(const char *__restrict, const char *__restrict, va_list);
 int scanf(const char *__restrict, ...);
 int fscanf(FILE *__restrict, const char *__restrict, ...);
+int vscanf(const char *__restrict, va_list);
+int vfscanf(FILE *__restrict, const char *__restrict, va_list);
 
 int fputc(int, FILE *);
 int putc(int, FILE *);

@@ -24,6 +24,8 @@ static int dig(int c) { return (unsigned)c - '0' < 10; }
 int isupper(int c) { return up(c) ? C_UPPER : 0; }
 int islower(int c) { return low(c) ? C_LOWER : 0; }
 int isalpha(int c) { return up(c) || low(c) ? C_ALPHA : 0; }
+int __dsp_isdigit(int c) { return dig(c) ? C_DIGIT : 0; }
+#undef isdigit
 int isdigit(int c) { return dig(c) ? C_DIGIT : 0; }
 int isalnum(int c) { return up(c) || low(c) || dig(c) ? C_ALNUM : 0; }
 int isxdigit(int c) { return dig(c) || (unsigned)c - 'a' < 6 || (unsigned)c - 'A' < 6 ? C_XDIGIT : 0; }
