@@ -624,6 +624,34 @@ fn dsp_csmith_regression_set_matches() {
     compare_with_dsp("csmith regression set", &progs, &references, &dir);
 }
 
+/// The csmith programs CI fuzzes (the issue asks for at least 50).
+const CSMITH_CI_PROGRAMS: u32 = 50;
+
+#[test]
+#[ignore = "needs dspcc"]
+fn csmith_fuzz_ci_programs() {
+    // The tools of this test's own profile: target/<profile>/dspcc.
+    let profile = tool("dspcc")
+        .parent()
+        .and_then(Path::file_name)
+        .map(|p| p.to_string_lossy().into_owned());
+    let out = run_limited(
+        Command::new(root().join("scripts/fuzz-csmith"))
+            .arg(CSMITH_CI_PROGRAMS.to_string())
+            .arg("1")
+            .env("PROFILE", profile.unwrap_or_else(|| "release".into())),
+        Duration::from_secs(4 * 3600),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status == Some(0) && !out.timed_out,
+        "scripts/fuzz-csmith {CSMITH_CI_PROGRAMS} 1 failed ({:?}):\n{}{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn matrix_covers_the_default_machine_at_every_level() {
     let m = matrix();
