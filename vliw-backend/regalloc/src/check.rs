@@ -6,14 +6,16 @@
 //! definition replaces it; call clobbers empty it; sets meet by
 //! intersection at joins). Every read of a virtual register must find its
 //! value in the register it was assigned, and every read of a physical
-//! register (call arguments, results) must find that register's own value —
+//! register (call arguments, results) must find that register's own value
+//! (reads of virtual registers not written on every path are not checked) —
 //! so no two simultaneously live values share a register, nothing live is
 //! clobbered by a call, and argument registers survive until their call.
-//! This does not reuse the allocator's intervals, only the shared
-//! definition of reads and writes.
+//! This reuses neither the allocator's liveness nor its intervals, only the
+//! shared definition of reads and writes.
 
 use dsp_mir::{Function, InstKind, PReg, Reg};
 
+use crate::bitset::BitSet;
 use crate::operands::{inst_regs, term_uses, Role};
 use crate::target::{RegKeys, Target};
 
@@ -27,7 +29,28 @@ struct Checker<'a, 'm> {
     t: &'a Target<'m>,
     keys: RegKeys,
     assign: &'a [Option<PReg>],
-    maybe_undef: Vec<bool>,
+}
+
+/// What is known at a program point.
+#[derive(Clone, Debug, PartialEq)]
+struct State {
+    /// For every allocatable register, the values it holds.
+    regs: Vec<Set>,
+    /// Virtual registers written on every path so far (reads of others may
+    /// be reads of undefined values and are not checked).
+    defined: BitSet,
+}
+
+impl State {
+    fn meet(&self, o: &State) -> State {
+        let mut defined = BitSet::new(0);
+        for k in self.defined.iter() {
+            if o.defined.contains(k) {
+                defined.insert(k);
+            }
+        }
+        State { regs: self.regs.iter().zip(&o.regs).map(|(a, b)| inter(a, b)).collect(), defined }
+    }
 }
 
 impl Checker<'_, '_> {
@@ -47,17 +70,17 @@ impl Checker<'_, '_> {
         dsp_mir::print::reg(self.t.m, f, r)
     }
 
-    fn read(&self, f: &Function, state: &[Set], r: Reg) -> Result<(), String> {
+    fn read(&self, f: &Function, state: &State, r: Reg) -> Result<(), String> {
         if let Reg::Virt(v) = r {
-            if self.maybe_undef[v.0 as usize] {
+            if !state.defined.contains(v.0 as usize) {
                 return Ok(());
             }
         }
         let Some(s) = self.slot(r)? else { return Ok(()) };
-        if state[s].contains(&(self.keys.key(r) as u32)) {
+        if state.regs[s].contains(&(self.keys.key(r) as u32)) {
             return Ok(());
         }
-        let holds: Vec<String> = state[s].iter().map(|&k| self.name(f, self.keys.reg(k as usize))).collect();
+        let holds: Vec<String> = state.regs[s].iter().map(|&k| self.name(f, self.keys.reg(k as usize))).collect();
         let loc = match r {
             Reg::Virt(v) => format!(" (in {})", self.t.m.reg_name(self.assign[v.0 as usize].unwrap_or(PReg { file: f.vreg_file(v), index: 0 }))),
             Reg::Phys(_) => String::new(),
@@ -65,23 +88,26 @@ impl Checker<'_, '_> {
         Err(format!("{}{loc} is read but its register holds {{{}}}", self.name(f, r), holds.join(", ")))
     }
 
-    fn write(&self, state: &mut [Set], r: Reg, value: Set) -> Result<(), String> {
+    fn write(&self, state: &mut State, r: Reg, value: Set) -> Result<(), String> {
         let k = self.keys.key(r) as u32;
-        for s in state.iter_mut() {
+        for s in state.regs.iter_mut() {
             s.retain(|&x| x != k);
+        }
+        if let Reg::Virt(_) = r {
+            state.defined.insert(k as usize);
         }
         if let Some(s) = self.slot(r)? {
             let mut v = value;
             if !v.contains(&k) {
                 v.push(k);
             }
-            state[s] = v;
+            state.regs[s] = v;
         }
         Ok(())
     }
 
     /// Runs one block from `state`; with `check`, reports bad reads.
-    fn block(&self, f: &Function, b: usize, state: &mut [Set], check: bool) -> Result<(), String> {
+    fn block(&self, f: &Function, b: usize, state: &mut State, check: bool) -> Result<(), String> {
         for (i, inst) in f.blocks[b].insts.iter().enumerate() {
             let at = |e: String| format!("bb{b} inst {i}: {e}");
             let regs = inst_regs(self.t.m, inst, &self.t.clobbers);
@@ -94,7 +120,7 @@ impl Checker<'_, '_> {
             }
             if let InstKind::Copy { dst, src } = inst.kind {
                 let value = match self.slot(src).map_err(at)? {
-                    Some(s) => state[s].clone(),
+                    Some(s) => state.regs[s].clone(),
                     None => Vec::new(),
                 };
                 self.write(state, dst, value).map_err(at)?;
@@ -111,11 +137,11 @@ impl Checker<'_, '_> {
                         && matches!(r, Reg::Phys(p) if !rets.contains(p));
                     if clobbered {
                         let k = self.keys.key(*r) as u32;
-                        for s in state.iter_mut() {
+                        for s in state.regs.iter_mut() {
                             s.retain(|&x| x != k);
                         }
                         if let Some(s) = self.slot(*r).map_err(at)? {
-                            state[s].clear();
+                            state.regs[s].clear();
                         }
                     } else {
                         self.write(state, *r, Vec::new()).map_err(at)?;
@@ -135,8 +161,6 @@ impl Checker<'_, '_> {
 /// Checks `assign` (register of every virtual register) on `f`.
 pub fn check_assignment(t: &Target, f: &Function, assign: &[Option<PReg>]) -> Result<(), String> {
     let keys = RegKeys::new(t.m, f.vregs.len());
-    let live = crate::liveness::compute(t, &keys, f);
-    let maybe_undef: Vec<bool> = (0..f.vregs.len()).map(|v| live.live_in.first().is_some_and(|s| s.contains(v))).collect();
     for (v, a) in assign.iter().enumerate() {
         if let Some(p) = a {
             if p.file != f.vregs[v] {
@@ -147,12 +171,12 @@ pub fn check_assignment(t: &Target, f: &Function, assign: &[Option<PReg>]) -> Re
             }
         }
     }
-    let c = Checker { t, keys, assign, maybe_undef };
-    let nregs = c.keys.total - c.keys.nvregs;
+    let nregs = keys.total - keys.nvregs;
+    let c = Checker { t, keys, assign };
     let n = f.blocks.len();
-    let mut entry: Vec<Option<Vec<Set>>> = vec![None; n];
-    let mut init: Vec<Set> = vec![Vec::new(); nregs];
-    for (i, s) in init.iter_mut().enumerate() {
+    let mut entry: Vec<Option<State>> = vec![None; n];
+    let mut init = State { regs: vec![Vec::new(); nregs], defined: BitSet::new(f.vregs.len()) };
+    for (i, s) in init.regs.iter_mut().enumerate() {
         s.push((c.keys.nvregs + i) as u32);
     }
     if n == 0 {
@@ -171,7 +195,7 @@ pub fn check_assignment(t: &Target, f: &Function, assign: &[Option<PReg>]) -> Re
                 let s = s.0 as usize;
                 let new = match &entry[s] {
                     None => state.clone(),
-                    Some(old) => old.iter().zip(&state).map(|(a, b)| inter(a, b)).collect(),
+                    Some(old) => old.meet(&state),
                 };
                 if entry[s].as_ref() != Some(&new) {
                     entry[s] = Some(new);

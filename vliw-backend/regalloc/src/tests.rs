@@ -6,4 +6,5 @@
 #[allow(dead_code)]
 mod builder;
 mod directed;
+mod fuzz;
 mod random;
