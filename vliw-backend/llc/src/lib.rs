@@ -1,1 +1,109 @@
-//! (being written)
+//! dsp-llc: the backend as a library and a command. LLVM IR (text `.ll` or
+//! bitcode `.bc`, read through inkwell) → instruction selection
+//! (`dsp_isel::select_module`) → register allocation and frame layout per
+//! function (`dsp_regalloc::allocate`) → scheduling, bundle packing and
+//! delay-slot filling (`dsp_sched::emit_module_stats`) → assembly text, or
+//! an object assembled in process (`dsp_mc::assemble`, `dsp_obj::write_object`).
+//!
+//! Optimization levels choose the stages' options: at `-O0` one operation
+//! per bundle in program order and no delay-slot filling, no coalescing; from
+//! `-O1` on, full packing, filling and coalescing.
+
+use std::io::Write;
+use std::path::Path;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module as LlvmModule;
+use isa_tablegen::Machine;
+
+pub use dsp_sched::FunctionStats;
+
+/// What to do besides compiling.
+#[derive(Clone, Debug, Default)]
+pub struct LlcOptions {
+    /// 0..=3.
+    pub opt_level: u8,
+    /// Print the machine IR after selection and after allocation.
+    pub print_mir: bool,
+    /// Source-line comments in the assembly.
+    pub comments: bool,
+}
+
+/// The result of compiling a module.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub asm: String,
+    pub stats: Vec<FunctionStats>,
+}
+
+/// Reads LLVM IR: bitcode when the file starts with the bitcode magic (or
+/// its name ends in `.bc`), text otherwise.
+pub fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<LlvmModule<'c>, String> {
+    let shown = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let bitcode = bytes.starts_with(b"BC\xc0\xde") || bytes.starts_with(&[0xde, 0xc0, 0x17, 0x0b]);
+    if bitcode || path.extension().is_some_and(|e| e == "bc") {
+        LlvmModule::parse_bitcode_from_path(path, ctx).map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
+    } else {
+        let buf = MemoryBuffer::create_from_memory_range_copy(&bytes, &shown.to_string());
+        ctx.create_module_from_ir(buf).map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
+    }
+}
+
+fn sched_options(opts: &LlcOptions) -> dsp_sched::SchedOptions {
+    let full = opts.opt_level > 0;
+    dsp_sched::SchedOptions { comments: opts.comments, pack: full, fill_delay_slots: full }
+}
+
+/// Compiles a module for `m`; `mir_out` receives `--print-mir` dumps.
+/// Err: every error found, one message each.
+pub fn compile_module(m: &Machine, module: &LlvmModule, opts: &LlcOptions, mir_out: &mut dyn Write) -> Result<Compiled, Vec<String>> {
+    let isel_opts = dsp_isel::IselOptions::default();
+    let mut mir = dsp_isel::select_module(m, module, &isel_opts).map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+    if opts.print_mir {
+        for f in &mir.functions {
+            let _ = writeln!(mir_out, "# after instruction selection\n{}", dsp_mir::print::function(m, f));
+        }
+    }
+    let ra_opts = dsp_regalloc::RaOptions { coalesce: opts.opt_level > 0, ..dsp_regalloc::RaOptions::default() };
+    let mut errors = Vec::new();
+    for f in &mut mir.functions {
+        if let Err(e) = dsp_regalloc::allocate(m, f, &ra_opts) {
+            errors.push(e.to_string());
+        } else if opts.print_mir {
+            let _ = writeln!(mir_out, "# after register allocation\n{}", dsp_mir::print::function(m, f));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let (asm, stats) = dsp_sched::emit_module_stats(m, &mir, &sched_options(opts)).map_err(|e| vec![format!("error: {e}")])?;
+    Ok(Compiled { asm, stats })
+}
+
+/// Assembles compiled text into the bytes of a relocatable object.
+pub fn assemble_object(m: &Machine, asm: &str, name: &str) -> Result<Vec<u8>, Vec<String>> {
+    let obj = dsp_mc::assemble(m, asm, name).map_err(|errs| {
+        errs.iter().map(|e| format!("{e} (in the compiler's own assembly: a backend bug)")).collect::<Vec<_>>()
+    })?;
+    dsp_obj::write_object(&obj).map_err(|e| vec![format!("{name}: {e}")])
+}
+
+/// One line per function: bundles, operations, packing and delay slots.
+pub fn stats_table(stats: &[FunctionStats]) -> String {
+    let mut s = format!("{:<24} {:>8} {:>8} {:>6} {:>8} {:>12}\n", "function", "bundles", "ops", "nops", "ops/bdl", "delay filled");
+    for f in stats {
+        s.push_str(&format!(
+            "{:<24} {:>8} {:>8} {:>6} {:>8.2} {:>6}/{:<5}\n",
+            f.name,
+            f.bundles,
+            f.ops,
+            f.nops,
+            f.ops_per_bundle(),
+            f.delay_slots_filled,
+            f.delay_slots
+        ));
+    }
+    s
+}
