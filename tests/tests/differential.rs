@@ -17,7 +17,9 @@
 //!   with `-DREF_FMA` (explicit `fma`/`fmaf`), the DSP build with the flags in
 //!   the program's `// dsp-cflags:` line (`-ffp-contract=on`: each source
 //!   `a*b+c` becomes `llvm.fmuladd`, which must use the fused MAC units).
-//! - csmith regression set (`tests/csmith/SEED.c` with `SEED.expected`).
+//! - csmith: the regression set (`tests/csmith/SEED.c` with `SEED.expected`)
+//!   over the matrix, and `scripts/fuzz-csmith 50 1` (fresh programs at -O0
+//!   and -O2 on `ftm`).
 //!
 //! A program's leading `//` lines may say `expect-exit: N` (default 0),
 //! `host-cflags: …` and `dsp-cflags: …` (extra flags for one side).
