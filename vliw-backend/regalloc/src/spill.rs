@@ -13,8 +13,10 @@
 //! Copies to or from a spilled register become the store or load itself.
 //! Values defined once by a constant move are rematerialized (the move is
 //! repeated before each read) instead of stored. Registers of files without
-//! loads and stores (predicates, masks) go through an integer temporary
-//! (see [`crate::target::Access`]).
+//! loads and stores (predicates, masks) are spilled into an integer
+//! register instead (moved there after each write and back before each
+//! read, see [`crate::target::Access`]); that register is allocated like
+//! any other (a callee-saved one across calls) and may be spilled in turn.
 
 use std::collections::{HashMap, HashSet};
 
@@ -70,6 +72,9 @@ enum Home {
     Reload { slot: FrameIndex, access: Access, first_read: bool },
     /// Recomputed by this instruction (a move of a constant).
     Remat(Inst),
+    /// Kept in an integer register (predicates, masks): moved there after
+    /// every write, moved back before every read.
+    InInt { home: Reg, to_int: isa_tablegen::InstrId, from_int: crate::target::FromInt },
 }
 
 struct Spiller<'a, 'm> {
@@ -121,6 +126,11 @@ impl Spiller<'_, '_> {
                 out.push(i);
                 return;
             }
+            Home::InInt { home, from_int, .. } => {
+                self.st.stats.reloads += 1;
+                out.push(self.t.from_int(&from_int, dst, home));
+                return;
+            }
             Home::Slot { slot, access } | Home::Reload { slot, access, .. } => (slot, access),
         };
         let base = self.t.frame_base(FrameKind::Spill);
@@ -139,6 +149,11 @@ impl Spiller<'_, '_> {
     }
 
     fn store(&mut self, f: &mut Function, v: VReg, src: Reg, out: &mut Vec<Inst>) {
+        if let Some(Home::InInt { home, to_int, .. }) = self.homes.get(&v).cloned() {
+            self.st.stats.stores += 1;
+            out.push(self.t.to_int(to_int, home, src));
+            return;
+        }
         let Some(Home::Slot { slot, access }) = self.homes.get(&v).cloned() else { return };
         let base = self.t.frame_base(FrameKind::Spill);
         let off = Operand::Frame { index: slot, offset: 0 };
@@ -194,6 +209,11 @@ pub fn insert(t: &Target, f: &mut Function, spilled: &[VReg], st: &mut SpillStat
             continue;
         }
         let access = t.access(f.vreg_file(v), t.spill_base_align())?;
+        if let Access::ViaInt { to_int, from_int, int_file, .. } = access {
+            let home = Reg::Virt(f.new_vreg(int_file));
+            homes.insert(v, Home::InInt { home, to_int, from_int });
+            continue;
+        }
         let (size, align) = access.slot();
         let slot = f.new_frame_object(size, align, FrameKind::Spill);
         homes.insert(v, Home::Slot { slot, access });
@@ -230,7 +250,14 @@ fn spill_block(sp: &mut Spiller, f: &mut Function, b: usize) {
             match (dst, src, dh, sh) {
                 // Writes of slot-equal or constant registers disappear.
                 (_, _, Some(Home::Reload { .. } | Home::Remat(_)), _) => continue,
-                (Reg::Virt(d), Reg::Virt(s), Some(Home::Slot { .. }), Some(_)) => {
+                // Between two integer homes: an integer copy.
+                (_, _, Some(Home::InInt { home: hd, .. }), Some(Home::InInt { home: hs, .. })) => {
+                    if hd != hs {
+                        out.push(Inst::new(InstKind::Copy { dst: hd, src: hs }));
+                    }
+                    continue;
+                }
+                (Reg::Virt(d), Reg::Virt(s), Some(Home::Slot { .. } | Home::InInt { .. }), Some(_)) => {
                     if d != s {
                         let x = match avail.get(&s) {
                             Some(&x) => x,
@@ -246,7 +273,7 @@ fn spill_block(sp: &mut Spiller, f: &mut Function, b: usize) {
                     }
                     continue;
                 }
-                (Reg::Virt(d), _, Some(Home::Slot { .. }), None) => {
+                (Reg::Virt(d), _, Some(Home::Slot { .. } | Home::InInt { .. }), None) => {
                     sp.store(f, d, src, &mut out);
                     serve_after_def(sp, f, d, src, &mut out, &mut avail, &mut after_def);
                     continue;
