@@ -136,6 +136,18 @@ static void test_chars_strings(void)
             int rg = dsp_snprintf(got, sizeof got, pfmts[f], ptrs[p]);
             cmp_result(pfmts[f], "pointer", rw, rg);
         }
+    /* unknown conversions are printed back; a format ending inside a
+     * directive fails (-1) after what came before */
+    static const char *const unk[] = {"[%#-08.3lk]", "[%+ 5hhy]", "[%'5.0Lq]", "[%0-5k]", "[%-05k]", "[% +k]",
+                                      "[%#0k]", "[%.k]", "[%ll]", "[%hk]", "[%05.k]", "[%I5k]", "[%'k]", "abc%",
+                                      "abc%-5", "x%l", "[%5.*k]", "[%*k]", "[%-*.*y]"};
+    for (unsigned i = 0; i < sizeof unk / sizeof unk[0]; i++) {
+        memset(want, 0, 64);
+        memset(got, 0, 64);
+        int rw = snprintf(want, sizeof want, unk[i], 7, -9);
+        int rg = dsp_snprintf(got, sizeof got, unk[i], 7, -9);
+        cmp_result(unk[i], "7, -9", rw, rg);
+    }
     /* %%, %n, unknown conversions */
     {
         int n1 = -1, n2 = -1;

@@ -80,7 +80,12 @@ void test_stdio(void)
     shim_reset_output();
     dsp_fprintf(dsp_stderr, "err %d\n", 7);
     dsp_fputc('!', dsp_stderr);
-    check(shim_out[2].len && strcmp(shim_out[2].buf, "err 7\n!") == 0, "stdio", "stderr unbuffered");
+    check(shim_out[2].len && strcmp(shim_out[2].buf, "err 7\n!") == 0 && shim_out[2].writes == 2, "stdio",
+          "stderr unbuffered, one write per call (%d writes)", shim_out[2].writes);
+    shim_reset_output();
+    dsp_fprintf(dsp_stderr, "%600d|%s\n", 5, "end");
+    check(shim_out[2].len == 605 && shim_out[2].buf[599] == '5', "stdio", "long stderr output: %u bytes",
+          (unsigned)shim_out[2].len);
     dsp_errno = 2;
     dsp_perror("open");
     check(strstr(shim_out[2].buf, "open: No such file or directory\n") != NULL, "stdio", "perror");

@@ -155,8 +155,6 @@ static int refill(FILE *f)
         errno = EBADF;
         return EOF;
     }
-    if (f == stdin)
-        fflush(stdout);
     unsigned char one;
     unsigned char *dst = f->size ? f->buf : &one;
     unsigned cap = f->size ? (unsigned)f->size : 1;

@@ -8,6 +8,17 @@
 
 int vfprintf(FILE *f, const char *fmt, va_list ap)
 {
+    if (f->mode == _IONBF || f->size == 0) {
+        /* Like glibc, an unbuffered stream gets one write per call (or
+         * per block of a long output) through a buffer on the stack. */
+        char buf[256];
+        struct __dsp_sink s = {f, buf, sizeof buf, 0, 0};
+        int r = __dsp_vformat(&s, fmt, ap);
+        size_t rest = s.pos % sizeof buf;
+        if (rest && !s.error && __dsp_fwrite_bytes(f, buf, rest) != 0)
+            r = -1;
+        return s.error ? -1 : r;
+    }
     struct __dsp_sink s = {f, NULL, 0, 0, 0};
     return __dsp_vformat(&s, fmt, ap);
 }

@@ -33,10 +33,12 @@ int __dsp_fwrite_bytes(FILE *f, const char *s, size_t len);
 /* Flushes every stream (at exit). */
 void __dsp_flush_all(void);
 
-/* Where formatted output goes: a stream or a string of capacity cap. */
+/* Where formatted output goes: a stream, a string of capacity cap, or a
+ * stream through the block buffer str[0..cap) (both set; the caller writes
+ * the last partial block). */
 struct __dsp_sink {
     FILE *file;             /* non-null: output goes to this stream */
-    char *str;              /* else: into str[0..cap) (NUL written by the caller) */
+    char *str;              /* string (NUL written by the caller) or block buffer */
     size_t cap;
     size_t pos;             /* characters produced so far (also beyond cap) */
     int error;

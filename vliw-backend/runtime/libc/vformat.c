@@ -14,6 +14,22 @@ void __dsp_sink_write(struct __dsp_sink *s, const char *p, size_t n)
 {
     if (n == 0)
         return;
+    if (s->file && s->str) {
+        /* An unbuffered stream: collect the output, write it in blocks. */
+        size_t pos = s->pos;
+        while (n > 0) {
+            size_t used = pos % s->cap;
+            size_t k = s->cap - used < n ? s->cap - used : n;
+            memcpy(s->str + used, p, k);
+            p += k;
+            n -= k;
+            pos += k;
+            if (pos % s->cap == 0 && !s->error && __dsp_fwrite_bytes(s->file, s->str, s->cap) != 0)
+                s->error = 1;
+        }
+        s->pos = pos;
+        return;
+    }
     if (s->file) {
         if (!s->error && __dsp_fwrite_bytes(s->file, p, n) != 0)
             s->error = 1;
@@ -37,6 +53,10 @@ void __dsp_sink_pad(struct __dsp_sink *s, char c, size_t n)
         n -= k;
     }
 }
+
+/* Flags that only matter when an unknown directive is printed back. */
+#define FL_GROUP 256 /* '\'' */
+#define FL_I18N 512  /* 'I' */
 
 enum { LEN_NONE, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_J, LEN_Z, LEN_T, LEN_BIGL };
 
@@ -156,7 +176,7 @@ int __dsp_vformat(struct __dsp_sink *s, const char *fmt, va_list ap)
             p = q;
             continue;
         }
-        const char *spec = p++;
+        p++;
         int flags = 0;
         for (;; p++) {
             if (*p == '-')
@@ -169,7 +189,11 @@ int __dsp_vformat(struct __dsp_sink *s, const char *fmt, va_list ap)
                 flags |= __DSP_FL_ALT;
             else if (*p == '0')
                 flags |= __DSP_FL_ZERO;
-            else if (*p != '\'' && *p != 'I')
+            else if (*p == '\'')
+                flags |= FL_GROUP;
+            else if (*p == 'I')
+                flags |= FL_I18N;
+            else
                 break;
         }
         int width = 0;
@@ -236,8 +260,12 @@ int __dsp_vformat(struct __dsp_sink *s, const char *fmt, va_list ap)
             break;
         }
         int conv = *p;
-        if (conv)
-            p++;
+        if (!conv) {
+            /* The format ends inside a directive: glibc fails the call. */
+            errno = EINVAL;
+            return -1;
+        }
+        p++;
         switch (conv) {
         case 'd':
         case 'i': {
@@ -386,10 +414,43 @@ int __dsp_vformat(struct __dsp_sink *s, const char *fmt, va_list ap)
         case '%':
             __dsp_sink_write(s, "%", 1);
             break;
-        default:
-            /* Unknown conversion: the directive is printed as written. */
-            __dsp_sink_write(s, spec, (size_t)(p - spec));
+        default: {
+            /* Unknown conversion: printed back the way glibc does it, flags
+             * in its order, '*' values, no length modifier. */
+            char tmp[40];
+            int n = 0;
+            tmp[n++] = '%';
+            if (flags & __DSP_FL_ALT)
+                tmp[n++] = '#';
+            if (flags & FL_GROUP)
+                tmp[n++] = '\'';
+            if (flags & __DSP_FL_PLUS)
+                tmp[n++] = '+';
+            else if (flags & __DSP_FL_SPACE)
+                tmp[n++] = ' ';
+            if (flags & __DSP_FL_LEFT)
+                tmp[n++] = '-';
+            else if (flags & __DSP_FL_ZERO)
+                tmp[n++] = '0';
+            if (flags & FL_I18N)
+                tmp[n++] = 'I';
+            __dsp_sink_write(s, tmp, (size_t)n);
+            n = 0;
+            if (width > 0) {
+                char *e = utoa(tmp + sizeof tmp, (unsigned)width, 10, 0);
+                __dsp_sink_write(s, e, (size_t)(tmp + sizeof tmp - e));
+            }
+            if (prec >= 0) {
+                __dsp_sink_write(s, ".", 1);
+                char *e = prec ? utoa(tmp + sizeof tmp, (unsigned)prec, 10, 0) : tmp + sizeof tmp - 1;
+                if (!prec)
+                    *e = '0';
+                __dsp_sink_write(s, e, (size_t)(tmp + sizeof tmp - e));
+            }
+            char c = (char)conv;
+            __dsp_sink_write(s, &c, 1);
             break;
+        }
         }
     }
     if (s->error)
