@@ -91,11 +91,19 @@ int main(void)
         }
     }
     printf("malloc checksum %lu\n", sum);
+    /* values live across setjmp in callee-saved registers (not modified
+     * after setjmp, so longjmp must bring them back) */
+    int i1 = rand(), i2 = rand() % 1000, i3 = rand() % 7;
+    long long l1 = (long long)rand() * rand(), l2 = -l1 / 3;
+    double d1 = rand() / 7.0, d2 = d1 * d1, d3 = 1.0 / (1 + i3);
     int v = setjmp(env);
     if (v == 0) {
         work(6, 1.5, 10);
         printf("not reached\n");
     }
     printf("longjmp value %d\n", v);
+    printf("kept %d %d %d %lld %lld %.17g %.17g %.17g\n", i1, i2, i3, l1, l2, d1, d2, d3);
+    if (v != 1) /* a second longjmp to the same buffer, with value 0 (returns 1) */
+        longjmp(env, 0);
     exit(9);
 }
