@@ -89,6 +89,18 @@ void test_strtod(void)
         snprintf(buf, sizeof buf, "%.3e", d);
         one(buf);
     }
+    /* up to 19 digits with small exponents (the double-double fast path),
+     * including exact integers at and next to midpoints */
+    for (int i = 0; i < 20000; i++) {
+        unsigned long long v = rnd64() >> (rnd32() % 12);
+        if (v > 9999999999999999999ULL)
+            v /= 10;
+        if (i % 4 == 0)
+            v = ((v >> 11) << 11) | 1024; /* a midpoint between doubles near 2^63 */
+        int e = (int)(rnd32() % 61) - 30;
+        snprintf(buf, sizeof buf, i % 3 ? "%llue%d" : "%llu", v, e);
+        one(buf);
+    }
     /* long inputs: many digits before and after the point */
     for (int i = 0; i < 300; i++) {
         int n = 0;

@@ -4,8 +4,10 @@
  *
  * Decimal input d1d2...dn * 10^E: when the digits fit a double exactly
  * (n <= 15) and 10^|E| too (|E| <= 22), one IEEE multiplication or
- * division gives the correctly rounded result (Clinger's fast path).
- * Otherwise the value is computed exactly with big integers: D * 10^E when
+ * division gives the correctly rounded result (Clinger's fast path). Up to
+ * 19 digits and |E| <= 27, a double-double product or quotient (exact
+ * operands, error near 2^-104) decides whenever it is not within 2^-96 of
+ * a rounding boundary. Otherwise the value is computed exactly with big integers: D * 10^E when
  * E >= 0, else the quotient (D * 2^k) / 10^-E for a k that leaves 63 or 64
  * quotient bits, the remainder acting as a sticky bit; then that 64-bit
  * value is rounded once to the target format (round_bits). More than 800
@@ -205,6 +207,108 @@ static uint64_t round_bits(uint64_t q, int e2, int sticky, const struct fmt *f, 
     }
     int bias = -f->emin + 1;
     return ((uint64_t)(top + bias) << (f->mant - 1)) | (mant & ((1ULL << (f->mant - 1)) - 1));
+}
+
+/* ---- a double-double fast path (Dekker's exact products) ---- */
+
+struct dd2 {
+    double hi, lo;
+};
+
+static struct dd2 fast_sum(double a, double b) /* |a| >= |b| */
+{
+    double s = a + b;
+    struct dd2 r = {s, b - (s - a)};
+    return r;
+}
+
+static void split27(double a, double *h, double *l)
+{
+    double t = 134217729.0 * a;
+    *h = t - (t - a);
+    *l = a - *h;
+}
+
+static struct dd2 exact_mul(double a, double b)
+{
+    double p = a * b, ah, al, bh, bl;
+    split27(a, &ah, &al);
+    split27(b, &bh, &bl);
+    struct dd2 r = {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+    return r;
+}
+
+static struct dd2 dd2_mul(struct dd2 a, struct dd2 b)
+{
+    struct dd2 p = exact_mul(a.hi, b.hi);
+    p.lo += a.hi * b.lo + a.lo * b.hi;
+    return fast_sum(p.hi, p.lo);
+}
+
+static struct dd2 dd2_div(struct dd2 a, struct dd2 b)
+{
+    double q1 = a.hi / b.hi;
+    struct dd2 p = exact_mul(q1, b.hi);
+    double r = ((a.hi - p.hi) - p.lo + a.lo - q1 * b.lo);
+    return fast_sum(q1, r / b.hi);
+}
+
+/* 10^k (0 <= k <= 27) as an exact double-double: 5^k < 2^63 is split
+ * into its top 53 bits and the rest, both scaled by 2^k. */
+static struct dd2 pow10_dd(int k)
+{
+    uint64_t p5 = 1;
+    for (int i = 0; i < k; i++)
+        p5 *= 5;
+    int bits = 0;
+    while (bits < 64 && (p5 >> bits))
+        bits++;
+    int drop = bits > 53 ? bits - 53 : 0;
+    union {
+        uint64_t u;
+        double d;
+    } scale = {(uint64_t)(k + 1023) << 52};
+    double hi = (double)(p5 >> drop << drop) * scale.d;
+    double lo = (double)(p5 & ((1ULL << drop) - 1)) * scale.d;
+    struct dd2 r = {hi, lo};
+    return r;
+}
+
+/* D (nd <= 19 digits) * 10^e10 (|e10| <= 27) to a double when the
+ * double-double result is safely away from a rounding boundary; 0 with
+ * *ok = 0 otherwise (the exact path decides). */
+static double fast_dd(const char *digits, int nd, int e10, int *ok)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < nd; i++)
+        v = v * 10 + (uint64_t)(digits[i] - '0');
+    double vh = (double)(v >> 11) * 2048.0; /* exact: 53 bits */
+    double vl = (double)(v & 2047);
+    struct dd2 d = fast_sum(vh, vl);
+    struct dd2 p = pow10_dd(e10 < 0 ? -e10 : e10);
+    struct dd2 r = e10 < 0 ? dd2_div(d, p) : dd2_mul(d, p);
+    /* r.hi is r rounded; it is the rounding of the exact value unless that
+     * lies within the error (a few 2^-104 relative) of a midpoint. */
+    union {
+        double d;
+        uint64_t u;
+    } b = {r.hi};
+    int e = (int)((b.u >> 52) & 0x7ff);
+    *ok = 0;
+    if (e < 60 || e > 2000)
+        return 0;
+    double half_ulp = 0, margin = 0;
+    union {
+        uint64_t u;
+        double d;
+    } hu = {(uint64_t)(e - 53) << 52}, mg = {(uint64_t)(e - 96) << 52};
+    half_ulp = hu.d;
+    margin = mg.d; /* 2^-96 relative: far above the error of the operations */
+    double alo = r.lo < 0 ? -r.lo : r.lo;
+    if (alo > half_ulp - margin && alo < half_ulp + margin)
+        return 0;
+    *ok = 1;
+    return r.hi;
 }
 
 static struct big num, den;
@@ -466,7 +570,17 @@ static uint64_t parse(const char *s, char **end, const struct fmt *f)
         } v = {d};
         bits = v.u;
     } else {
-        bits = decimal_to_bits(digits, nd, (int)e10, sticky, f, &range);
+        int ok = 0;
+        if (f->mant == 53 && nd <= 19 && !sticky && e10 >= -27 && e10 <= 27) {
+            double d = fast_dd(digits, nd, (int)e10, &ok);
+            union {
+                double d;
+                uint64_t u;
+            } v = {d};
+            bits = v.u;
+        }
+        if (!ok)
+            bits = decimal_to_bits(digits, nd, (int)e10, sticky, f, &range);
     }
 
 done:
