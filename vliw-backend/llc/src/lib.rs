@@ -6,8 +6,8 @@
 //! an object assembled in process (`dsp_mc::assemble`, `dsp_obj::write_object`).
 //!
 //! Optimization levels choose the stages' options: at `-O0` one operation
-//! per bundle in program order and no delay-slot filling, no coalescing; from
-//! `-O1` on, full packing, filling and coalescing.
+//! per bundle in program order, no delay-slot filling, no renaming, no
+//! coalescing; from `-O1` on, all of them.
 
 use std::io::Write;
 use std::path::Path;
@@ -53,7 +53,7 @@ pub fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<LlvmModule<'c>, 
 
 fn sched_options(opts: &LlcOptions) -> dsp_sched::SchedOptions {
     let full = opts.opt_level > 0;
-    dsp_sched::SchedOptions { comments: opts.comments, pack: full, fill_delay_slots: full }
+    dsp_sched::SchedOptions { comments: opts.comments, pack: full, fill_delay_slots: full, rename: full }
 }
 
 /// Compiles a module for `m`; `mir_out` receives `--print-mir` dumps.

@@ -3,7 +3,8 @@
 //! Per function: `layout` threads jumps through empty blocks and orders the
 //! blocks for fallthrough, `lower` turns MIR (physical registers; copies, calls and
 //! abstract terminators still pseudo) into the machine's operations, cut at
-//! calls into regions; per region `ddg` builds the dependence graph with the
+//! calls into regions; `liveness` and `rename` move values off registers the
+//! allocator reused, breaking false dependences; per region `ddg` builds the dependence graph with the
 //! `.isa`'s exact latencies, `list` packs the operations into bundles by
 //! critical-path list scheduling under the machine's slots, units, ports and
 //! non-pipelined units (`resource`), `delay` places the call or branch so
@@ -20,8 +21,10 @@ pub mod delay;
 pub mod emit;
 pub mod layout;
 pub mod list;
+pub mod liveness;
 pub mod lower;
 pub mod query;
+pub mod rename;
 pub mod resource;
 pub mod verify;
 
@@ -45,11 +48,13 @@ pub struct SchedOptions {
     /// Fill branch and call delay slots with the region's own operations
     /// (off: the transfer follows the last operation; delay slots are nops).
     pub fill_delay_slots: bool,
+    /// Rename registers to break the false dependences allocation left.
+    pub rename: bool,
 }
 
 impl Default for SchedOptions {
     fn default() -> Self {
-        SchedOptions { comments: false, pack: true, fill_delay_slots: true }
+        SchedOptions { comments: false, pack: true, fill_delay_slots: true, rename: true }
     }
 }
 
@@ -89,6 +94,8 @@ pub struct FunctionStats {
     pub delay_slots: usize,
     /// Delay-slot bundles holding useful operations.
     pub delay_slots_filled: usize,
+    /// Values moved to another register to break false dependences.
+    pub renamed: usize,
 }
 
 impl FunctionStats {
@@ -124,9 +131,13 @@ fn error(f: &Function, message: String, loc: Option<Loc>) -> SchedError {
 /// Schedules one allocated function into bundles.
 pub fn schedule_function(m: &Machine, f: &Function, opts: &SchedOptions) -> Result<ScheduledFunction, SchedError> {
     dsp_mir::verify::verify(m, f, dsp_mir::verify::Stage::Allocated).map_err(|e| error(f, e, None))?;
-    let blocks = lower::lower_function(m, f, &layout::layout(f)).map_err(|(msg, loc)| error(f, msg, loc))?;
+    let mut blocks = lower::lower_function(m, f, &layout::layout(f)).map_err(|(msg, loc)| error(f, msg, loc))?;
     let nop = lower::nop_op(m);
     let mut stats = FunctionStats { name: f.name.clone(), ..FunctionStats::default() };
+    if opts.rename {
+        liveness::compute(&mut blocks);
+        stats.renamed = rename::rename_function(m, &mut blocks);
+    }
     let mut out = Vec::with_capacity(blocks.len());
     let control_height = m.control.delay_slots + 1;
     for b in blocks {

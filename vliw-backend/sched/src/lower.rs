@@ -85,18 +85,30 @@ pub struct LOp {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Control {
     pub ops: Vec<LOp>,
+    /// For liveness: every register the transfer reads, including the
+    /// implicit ones (a call's arguments and the stack pointer; a return's
+    /// results, the callee-saved registers and the stack pointer).
+    pub live_uses: Vec<PReg>,
+    /// For liveness: every register it writes (a call's results, the link
+    /// register and every register the call clobbers).
+    pub live_defs: Vec<PReg>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Region {
     pub body: Vec<LOp>,
     pub control: Option<Control>,
+    /// Registers live after the body (before the transfer), from `liveness`.
+    pub live_out: Vec<PReg>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LBlock {
+    pub block: Block,
     pub label: String,
     pub regions: Vec<Region>,
+    /// Successors (threaded jump targets).
+    pub succs: Vec<Block>,
 }
 
 /// The label of a block in the assembly: `.L<function>_<block>`.
@@ -106,6 +118,98 @@ pub fn block_label(f: &Function, b: Block) -> String {
 
 /// A lowering failure: message and the source location if known.
 pub type LowerError = (String, Option<Loc>);
+
+fn regs_of(m: &Machine, rs: impl IntoIterator<Item = PReg>) -> Vec<PReg> {
+    let mut out: Vec<PReg> = Vec::new();
+    for r in rs {
+        if m.special(r).is_none() && !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Builds an operation from an instruction and its operands, deriving
+/// uses, defs and the memory access from the instruction's semantics.
+pub fn make_op(m: &Machine, instr: InstrId, guard: Option<(PReg, bool)>, operands: Vec<LOperand>, loc: Option<Loc>) -> LOp {
+    let ins = m.instr(instr);
+    let sem = &ins.sem;
+    let reg_at = |i: usize| match operands.get(i) {
+        Some(LOperand::Reg(r)) => Some(*r),
+        _ => None,
+    };
+    let mut uses: Vec<PReg> = sem.sources().filter_map(reg_at).collect();
+    let mut defs: Vec<PReg> = sem.dst.and_then(|d| reg_at(d.0)).into_iter().collect();
+    let mut port_writes: Vec<_> = sem
+        .dst
+        .and_then(|d| match ins.operands[d.0].kind {
+            OperandKind::Reg(f) => Some(f),
+            _ => None,
+        })
+        .into_iter()
+        .collect();
+    if let Some((g, _)) = guard {
+        uses.push(g);
+        uses.extend(defs.iter().copied());
+    }
+    let class = match sem.op {
+        SemOp::Call | SemOp::CallR => {
+            if let Some(link) = m.control.link {
+                defs.push(link);
+                port_writes.push(link.file);
+            }
+            OpClass::Call
+        }
+        SemOp::Br | SemOp::Jmp => OpClass::Branch,
+        SemOp::Syscall => {
+            uses.extend(m.abi.args.iter().copied());
+            defs.extend(m.abi.rets.iter().copied());
+            port_writes.extend(m.abi.rets.iter().map(|r| r.file));
+            OpClass::Syscall
+        }
+        SemOp::Nop => OpClass::Nop,
+        _ => OpClass::Plain,
+    };
+    let mem = if sem.op == SemOp::Syscall {
+        Some(MemAccess { reads: true, writes: true, base: None, offset: None, size: None })
+    } else if sem.reads_memory() || sem.writes_memory() {
+        let base = sem.args.first().and_then(|a| reg_at(a.0));
+        let contiguous = matches!(
+            sem.op,
+            SemOp::Load | SemOp::Store | SemOp::VLoad | SemOp::VLoadU | SemOp::VStore | SemOp::VStoreU | SemOp::VStoreM
+        );
+        let offset = match sem.args.get(1).and_then(|a| operands.get(a.0)) {
+            Some(LOperand::Imm(v)) if contiguous => Some(*v),
+            _ => None,
+        };
+        // The data register: the destination of a load, the value of a store.
+        let data_file = if sem.reads_memory() {
+            sem.dst.map(|d| ins.operands[d.0].kind)
+        } else {
+            sem.args.get(2).map(|a| ins.operands[a.0].kind)
+        };
+        let elem = sem.ty.map(|t| t.bits() / 8).unwrap_or(0);
+        let lanes = match data_file {
+            Some(OperandKind::Reg(f)) => m.regfile(f).lanes.map(|l| l.count).unwrap_or(1),
+            _ => 1,
+        };
+        let size = (contiguous && elem > 0).then_some(elem * lanes);
+        Some(MemAccess { reads: sem.reads_memory(), writes: sem.writes_memory(), base, offset, size })
+    } else {
+        None
+    };
+    LOp {
+        instr,
+        guard,
+        uses: regs_of(m, uses),
+        defs: regs_of(m, defs),
+        port_writes,
+        operands,
+        class,
+        mem,
+        loc,
+    }
+}
 
 struct Ctx<'a> {
     m: &'a Machine,
@@ -120,97 +224,8 @@ impl Ctx<'_> {
         }
     }
 
-    fn regs_of(&self, rs: impl IntoIterator<Item = PReg>) -> Vec<PReg> {
-        let mut out: Vec<PReg> = Vec::new();
-        for r in rs {
-            if self.m.special(r).is_none() && !out.contains(&r) {
-                out.push(r);
-            }
-        }
-        out
-    }
-
-    /// Builds an operation from an instruction and its operands, deriving
-    /// uses, defs and the memory access from the instruction's semantics.
     fn op(&self, instr: InstrId, guard: Option<(PReg, bool)>, operands: Vec<LOperand>, loc: Option<Loc>) -> LOp {
-        let m = self.m;
-        let ins = m.instr(instr);
-        let sem = &ins.sem;
-        let reg_at = |i: usize| match operands.get(i) {
-            Some(LOperand::Reg(r)) => Some(*r),
-            _ => None,
-        };
-        let mut uses: Vec<PReg> = sem.sources().filter_map(reg_at).collect();
-        let mut defs: Vec<PReg> = sem.dst.and_then(|d| reg_at(d.0)).into_iter().collect();
-        let mut port_writes: Vec<_> = sem
-            .dst
-            .and_then(|d| match ins.operands[d.0].kind {
-                OperandKind::Reg(f) => Some(f),
-                _ => None,
-            })
-            .into_iter()
-            .collect();
-        if let Some((g, _)) = guard {
-            uses.push(g);
-            uses.extend(defs.iter().copied());
-        }
-        let class = match sem.op {
-            SemOp::Call | SemOp::CallR => {
-                if let Some(link) = m.control.link {
-                    defs.push(link);
-                    port_writes.push(link.file);
-                }
-                OpClass::Call
-            }
-            SemOp::Br | SemOp::Jmp => OpClass::Branch,
-            SemOp::Syscall => {
-                uses.extend(m.abi.args.iter().copied());
-                defs.extend(m.abi.rets.iter().copied());
-                port_writes.extend(m.abi.rets.iter().map(|r| r.file));
-                OpClass::Syscall
-            }
-            SemOp::Nop => OpClass::Nop,
-            _ => OpClass::Plain,
-        };
-        let mem = if sem.op == SemOp::Syscall {
-            Some(MemAccess { reads: true, writes: true, base: None, offset: None, size: None })
-        } else if sem.reads_memory() || sem.writes_memory() {
-            let base = sem.args.first().and_then(|a| reg_at(a.0));
-            let contiguous = matches!(
-                sem.op,
-                SemOp::Load | SemOp::Store | SemOp::VLoad | SemOp::VLoadU | SemOp::VStore | SemOp::VStoreU | SemOp::VStoreM
-            );
-            let offset = match sem.args.get(1).and_then(|a| operands.get(a.0)) {
-                Some(LOperand::Imm(v)) if contiguous => Some(*v),
-                _ => None,
-            };
-            // The data register: the destination of a load, the value of a store.
-            let data_file = if sem.reads_memory() {
-                sem.dst.map(|d| ins.operands[d.0].kind)
-            } else {
-                sem.args.get(2).map(|a| ins.operands[a.0].kind)
-            };
-            let elem = sem.ty.map(|t| t.bits() / 8).unwrap_or(0);
-            let lanes = match data_file {
-                Some(OperandKind::Reg(f)) => m.regfile(f).lanes.map(|l| l.count).unwrap_or(1),
-                _ => 1,
-            };
-            let size = (contiguous && elem > 0).then_some(elem * lanes);
-            Some(MemAccess { reads: sem.reads_memory(), writes: sem.writes_memory(), base, offset, size })
-        } else {
-            None
-        };
-        LOp {
-            instr,
-            guard,
-            uses: self.regs_of(uses),
-            defs: self.regs_of(defs),
-            port_writes,
-            operands,
-            class,
-            mem,
-            loc,
-        }
+        make_op(self.m, instr, guard, operands, loc)
     }
 
     fn operand(&self, o: &Operand, loc: &Option<Loc>) -> Result<LOperand, LowerError> {
@@ -326,7 +341,14 @@ impl Ctx<'_> {
             }
             Terminator::Unreachable => vec![],
         };
-        Ok((!ops.is_empty()).then_some(Control { ops }))
+        let mut live_uses: Vec<PReg> = ops.iter().flat_map(|o| o.uses.iter().copied()).collect();
+        if let Terminator::Return { rets } = term {
+            live_uses.extend(rets.iter().copied());
+            live_uses.extend(self.m.abi.callee_saved.iter().copied());
+            live_uses.extend(self.m.abi.sp);
+            live_uses.extend(self.m.abi.fp);
+        }
+        Ok((!ops.is_empty()).then_some(Control { ops, live_uses, live_defs: vec![] }))
     }
 }
 
@@ -343,7 +365,13 @@ pub fn lower_function(m: &Machine, f: &Function, layout: &Layout) -> Result<Vec<
         for inst in &block.insts {
             let Some(op) = cx.lower_inst(inst)? else { continue };
             if op.class == OpClass::Call {
-                regions.push(Region { body: std::mem::take(&mut body), control: Some(Control { ops: vec![op] }) });
+                let InstKind::Call { args, rets, .. } = &inst.kind else { unreachable!("a call lowers from a call") };
+                let mut live_uses: Vec<PReg> = op.uses.iter().chain(args).copied().collect();
+                live_uses.extend(m.abi.sp);
+                let mut live_defs: Vec<PReg> = op.defs.iter().chain(rets).copied().collect();
+                live_defs.extend(dsp_mir::call_clobbers(m));
+                let control = Control { ops: vec![op], live_uses, live_defs };
+                regions.push(Region { body: std::mem::take(&mut body), control: Some(control), live_out: vec![] });
             } else {
                 body.push(op);
             }
@@ -359,8 +387,8 @@ pub fn lower_function(m: &Machine, f: &Function, layout: &Layout) -> Result<Vec<
             other => other.clone(),
         };
         let control = cx.terminator(&term, next)?;
-        regions.push(Region { body, control });
-        out.push(LBlock { label: block_label(f, b), regions });
+        regions.push(Region { body, control, live_out: vec![] });
+        out.push(LBlock { block: b, label: block_label(f, b), regions, succs: layout.successors(f, b) });
     }
     Ok(out)
 }

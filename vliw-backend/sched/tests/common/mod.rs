@@ -205,13 +205,14 @@ pub fn run(m: &Machine, module: &Module, extra: &[&str]) -> Run {
     run_with(m, module, extra, &SchedOptions::default())
 }
 
-/// Every scheduling mode: packed with filled delay slots (the default),
-/// packed without filling, and one operation per bundle.
+/// Every scheduling mode: everything on (the default), packed without
+/// renaming, packed without delay-slot filling, one operation per bundle.
 pub fn all_modes() -> Vec<SchedOptions> {
     vec![
         SchedOptions::default(),
+        SchedOptions { rename: false, ..SchedOptions::default() },
         SchedOptions { fill_delay_slots: false, ..SchedOptions::default() },
-        SchedOptions { pack: false, fill_delay_slots: false, ..SchedOptions::default() },
+        SchedOptions { pack: false, fill_delay_slots: false, rename: false, ..SchedOptions::default() },
     ]
 }
 
