@@ -400,14 +400,29 @@ fn wide_bit_field_units_are_split_by_clang_at_every_level() {
     .unwrap();
     for level in ["-O0", "-O1", "-O2", "-O3", "-Os"] {
         let out = run(Command::new("clang-19")
-            .args(["--target=hexagon-unknown-elf", level, "-S", "-emit-llvm", "-o", "-"])
+            .args([
+                "--target=hexagon-unknown-elf",
+                level,
+                "-S",
+                "-emit-llvm",
+                "-o",
+                "-",
+            ])
             .arg(format!("-fpass-plugin={}", plugin().display()))
             .arg(&src));
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let text = String::from_utf8(out.stdout).unwrap();
         let wide: Vec<&str> = text
             .lines()
-            .filter(|l| !l.starts_with("%struct") && !l.starts_with('@') && (l.contains(" i80") || l.contains(" i72")))
+            .filter(|l| {
+                !l.starts_with("%struct")
+                    && !l.starts_with('@')
+                    && (l.contains(" i80") || l.contains(" i72"))
+            })
             .collect();
         assert!(wide.is_empty(), "{level}: {wide:?}");
     }
