@@ -313,13 +313,14 @@ impl Ctx<'_> {
         }
     }
 
-    /// The control transfer of a terminator; `next` is the block laid out next.
-    fn terminator(&self, term: &Terminator, next: Option<Block>) -> Result<Option<Control>, LowerError> {
+    /// The control transfer of the terminator of block `cur`; `next` is the
+    /// block laid out next.
+    fn terminator(&self, cur: Block, term: &Terminator, next: Option<Block>) -> Result<Option<Control>, LowerError> {
         let ops = match term {
             Terminator::Jump(t) if Some(*t) == next => vec![],
             Terminator::Jump(t) => vec![self.branch_to(*t, None)?],
             Terminator::Branch { taken, not_taken, .. } if taken == not_taken => {
-                return self.terminator(&Terminator::Jump(*taken), next)
+                return self.terminator(cur, &Terminator::Jump(*taken), next)
             }
             Terminator::Branch { cond, negate, taken, not_taken } => {
                 let c = self.phys(*cond, &None)?;
@@ -330,6 +331,10 @@ impl Ctx<'_> {
                     vec![self.branch_to(*taken, Some((c, *negate)))?]
                 } else if Some(*taken) == next {
                     vec![self.branch_to(*not_taken, Some((c, !*negate)))?]
+                } else if *not_taken == cur {
+                    // Two branches: the first reaches its target a bundle
+                    // sooner, so a loop's back edge goes first.
+                    vec![self.branch_to(*not_taken, Some((c, !*negate)))?, self.branch_to(*taken, Some((c, *negate)))?]
                 } else {
                     vec![self.branch_to(*taken, Some((c, *negate)))?, self.branch_to(*not_taken, Some((c, !*negate)))?]
                 }
@@ -386,7 +391,7 @@ pub fn lower_function(m: &Machine, f: &Function, layout: &Layout) -> Result<Vec<
             },
             other => other.clone(),
         };
-        let control = cx.terminator(&term, next)?;
+        let control = cx.terminator(b, &term, next)?;
         regions.push(Region { body, control, live_out: vec![] });
         out.push(LBlock { block: b, label: block_label(f, b), regions, succs: layout.successors(f, b) });
     }

@@ -111,31 +111,35 @@ fn conditional_branch_forms() {
         let text = emit_module(&m, &one(branchy(&m, 1, 2)), &SchedOptions::default()).unwrap();
         assert!(text.contains(&format!("(!p1) {br} .Lf_2")), "{text}");
         // Neither arm next: block 1 loops on itself or goes to 3, which
-        // layout cannot pull after it (3 is also reached from 2, laid out later).
-        let mut f = Function::new("f");
-        for name in ["entry", "loop", "other", "join"] {
-            f.new_block(name);
+        // layout cannot pull after it (3 is also reached from 2, laid out
+        // later). Two branches, one bundle apart, the back edge first.
+        for self_taken in [true, false] {
+            let mut f = Function::new("f");
+            for name in ["entry", "loop", "other", "join"] {
+                f.new_block(name);
+            }
+            let p = PReg { file: m.predicate_file().unwrap(), index: 1 };
+            let arms = if self_taken { (1, 3) } else { (3, 1) };
+            for (b, taken, not_taken) in [(0, 2, 1), (1, arms.0, arms.1)] {
+                f.block_mut(Block(b)).insts.push(op(&m, SemOp::Lt, Ty::I32, Some(p), &[reg(r(&m, 0)), reg(r(&m, 1))]));
+                f.block_mut(Block(b)).term =
+                    Terminator::Branch { cond: Reg::Phys(p), negate: false, taken: Block(taken), not_taken: Block(not_taken) };
+            }
+            f.block_mut(Block(2)).insts.push(li(&m, r(&m, 0), 2));
+            f.block_mut(Block(2)).term = Terminator::Jump(Block(3));
+            f.block_mut(Block(3)).insts.push(li(&m, r(&m, 0), 3));
+            f.block_mut(Block(3)).term = ret_term(&m);
+            let sf = schedule_function(&m, &f, &SchedOptions::default()).unwrap();
+            assert_eq!(sf.blocks[1].label, ".Lf_1");
+            let b1 = &sf.blocks[1].bundles;
+            let pos = |target: &str| {
+                b1.iter()
+                    .position(|b| b.iter().any(|o| o.operands.contains(&LOperand::Label(target.into()))))
+                    .unwrap()
+            };
+            assert_eq!(pos(".Lf_3"), pos(".Lf_1") + 1, "{}: back edge first", m.name);
+            assert_eq!(b1.len(), pos(".Lf_1") + delay + 2, "{}: delay slots of both branches", m.name);
         }
-        let p = PReg { file: m.predicate_file().unwrap(), index: 1 };
-        for (b, taken, not_taken) in [(0, 2, 1), (1, 1, 3)] {
-            f.block_mut(Block(b)).insts.push(op(&m, SemOp::Lt, Ty::I32, Some(p), &[reg(r(&m, 0)), reg(r(&m, 1))]));
-            f.block_mut(Block(b)).term =
-                Terminator::Branch { cond: Reg::Phys(p), negate: false, taken: Block(taken), not_taken: Block(not_taken) };
-        }
-        f.block_mut(Block(2)).insts.push(li(&m, r(&m, 0), 2));
-        f.block_mut(Block(2)).term = Terminator::Jump(Block(3));
-        f.block_mut(Block(3)).insts.push(li(&m, r(&m, 0), 3));
-        f.block_mut(Block(3)).term = ret_term(&m);
-        let sf = schedule_function(&m, &f, &SchedOptions::default()).unwrap();
-        assert_eq!(sf.blocks[1].label, ".Lf_1");
-        let b0 = &sf.blocks[1].bundles;
-        let pos = |neg: bool| {
-            b0.iter()
-                .position(|b| b.iter().any(|o| o.guard.is_some_and(|g| g.1 == neg) && m.instr(o.instr).sem.op == SemOp::Br))
-                .unwrap()
-        };
-        assert_eq!(pos(true), pos(false) + 1);
-        assert_eq!(b0.len(), pos(false) + delay + 2, "{}: delay slots of both branches", m.name);
     }
 }
 
