@@ -44,55 +44,85 @@ pub fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<LlvmModule<'c>, 
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
     let bitcode = bytes.starts_with(b"BC\xc0\xde") || bytes.starts_with(&[0xde, 0xc0, 0x17, 0x0b]);
     if bitcode || path.extension().is_some_and(|e| e == "bc") {
-        LlvmModule::parse_bitcode_from_path(path, ctx).map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
+        LlvmModule::parse_bitcode_from_path(path, ctx)
+            .map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
     } else {
         let buf = MemoryBuffer::create_from_memory_range_copy(&bytes, &shown.to_string());
-        ctx.create_module_from_ir(buf).map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
+        ctx.create_module_from_ir(buf)
+            .map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
     }
 }
 
 fn sched_options(opts: &LlcOptions) -> dsp_sched::SchedOptions {
     let full = opts.opt_level > 0;
-    dsp_sched::SchedOptions { comments: opts.comments, pack: full, fill_delay_slots: full, rename: full }
+    dsp_sched::SchedOptions {
+        comments: opts.comments,
+        pack: full,
+        fill_delay_slots: full,
+        rename: full,
+    }
 }
 
 /// Compiles a module for `m`; `mir_out` receives `--print-mir` dumps.
 /// Err: every error found, one message each.
-pub fn compile_module(m: &Machine, module: &LlvmModule, opts: &LlcOptions, mir_out: &mut dyn Write) -> Result<Compiled, Vec<String>> {
+pub fn compile_module(
+    m: &Machine,
+    module: &LlvmModule,
+    opts: &LlcOptions,
+    mir_out: &mut dyn Write,
+) -> Result<Compiled, Vec<String>> {
     let isel_opts = dsp_isel::IselOptions::default();
-    let mut mir = dsp_isel::select_module(m, module, &isel_opts).map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+    let mut mir = dsp_isel::select_module(m, module, &isel_opts)
+        .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
     if opts.print_mir {
         for f in &mir.functions {
-            let _ = writeln!(mir_out, "# after instruction selection\n{}", dsp_mir::print::function(m, f));
+            let _ = writeln!(
+                mir_out,
+                "# after instruction selection\n{}",
+                dsp_mir::print::function(m, f)
+            );
         }
     }
-    let ra_opts = dsp_regalloc::RaOptions { coalesce: opts.opt_level > 0, ..dsp_regalloc::RaOptions::default() };
+    let ra_opts = dsp_regalloc::RaOptions {
+        coalesce: opts.opt_level > 0,
+        ..dsp_regalloc::RaOptions::default()
+    };
     let mut errors = Vec::new();
     for f in &mut mir.functions {
         if let Err(e) = dsp_regalloc::allocate(m, f, &ra_opts) {
             errors.push(e.to_string());
         } else if opts.print_mir {
-            let _ = writeln!(mir_out, "# after register allocation\n{}", dsp_mir::print::function(m, f));
+            let _ = writeln!(
+                mir_out,
+                "# after register allocation\n{}",
+                dsp_mir::print::function(m, f)
+            );
         }
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    let (asm, stats) = dsp_sched::emit_module_stats(m, &mir, &sched_options(opts)).map_err(|e| vec![format!("error: {e}")])?;
+    let (asm, stats) = dsp_sched::emit_module_stats(m, &mir, &sched_options(opts))
+        .map_err(|e| vec![format!("error: {e}")])?;
     Ok(Compiled { asm, stats })
 }
 
 /// Assembles compiled text into the bytes of a relocatable object.
 pub fn assemble_object(m: &Machine, asm: &str, name: &str) -> Result<Vec<u8>, Vec<String>> {
     let obj = dsp_mc::assemble(m, asm, name).map_err(|errs| {
-        errs.iter().map(|e| format!("{e} (in the compiler's own assembly: a backend bug)")).collect::<Vec<_>>()
+        errs.iter()
+            .map(|e| format!("{e} (in the compiler's own assembly: a backend bug)"))
+            .collect::<Vec<_>>()
     })?;
     dsp_obj::write_object(&obj).map_err(|e| vec![format!("{name}: {e}")])
 }
 
 /// One line per function: bundles, operations, packing and delay slots.
 pub fn stats_table(stats: &[FunctionStats]) -> String {
-    let mut s = format!("{:<24} {:>8} {:>8} {:>6} {:>8} {:>12}\n", "function", "bundles", "ops", "nops", "ops/bdl", "delay filled");
+    let mut s = format!(
+        "{:<24} {:>8} {:>8} {:>6} {:>8} {:>12}\n",
+        "function", "bundles", "ops", "nops", "ops/bdl", "delay filled"
+    );
     for f in stats {
         s.push_str(&format!(
             "{:<24} {:>8} {:>8} {:>6} {:>8.2} {:>6}/{:<5}\n",

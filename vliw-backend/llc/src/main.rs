@@ -57,17 +57,29 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<(), Vec<String>> {
     let machine = Machine::load(&cli.isa).map_err(|e| vec![format!("dsp-llc: {e}")])?;
-    let text_out = cli.assembly || cli.output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e == "s"));
+    let text_out = cli.assembly
+        || cli
+            .output
+            .as_ref()
+            .is_some_and(|o| o.extension().is_some_and(|e| e == "s"));
     let output = match &cli.output {
         Some(o) => o.clone(),
         None => {
-            let stem = cli.input.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "a".into());
+            let stem = cli
+                .input
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "a".into());
             PathBuf::from(format!("{stem}.{}", if text_out { "s" } else { "o" }))
         }
     };
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input).map_err(|e| vec![format!("dsp-llc: {e}")])?;
-    let opts = LlcOptions { opt_level: cli.opt, print_mir: cli.print_mir, comments: text_out };
+    let opts = LlcOptions {
+        opt_level: cli.opt,
+        print_mir: cli.print_mir,
+        comments: text_out,
+    };
     let compiled = compile_module(&machine, &module, &opts, &mut std::io::stderr())?;
     if cli.stats {
         eprint!("{}", stats_table(&compiled.stats));
@@ -84,7 +96,9 @@ fn run(cli: &Cli) -> Result<(), Vec<String>> {
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     if path == Path::new("-") {
         use std::io::Write;
-        return std::io::stdout().write_all(bytes).map_err(|e| format!("dsp-llc: stdout: {e}"));
+        return std::io::stdout()
+            .write_all(bytes)
+            .map_err(|e| format!("dsp-llc: stdout: {e}"));
     }
     std::fs::write(path, bytes).map_err(|e| format!("dsp-llc: {}: {e}", path.display()))
 }

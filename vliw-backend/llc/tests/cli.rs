@@ -55,10 +55,20 @@ fn run_object(m: &Machine, obj: &Path) -> (i32, String) {
     let crt0 = dsp_mc::assemble(m, CRT0, "crt0.s").unwrap();
     let bytes = std::fs::read(obj).unwrap();
     let main = dsp_obj::read_object(&bytes).unwrap();
-    let inputs = [dsp_ld::Input::object("crt0.o", crt0), dsp_ld::Input::object("main.o", main)];
-    let opts = dsp_ld::LinkOptions { machine: Some(m.clone()), ..dsp_ld::LinkOptions::default() };
+    let inputs = [
+        dsp_ld::Input::object("crt0.o", crt0),
+        dsp_ld::Input::object("main.o", main),
+    ];
+    let opts = dsp_ld::LinkOptions {
+        machine: Some(m.clone()),
+        ..dsp_ld::LinkOptions::default()
+    };
     let exe = dsp_ld::link(&inputs, &opts).unwrap_or_else(|e| panic!("{}: {e}", m.name));
-    let config = dsp_sim::Config { strict: true, max_cycles: Some(1_000_000), ..dsp_sim::Config::default() };
+    let config = dsp_sim::Config {
+        strict: true,
+        max_cycles: Some(1_000_000),
+        ..dsp_sim::Config::default()
+    };
     let mut sim = dsp_sim::Sim::new(m, &exe, config).unwrap();
     match sim.run() {
         dsp_sim::Outcome::Exit(s) => (s, String::from_utf8_lossy(&sim.core.stdout).into_owned()),
@@ -74,8 +84,17 @@ fn text_ir_to_objects_that_run_on_every_machine_and_level() {
         let m = Machine::load(name).unwrap();
         for level in 0..=3 {
             let obj = tmp(&format!("loop-{name}-{level}.o"));
-            let out = llc().args(["--isa", name, &format!("-O{level}"), "-o"]).arg(&obj).arg(&ll).output().unwrap();
-            assert!(out.status.success(), "{name} -O{level}: {}", String::from_utf8_lossy(&out.stderr));
+            let out = llc()
+                .args(["--isa", name, &format!("-O{level}"), "-o"])
+                .arg(&obj)
+                .arg(&ll)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{name} -O{level}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let (status, _) = run_object(&m, &obj);
             assert_eq!(status, 385 & 0xff, "{name} -O{level}");
         }
@@ -87,20 +106,44 @@ fn assembly_output_and_statistics() {
     let ll = tmp("asm.ll");
     std::fs::write(&ll, LOOP_LL).unwrap();
     let s = tmp("asm.s");
-    let out = llc().args(["-S", "--stats", "-o"]).arg(&s).arg(&ll).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = llc()
+        .args(["-S", "--stats", "-o"])
+        .arg(&s)
+        .arg(&ll)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&s).unwrap();
-    assert!(text.contains("\t.globl main") && text.contains("square:") && text.contains("table:"), "{text}");
+    assert!(
+        text.contains("\t.globl main") && text.contains("square:") && text.contains("table:"),
+        "{text}"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("bundles") && stderr.contains("main"), "{stderr}");
+    assert!(
+        stderr.contains("bundles") && stderr.contains("main"),
+        "{stderr}"
+    );
     // The text reassembles.
     let m = Machine::load("ftm").unwrap();
     dsp_mc::assemble(&m, &text, "asm.s").unwrap();
     // OUT ending in .s implies assembly; --print-mir dumps both stages.
-    let out = llc().args(["--print-mir", "-o"]).arg(&s).arg(&ll).output().unwrap();
+    let out = llc()
+        .args(["--print-mir", "-o"])
+        .arg(&s)
+        .arg(&ll)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("after instruction selection") && stderr.contains("after register allocation"), "{stderr}");
+    assert!(
+        stderr.contains("after instruction selection")
+            && stderr.contains("after register allocation"),
+        "{stderr}"
+    );
     assert!(std::fs::read_to_string(&s).unwrap().contains("main:"));
 }
 
@@ -115,7 +158,15 @@ fn bitcode_input_from_clang() {
     std::fs::write(&c, "static int tab[5] = {3, 1, 4, 1, 5};\nint main(void) {\n  int s = 0;\n  for (int i = 0; i < 5; i++) s = s * 10 + tab[i];\n  return s % 251;\n}\n").unwrap();
     let bc = tmp("t.bc");
     let st = Command::new("clang-19")
-        .args(["--target=hexagon-unknown-elf", "-fsigned-char", "-ffreestanding", "-O2", "-c", "-emit-llvm", "-o"])
+        .args([
+            "--target=hexagon-unknown-elf",
+            "-fsigned-char",
+            "-ffreestanding",
+            "-O2",
+            "-c",
+            "-emit-llvm",
+            "-o",
+        ])
         .arg(&bc)
         .arg(&c)
         .status()
@@ -124,8 +175,17 @@ fn bitcode_input_from_clang() {
     for name in isa_tablegen::builtin::names() {
         let m = Machine::load(name).unwrap();
         let obj = tmp(&format!("t-{name}.o"));
-        let out = llc().args(["--isa", name, "-o"]).arg(&obj).arg(&bc).output().unwrap();
-        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let out = llc()
+            .args(["--isa", name, "-o"])
+            .arg(&obj)
+            .arg(&bc)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(run_object(&m, &obj).0, 31415 % 251, "{name}");
     }
 }
@@ -148,7 +208,13 @@ fn errors_and_usage() {
     let out = llc().args(["--isa", "nosuch"]).arg(&ll).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     // Usage errors: status 2.
-    assert_eq!(llc().arg("--bogus").output().unwrap().status.code(), Some(2));
-    assert_eq!(llc().args(["-O7"]).arg(&ll).output().unwrap().status.code(), Some(2));
+    assert_eq!(
+        llc().arg("--bogus").output().unwrap().status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        llc().args(["-O7"]).arg(&ll).output().unwrap().status.code(),
+        Some(2)
+    );
     assert_eq!(llc().output().unwrap().status.code(), Some(2));
 }

@@ -36,7 +36,10 @@ pub struct Ddg {
 
 impl Ddg {
     fn new(n: usize) -> Ddg {
-        Ddg { preds: vec![Vec::new(); n], succs: vec![Vec::new(); n] }
+        Ddg {
+            preds: vec![Vec::new(); n],
+            succs: vec![Vec::new(); n],
+        }
     }
 
     fn add(&mut self, from: usize, to: usize, d: i32) {
@@ -111,7 +114,13 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
                 }
             }
         }
-        nodes.push(Node { uses: &first.uses, defs, latency: m.instr(first.instr).latency, mem: None, syscall: false });
+        nodes.push(Node {
+            uses: &first.uses,
+            defs,
+            latency: m.instr(first.instr).latency,
+            mem: None,
+            syscall: false,
+        });
         // The second branch of a pair reads the same condition as the first.
     }
     let mut g = Ddg::new(nodes.len());
@@ -134,7 +143,10 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
             }
         }
         if let Some(acc) = node.mem {
-            let base_version = acc.base.map(|b| regs.get(&b).map_or(0, |s| s.version)).unwrap_or(0);
+            let base_version = acc
+                .base
+                .map(|b| regs.get(&b).map_or(0, |s| s.version))
+                .unwrap_or(0);
             let here = (acc, base_version);
             for (p, prev) in &mems {
                 if (prev.0.writes || acc.writes) && !disjoint(prev, &here) {
@@ -187,7 +199,10 @@ mod tests {
             .map(|o| match o.kind {
                 isa_tablegen::OperandKind::Reg(_) => {
                     let (f, i) = *it.next().unwrap();
-                    LOperand::Reg(PReg { file: RegFileId(f), index: i })
+                    LOperand::Reg(PReg {
+                        file: RegFileId(f),
+                        index: i,
+                    })
                 }
                 _ => LOperand::Imm(imm.unwrap_or(0)),
             })
@@ -207,7 +222,17 @@ mod tests {
             size: Some(4),
         });
         assert_ne!(sem.op, SemOp::Syscall);
-        LOp { instr, guard: None, operands, uses, defs, port_writes: vec![], class: OpClass::Plain, mem, loc: None }
+        LOp {
+            instr,
+            guard: None,
+            operands,
+            uses,
+            defs,
+            port_writes: vec![],
+            class: OpClass::Plain,
+            mem,
+            loc: None,
+        }
     }
 
     #[test]
@@ -216,12 +241,12 @@ mod tests {
         let m = Machine::load("ftm").unwrap();
         let lat = |s: &str| m.instr(m.instr_by_mnemonic(s).unwrap()).latency as i32;
         let body = vec![
-            op(&m, "ldw", &[(0, 5), (0, 2)], Some(0)),        // 0: r5 = [r2]
-            op(&m, "add", &[(0, 6), (0, 5), (0, 5)], None),   // 1: r6 = r5 + r5 (RAW on 0)
-            op(&m, "addi", &[(0, 5), (0, 7)], Some(1)),       // 2: r5 = r7 + 1 (WAR on 1, WAW on 0)
-            op(&m, "stw", &[(0, 6), (0, 2)], Some(4)),        // 3: [r2+4] = r6 (disjoint from 0)
-            op(&m, "ldw", &[(0, 8), (0, 2)], Some(4)),        // 4: r8 = [r2+4] (after store 3)
-            op(&m, "stw", &[(0, 8), (0, 3)], Some(0)),        // 5: [r3] = r8 (unknown base: after 3 and 4)
+            op(&m, "ldw", &[(0, 5), (0, 2)], Some(0)), // 0: r5 = [r2]
+            op(&m, "add", &[(0, 6), (0, 5), (0, 5)], None), // 1: r6 = r5 + r5 (RAW on 0)
+            op(&m, "addi", &[(0, 5), (0, 7)], Some(1)), // 2: r5 = r7 + 1 (WAR on 1, WAW on 0)
+            op(&m, "stw", &[(0, 6), (0, 2)], Some(4)), // 3: [r2+4] = r6 (disjoint from 0)
+            op(&m, "ldw", &[(0, 8), (0, 2)], Some(4)), // 4: r8 = [r2+4] (after store 3)
+            op(&m, "stw", &[(0, 8), (0, 3)], Some(0)), // 5: [r3] = r8 (unknown base: after 3 and 4)
         ];
         let g = build(&m, &body, &[]);
         let d = |a: usize, b: usize| g.succs[a].iter().find(|e| e.0 == b).map(|e| e.1);

@@ -67,7 +67,14 @@ fn assemble(ls: &ListSchedule, len: usize, control_at: usize, nctrl: usize) -> V
 /// Checks that a list schedule with the transfer at `at` meets the
 /// transfer's rules: its dependences, operations issued by the last delay
 /// slot, results landed when control leaves, legal bundles.
-fn accept(m: &Machine, body: &[LOp], control: &[LOp], g: &Ddg, ls: &ListSchedule, at: usize) -> Result<Vec<Vec<Item>>, String> {
+fn accept(
+    m: &Machine,
+    body: &[LOp],
+    control: &[LOp],
+    g: &Ddg,
+    ls: &ListSchedule,
+    at: usize,
+) -> Result<Vec<Vec<Item>>, String> {
     let delay = m.control.delay_slots as usize;
     let node = body.len();
     for &(p, d) in &g.preds[node] {
@@ -119,13 +126,22 @@ pub fn place(
         bundles = assemble(ls, len_ops.max(drain), 0, 0);
     } else {
         let node = body.len();
-        let earliest = g.preds[node].iter().map(|&(p, d)| (ls.cycle[p] as i64 + d as i64).max(0) as usize).max().unwrap_or(0);
-        let mut lo = earliest.max(len_ops.saturating_sub(1 + delay)).max(drain.saturating_sub(delay + 1));
+        let earliest = g.preds[node]
+            .iter()
+            .map(|&(p, d)| (ls.cycle[p] as i64 + d as i64).max(0) as usize)
+            .max()
+            .unwrap_or(0);
+        let mut lo = earliest
+            .max(len_ops.saturating_sub(1 + delay))
+            .max(drain.saturating_sub(delay + 1));
         if !opts.fill_delay_slots {
             lo = lo.max(len_ops);
         }
         // Past `hi`, the transfer simply follows the whole list schedule.
-        let hi = len_ops.max(drain) + m.max_latency() as usize + m.instrs.iter().map(|i| i.busy as usize).max().unwrap_or(1) + 4;
+        let hi = len_ops.max(drain)
+            + m.max_latency() as usize
+            + m.instrs.iter().map(|i| i.busy as usize).max().unwrap_or(1)
+            + 4;
         let mut found = None;
         let mut why = String::new();
         for at in lo..=hi {
@@ -137,7 +153,11 @@ pub fn place(
                 Err(e) => why = e,
             }
             if opts.fill_delay_slots && !body.is_empty() {
-                let pinned: Vec<(u64, &LOp)> = control.iter().enumerate().map(|(k, op)| ((at + k) as u64, op)).collect();
+                let pinned: Vec<(u64, &LOp)> = control
+                    .iter()
+                    .enumerate()
+                    .map(|(k, op)| ((at + k) as u64, op))
+                    .collect();
                 if let Ok(ls2) = crate::list::schedule(m, body, g, prio, opts.pack, &pinned) {
                     if let Ok(cand) = accept(m, body, control, g, &ls2, at) {
                         found = Some((at, cand));
@@ -154,12 +174,18 @@ pub fn place(
     }
     let nop_needed = bundles.iter().any(|b| b.is_empty());
     if nop_needed && m.nop_instr().is_none() {
-        return Err(format!("machine {} has no nop to pad empty bundles", m.name));
+        return Err(format!(
+            "machine {} has no nop to pad empty bundles",
+            m.name
+        ));
     }
     for b in &mut bundles {
         if b.is_empty() {
             b.push(Item::Nop);
         }
     }
-    Ok(RegionSchedule { bundles, delay_slots })
+    Ok(RegionSchedule {
+        bundles,
+        delay_slots,
+    })
 }

@@ -30,7 +30,9 @@ pub fn valid_symbol(name: &str) -> bool {
 /// `r1` as the register).
 pub fn check_symbol(m: &Machine, name: &str, defined: &HashSet<&str>) -> Result<(), String> {
     if !valid_symbol(name) {
-        return Err(format!("symbol name '{name}' cannot be written in assembly (letters, digits, '_', '.', '$')"));
+        return Err(format!(
+            "symbol name '{name}' cannot be written in assembly (letters, digits, '_', '.', '$')"
+        ));
     }
     if !defined.contains(name) && m.parse_reg(name).is_some() {
         return Err(format!(
@@ -83,11 +85,15 @@ pub struct SourceCache {
 
 impl SourceCache {
     fn line(&mut self, loc: &Loc) -> Option<String> {
-        let lines = self
-            .files
-            .entry(loc.file.clone())
-            .or_insert_with(|| std::fs::read_to_string(&loc.file).ok().map(|t| t.lines().map(str::to_string).collect()));
-        lines.as_ref()?.get((loc.line as usize).checked_sub(1)?).map(|l| l.trim().to_string())
+        let lines = self.files.entry(loc.file.clone()).or_insert_with(|| {
+            std::fs::read_to_string(&loc.file)
+                .ok()
+                .map(|t| t.lines().map(str::to_string).collect())
+        });
+        lines
+            .as_ref()?
+            .get((loc.line as usize).checked_sub(1)?)
+            .map(|l| l.trim().to_string())
     }
 
     fn comment(&mut self, loc: &Loc) -> String {
@@ -99,7 +105,13 @@ impl SourceCache {
 }
 
 /// Text of a scheduled function.
-pub fn function(m: &Machine, f: &ScheduledFunction, comments: bool, cache: &mut SourceCache, out: &mut String) {
+pub fn function(
+    m: &Machine,
+    f: &ScheduledFunction,
+    comments: bool,
+    cache: &mut SourceCache,
+    out: &mut String,
+) {
     out.push('\n');
     if f.global {
         let _ = writeln!(out, "\t.globl {}", f.name);
@@ -142,7 +154,10 @@ pub fn data_object(d: &DataObject, out: &mut String) -> Result<(), String> {
     });
     if d.align > 1 {
         if !d.align.is_power_of_two() {
-            return Err(format!("data object '{}': alignment {} is not a power of two", d.name, d.align));
+            return Err(format!(
+                "data object '{}': alignment {} is not a power of two",
+                d.name, d.align
+            ));
         }
         let _ = writeln!(out, "\t.align {}", d.align);
     }
@@ -163,7 +178,12 @@ pub fn data_object(d: &DataObject, out: &mut String) -> Result<(), String> {
     }
     let size = d.size as usize;
     if d.bytes.len() > size {
-        return Err(format!("data object '{}': {} bytes of contents for size {}", d.name, d.bytes.len(), d.size));
+        return Err(format!(
+            "data object '{}': {} bytes of contents for size {}",
+            d.name,
+            d.bytes.len(),
+            d.size
+        ));
     }
     let mut relocs: Vec<_> = d.relocs.iter().collect();
     relocs.sort_by_key(|r| r.offset);
@@ -174,11 +194,17 @@ pub fn data_object(d: &DataObject, out: &mut String) -> Result<(), String> {
     while pos < size {
         if let Some(r) = relocs.get(ri).filter(|r| r.offset as usize == pos) {
             if pos + 4 > size {
-                return Err(format!("data object '{}': relocation at {} past its end", d.name, r.offset));
+                return Err(format!(
+                    "data object '{}': relocation at {} past its end",
+                    d.name, r.offset
+                ));
             }
             bytes_line(out, &pending);
             pending.clear();
-            let o = LOperand::Sym { name: r.symbol.clone(), offset: r.addend };
+            let o = LOperand::Sym {
+                name: r.symbol.clone(),
+                offset: r.addend,
+            };
             let text = match &o {
                 LOperand::Sym { name, offset: 0 } => name.clone(),
                 LOperand::Sym { name, offset } if *offset > 0 => format!("{name}+{offset}"),
@@ -192,7 +218,10 @@ pub fn data_object(d: &DataObject, out: &mut String) -> Result<(), String> {
         }
         let next_reloc = relocs.get(ri).map_or(size, |r| r.offset as usize);
         if next_reloc < pos {
-            return Err(format!("data object '{}': overlapping relocations at {}", d.name, next_reloc));
+            return Err(format!(
+                "data object '{}': overlapping relocations at {}",
+                d.name, next_reloc
+            ));
         }
         // A run of zeros up to the next relocation.
         let mut z = pos;

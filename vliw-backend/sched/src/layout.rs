@@ -36,7 +36,9 @@ impl Layout {
     pub fn successors(&self, f: &Function, b: Block) -> Vec<Block> {
         let mut out = match &f.block(b).term {
             Terminator::Jump(t) => vec![self.resolve(*t)],
-            Terminator::Branch { taken, not_taken, .. } => vec![self.resolve(*not_taken), self.resolve(*taken)],
+            Terminator::Branch {
+                taken, not_taken, ..
+            } => vec![self.resolve(*not_taken), self.resolve(*taken)],
             Terminator::IndirectJump { targets, .. } => targets.clone(),
             Terminator::Return { .. } | Terminator::Unreachable => vec![],
         };
@@ -58,7 +60,11 @@ fn thread(f: &Function) -> Vec<Block> {
             for _ in 0..n {
                 let data = f.block(b);
                 match data.term {
-                    Terminator::Jump(t) if data.insts.is_empty() && (t.0 as usize) < n && t != b => b = t,
+                    Terminator::Jump(t)
+                        if data.insts.is_empty() && (t.0 as usize) < n && t != b =>
+                    {
+                        b = t
+                    }
                     _ => return b,
                 }
             }
@@ -71,7 +77,10 @@ fn thread(f: &Function) -> Vec<Block> {
 /// The layout of `f`.
 pub fn layout(f: &Function) -> Layout {
     let n = f.blocks.len();
-    let mut lay = Layout { order: Vec::new(), target: thread(f) };
+    let mut lay = Layout {
+        order: Vec::new(),
+        target: thread(f),
+    };
     if n == 0 {
         return lay;
     }
@@ -82,7 +91,9 @@ pub fn layout(f: &Function) -> Layout {
     reachable[0] = true;
     while let Some(b) = stack.pop() {
         for s in lay.successors(f, b) {
-            let Some(slot) = preds.get_mut(s.0 as usize) else { continue };
+            let Some(slot) = preds.get_mut(s.0 as usize) else {
+                continue;
+            };
             slot.push(b);
             if !reachable[s.0 as usize] {
                 reachable[s.0 as usize] = true;
@@ -93,7 +104,13 @@ pub fn layout(f: &Function) -> Layout {
     let mut placed = vec![false; n];
     let pullable = |c: Block, from: Block, placed: &[bool]| {
         let i = c.0 as usize;
-        i < n && c != Block(0) && reachable[i] && !placed[i] && preds[i].iter().all(|&p| p == from || p == c || placed[p.0 as usize])
+        i < n
+            && c != Block(0)
+            && reachable[i]
+            && !placed[i]
+            && preds[i]
+                .iter()
+                .all(|&p| p == from || p == c || placed[p.0 as usize])
     };
     for start in 0..n {
         if placed[start] || !reachable[start] {
@@ -135,13 +152,20 @@ mod tests {
             f.block_mut(b).term = t;
             // Non-empty, so nothing is threaded unless a test empties it.
             let r = Reg::Virt(VReg(0));
-            f.block_mut(b).insts.push(Inst::new(InstKind::Copy { dst: r, src: r }));
+            f.block_mut(b)
+                .insts
+                .push(Inst::new(InstKind::Copy { dst: r, src: r }));
         }
         f
     }
 
     fn br(taken: u32, not_taken: u32) -> Terminator {
-        Terminator::Branch { cond: Reg::Virt(VReg(1)), negate: false, taken: Block(taken), not_taken: Block(not_taken) }
+        Terminator::Branch {
+            cond: Reg::Virt(VReg(1)),
+            negate: false,
+            taken: Block(taken),
+            not_taken: Block(not_taken),
+        }
     }
 
     fn ret() -> Terminator {
@@ -155,23 +179,54 @@ mod tests {
     #[test]
     fn chains_follow_control() {
         // 0 → 3 (appended body), 3 → branch 1 / 2: 3 follows 0, 1 follows 3.
-        assert_eq!(order(&func(vec![Terminator::Jump(Block(3)), ret(), ret(), br(2, 1)])), vec![0, 3, 1, 2]);
+        assert_eq!(
+            order(&func(vec![
+                Terminator::Jump(Block(3)),
+                ret(),
+                ret(),
+                br(2, 1)
+            ])),
+            vec![0, 3, 1, 2]
+        );
         // A diamond keeps its order; the join follows the second arm.
-        assert_eq!(order(&func(vec![br(2, 1), Terminator::Jump(Block(3)), Terminator::Jump(Block(3)), ret()])), vec![0, 1, 2, 3]);
+        assert_eq!(
+            order(&func(vec![
+                br(2, 1),
+                Terminator::Jump(Block(3)),
+                Terminator::Jump(Block(3)),
+                ret()
+            ])),
+            vec![0, 1, 2, 3]
+        );
         // A self loop: the exit follows the latch.
-        assert_eq!(order(&func(vec![Terminator::Jump(Block(1)), br(1, 2), ret()])), vec![0, 1, 2]);
+        assert_eq!(
+            order(&func(vec![Terminator::Jump(Block(1)), br(1, 2), ret()])),
+            vec![0, 1, 2]
+        );
         // A loop exit with two predecessors (the zero-trip test and the latch)
         // follows the latch once the test is placed.
         let f = func(vec![br(3, 1), Terminator::Jump(Block(2)), br(2, 3), ret()]);
         assert_eq!(order(&f), vec![0, 1, 2, 3]);
-        let f = func(vec![br(2, 1), br(3, 1), Terminator::Jump(Block(4)), ret(), ret()]);
+        let f = func(vec![
+            br(2, 1),
+            br(3, 1),
+            Terminator::Jump(Block(4)),
+            ret(),
+            ret(),
+        ]);
         assert_eq!(order(&f), vec![0, 1, 3, 2, 4]);
     }
 
     #[test]
     fn threads_empty_blocks_and_drops_unreachable_ones() {
         // 1 is an empty split edge 0 → 1 → 3; 2 becomes unreachable... no: 2 is the other arm.
-        let mut f = func(vec![br(2, 1), Terminator::Jump(Block(3)), ret(), ret(), ret()]);
+        let mut f = func(vec![
+            br(2, 1),
+            Terminator::Jump(Block(3)),
+            ret(),
+            ret(),
+            ret(),
+        ]);
         f.block_mut(Block(1)).insts.clear();
         let lay = layout(&f);
         assert_eq!(lay.resolve(Block(1)), Block(3));

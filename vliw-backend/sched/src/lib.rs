@@ -54,7 +54,12 @@ pub struct SchedOptions {
 
 impl Default for SchedOptions {
     fn default() -> Self {
-        SchedOptions { comments: false, pack: true, fill_delay_slots: true, rename: true }
+        SchedOptions {
+            comments: false,
+            pack: true,
+            fill_delay_slots: true,
+            rename: true,
+        }
     }
 }
 
@@ -125,15 +130,28 @@ pub struct ScheduledFunction {
 }
 
 fn error(f: &Function, message: String, loc: Option<Loc>) -> SchedError {
-    SchedError { function: Some(f.name.clone()), loc: loc.or_else(|| f.loc.clone()), message }
+    SchedError {
+        function: Some(f.name.clone()),
+        loc: loc.or_else(|| f.loc.clone()),
+        message,
+    }
 }
 
 /// Schedules one allocated function into bundles.
-pub fn schedule_function(m: &Machine, f: &Function, opts: &SchedOptions) -> Result<ScheduledFunction, SchedError> {
-    dsp_mir::verify::verify(m, f, dsp_mir::verify::Stage::Allocated).map_err(|e| error(f, e, None))?;
-    let mut blocks = lower::lower_function(m, f, &layout::layout(f)).map_err(|(msg, loc)| error(f, msg, loc))?;
+pub fn schedule_function(
+    m: &Machine,
+    f: &Function,
+    opts: &SchedOptions,
+) -> Result<ScheduledFunction, SchedError> {
+    dsp_mir::verify::verify(m, f, dsp_mir::verify::Stage::Allocated)
+        .map_err(|e| error(f, e, None))?;
+    let mut blocks =
+        lower::lower_function(m, f, &layout::layout(f)).map_err(|(msg, loc)| error(f, msg, loc))?;
     let nop = lower::nop_op(m);
-    let mut stats = FunctionStats { name: f.name.clone(), ..FunctionStats::default() };
+    let mut stats = FunctionStats {
+        name: f.name.clone(),
+        ..FunctionStats::default()
+    };
     if opts.rename {
         liveness::compute(&mut blocks);
         stats.renamed = rename::rename_function(m, &mut blocks);
@@ -145,15 +163,31 @@ pub fn schedule_function(m: &Machine, f: &Function, opts: &SchedOptions) -> Resu
         for region in &b.regions {
             let control: &[LOp] = region.control.as_ref().map_or(&[], |c| &c.ops);
             let g = ddg::build(m, &region.body, control);
-            let prio = list::heights(m, &region.body, &g, control_height + control.len() as u32 - 1);
-            let ls = list::schedule(m, &region.body, &g, &prio, opts.pack, &[]).map_err(|(i, why)| {
-                let op = &region.body[i];
-                error(f, format!("cannot schedule '{}': {why}", emit::op_text(m, op)), op.loc.clone())
-            })?;
+            let prio = list::heights(
+                m,
+                &region.body,
+                &g,
+                control_height + control.len() as u32 - 1,
+            );
+            let ls = list::schedule(m, &region.body, &g, &prio, opts.pack, &[]).map_err(
+                |(i, why)| {
+                    let op = &region.body[i];
+                    error(
+                        f,
+                        format!("cannot schedule '{}': {why}", emit::op_text(m, op)),
+                        op.loc.clone(),
+                    )
+                },
+            )?;
             let rs = delay::place(m, &region.body, control, &g, &ls, &prio, opts)
                 .map_err(|e| error(f, format!("{}: {e}", b.label), None))?;
-            verify::region(m, &region.body, control, &g, &rs)
-                .map_err(|e| error(f, format!("internal scheduler error in {}: {e}", b.label), None))?;
+            verify::region(m, &region.body, control, &g, &rs).map_err(|e| {
+                error(
+                    f,
+                    format!("internal scheduler error in {}: {e}", b.label),
+                    None,
+                )
+            })?;
             let base = bundles.len();
             for (k, items) in rs.bundles.iter().enumerate() {
                 let ops: Vec<LOp> = items
@@ -175,20 +209,45 @@ pub fn schedule_function(m: &Machine, f: &Function, opts: &SchedOptions) -> Resu
             }
             stats.bundles += bundles.len() - base;
         }
-        out.push(ScheduledBlock { label: b.label, bundles });
+        out.push(ScheduledBlock {
+            label: b.label,
+            bundles,
+        });
     }
-    Ok(ScheduledFunction { name: f.name.clone(), global: f.global, blocks: out, stats })
+    Ok(ScheduledFunction {
+        name: f.name.clone(),
+        global: f.global,
+        blocks: out,
+        stats,
+    })
 }
 
 /// Every symbol the module defines and references, checked for the assembler.
-fn check_symbols(m: &Machine, module: &Module, funcs: &[ScheduledFunction]) -> Result<(), SchedError> {
+fn check_symbols(
+    m: &Machine,
+    module: &Module,
+    funcs: &[ScheduledFunction],
+) -> Result<(), SchedError> {
     let mut defined: HashSet<&str> = HashSet::new();
-    for name in module.functions.iter().map(|f| f.name.as_str()).chain(module.data.iter().map(|d| d.name.as_str())) {
+    for name in module
+        .functions
+        .iter()
+        .map(|f| f.name.as_str())
+        .chain(module.data.iter().map(|d| d.name.as_str()))
+    {
         if !defined.insert(name) {
-            return Err(SchedError { function: None, loc: None, message: format!("symbol '{name}' is defined twice") });
+            return Err(SchedError {
+                function: None,
+                loc: None,
+                message: format!("symbol '{name}' is defined twice"),
+            });
         }
     }
-    let fail = |function: Option<&str>, message: String| SchedError { function: function.map(str::to_string), loc: None, message };
+    let fail = |function: Option<&str>, message: String| SchedError {
+        function: function.map(str::to_string),
+        loc: None,
+        message,
+    };
     for name in &defined {
         emit::check_symbol(m, name, &defined).map_err(|e| fail(None, e))?;
     }
@@ -209,14 +268,19 @@ fn check_symbols(m: &Machine, module: &Module, funcs: &[ScheduledFunction]) -> R
     }
     for d in &module.data {
         for r in &d.relocs {
-            emit::check_symbol(m, &r.symbol, &defined).map_err(|e| fail(None, format!("data object '{}': {e}", d.name)))?;
+            emit::check_symbol(m, &r.symbol, &defined)
+                .map_err(|e| fail(None, format!("data object '{}': {e}", d.name)))?;
         }
     }
     Ok(())
 }
 
 /// Assembly text of a module (functions, then data) and per-function statistics.
-pub fn emit_module_stats(m: &Machine, module: &Module, opts: &SchedOptions) -> Result<(String, Vec<FunctionStats>), SchedError> {
+pub fn emit_module_stats(
+    m: &Machine,
+    module: &Module,
+    opts: &SchedOptions,
+) -> Result<(String, Vec<FunctionStats>), SchedError> {
     let funcs = module
         .functions
         .iter()
@@ -233,13 +297,21 @@ pub fn emit_module_stats(m: &Machine, module: &Module, opts: &SchedOptions) -> R
         emit::function(m, f, opts.comments, &mut cache, &mut out);
     }
     for d in &module.data {
-        emit::data_object(d, &mut out).map_err(|message| SchedError { function: None, loc: None, message })?;
+        emit::data_object(d, &mut out).map_err(|message| SchedError {
+            function: None,
+            loc: None,
+            message,
+        })?;
     }
     Ok((out, funcs.into_iter().map(|f| f.stats).collect()))
 }
 
 /// Assembly text of a module: its functions and data sections.
-pub fn emit_module(m: &Machine, module: &Module, opts: &SchedOptions) -> Result<String, SchedError> {
+pub fn emit_module(
+    m: &Machine,
+    module: &Module,
+    opts: &SchedOptions,
+) -> Result<String, SchedError> {
     emit_module_stats(m, module, opts).map(|(s, _)| s)
 }
 

@@ -36,7 +36,11 @@ pub fn heights(m: &Machine, body: &[LOp], g: &Ddg, control_height: u32) -> Vec<u
             Some(op) => m.instr(op.instr).latency.max(busy(m, op.instr)),
             None => control_height,
         };
-        let via = g.succs[i].iter().map(|&(s, d)| (d.max(0) as u32) + h[s]).max().unwrap_or(0);
+        let via = g.succs[i]
+            .iter()
+            .map(|&(s, d)| (d.max(0) as u32) + h[s])
+            .max()
+            .unwrap_or(0);
         h[i] = own.max(via);
     }
     h
@@ -64,12 +68,17 @@ pub fn schedule(
     let mut tracker = Tracker::new(m);
     let mut done = 0usize;
     let mut cycle = 0u64;
-    let max_wait = m.max_latency() as u64 + m.instrs.iter().map(|i| i.busy as u64).max().unwrap_or(1) + 2;
+    let max_wait =
+        m.max_latency() as u64 + m.instrs.iter().map(|i| i.busy as u64).max().unwrap_or(1) + 2;
     let mut idle = 0u64;
     while done < n {
         let mut bundle: Vec<usize> = Vec::new();
         loop {
-            let mut cands: Vec<usize> = ready.iter().copied().filter(|&i| earliest[i] <= cycle).collect();
+            let mut cands: Vec<usize> = ready
+                .iter()
+                .copied()
+                .filter(|&i| earliest[i] <= cycle)
+                .collect();
             if !pack {
                 // Program order, one operation per bundle.
                 cands.sort_unstable();
@@ -142,5 +151,8 @@ pub fn schedule(
     while bundles.last().is_some_and(|b| b.is_empty()) {
         bundles.pop();
     }
-    Ok(ListSchedule { cycle: cycle_of, bundles })
+    Ok(ListSchedule {
+        cycle: cycle_of,
+        bundles,
+    })
 }

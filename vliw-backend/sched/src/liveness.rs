@@ -50,7 +50,11 @@ fn through_block(b: &mut LBlock, live_out: Set, record: bool) -> Set {
 
 /// Computes `live_out` of every region of `blocks`.
 pub fn compute(blocks: &mut [LBlock]) {
-    let index: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, b)| (b.block, i)).collect();
+    let index: HashMap<Block, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.block, i))
+        .collect();
     let mut live_in: Vec<Set> = vec![Set::new(); blocks.len()];
     let out_of = |i: usize, blocks: &[LBlock], live_in: &[Set]| -> Set {
         let mut s = Set::new();

@@ -28,7 +28,10 @@ use crate::query;
 pub enum LOperand {
     Reg(PReg),
     Imm(i64),
-    Sym { name: String, offset: i64 },
+    Sym {
+        name: String,
+        offset: i64,
+    },
     /// A block label of the current function (pc-relative targets).
     Label(String),
 }
@@ -131,7 +134,13 @@ fn regs_of(m: &Machine, rs: impl IntoIterator<Item = PReg>) -> Vec<PReg> {
 
 /// Builds an operation from an instruction and its operands, deriving
 /// uses, defs and the memory access from the instruction's semantics.
-pub fn make_op(m: &Machine, instr: InstrId, guard: Option<(PReg, bool)>, operands: Vec<LOperand>, loc: Option<Loc>) -> LOp {
+pub fn make_op(
+    m: &Machine,
+    instr: InstrId,
+    guard: Option<(PReg, bool)>,
+    operands: Vec<LOperand>,
+    loc: Option<Loc>,
+) -> LOp {
     let ins = m.instr(instr);
     let sem = &ins.sem;
     let reg_at = |i: usize| match operands.get(i) {
@@ -171,12 +180,24 @@ pub fn make_op(m: &Machine, instr: InstrId, guard: Option<(PReg, bool)>, operand
         _ => OpClass::Plain,
     };
     let mem = if sem.op == SemOp::Syscall {
-        Some(MemAccess { reads: true, writes: true, base: None, offset: None, size: None })
+        Some(MemAccess {
+            reads: true,
+            writes: true,
+            base: None,
+            offset: None,
+            size: None,
+        })
     } else if sem.reads_memory() || sem.writes_memory() {
         let base = sem.args.first().and_then(|a| reg_at(a.0));
         let contiguous = matches!(
             sem.op,
-            SemOp::Load | SemOp::Store | SemOp::VLoad | SemOp::VLoadU | SemOp::VStore | SemOp::VStoreU | SemOp::VStoreM
+            SemOp::Load
+                | SemOp::Store
+                | SemOp::VLoad
+                | SemOp::VLoadU
+                | SemOp::VStore
+                | SemOp::VStoreU
+                | SemOp::VStoreM
         );
         let offset = match sem.args.get(1).and_then(|a| operands.get(a.0)) {
             Some(LOperand::Imm(v)) if contiguous => Some(*v),
@@ -194,7 +215,13 @@ pub fn make_op(m: &Machine, instr: InstrId, guard: Option<(PReg, bool)>, operand
             _ => 1,
         };
         let size = (contiguous && elem > 0).then_some(elem * lanes);
-        Some(MemAccess { reads: sem.reads_memory(), writes: sem.writes_memory(), base, offset, size })
+        Some(MemAccess {
+            reads: sem.reads_memory(),
+            writes: sem.writes_memory(),
+            base,
+            offset,
+            size,
+        })
     } else {
         None
     };
@@ -220,11 +247,20 @@ impl Ctx<'_> {
     fn phys(&self, r: Reg, loc: &Option<Loc>) -> Result<PReg, LowerError> {
         match r {
             Reg::Phys(p) => Ok(p),
-            Reg::Virt(v) => Err((format!("virtual register %{} after register allocation", v.0), loc.clone())),
+            Reg::Virt(v) => Err((
+                format!("virtual register %{} after register allocation", v.0),
+                loc.clone(),
+            )),
         }
     }
 
-    fn op(&self, instr: InstrId, guard: Option<(PReg, bool)>, operands: Vec<LOperand>, loc: Option<Loc>) -> LOp {
+    fn op(
+        &self,
+        instr: InstrId,
+        guard: Option<(PReg, bool)>,
+        operands: Vec<LOperand>,
+        loc: Option<Loc>,
+    ) -> LOp {
         make_op(self.m, instr, guard, operands, loc)
     }
 
@@ -232,9 +268,15 @@ impl Ctx<'_> {
         Ok(match o {
             Operand::Reg(r) => LOperand::Reg(self.phys(*r, loc)?),
             Operand::Imm(v) => LOperand::Imm(*v),
-            Operand::Sym { name, offset } => LOperand::Sym { name: name.clone(), offset: *offset },
+            Operand::Sym { name, offset } => LOperand::Sym {
+                name: name.clone(),
+                offset: *offset,
+            },
             Operand::Frame { index, .. } => {
-                return Err((format!("frame operand fi#{} after frame layout", index.0), loc.clone()))
+                return Err((
+                    format!("frame operand fi#{} after frame layout", index.0),
+                    loc.clone(),
+                ))
             }
         })
     }
@@ -244,14 +286,21 @@ impl Ctx<'_> {
     }
 
     fn branch_to(&self, target: Block, guard: Option<(PReg, bool)>) -> Result<LOp, LowerError> {
-        let br = query::branch_instr(self.m).ok_or_else(|| self.missing("pc-relative branch (br)"))?;
-        Ok(self.op(br, guard, vec![LOperand::Label(block_label(self.f, target))], None))
+        let br =
+            query::branch_instr(self.m).ok_or_else(|| self.missing("pc-relative branch (br)"))?;
+        Ok(self.op(
+            br,
+            guard,
+            vec![LOperand::Label(block_label(self.f, target))],
+            None,
+        ))
     }
 
     fn jump_reg(&self, r: PReg) -> Result<LOp, LowerError> {
         let file = &self.m.regfile(r.file).name;
-        let jmp = query::jump_reg_instr(self.m, r.file)
-            .ok_or_else(|| self.missing(&format!("jump through a register of file '{file}' (jmp)")))?;
+        let jmp = query::jump_reg_instr(self.m, r.file).ok_or_else(|| {
+            self.missing(&format!("jump through a register of file '{file}' (jmp)"))
+        })?;
         Ok(self.op(jmp, None, vec![LOperand::Reg(r)], None))
     }
 
@@ -262,11 +311,17 @@ impl Ctx<'_> {
                 let ins = self.m.instr(*instr);
                 if ins.sem.is_branch() {
                     return Err((
-                        format!("control transfer '{}' inside a block (blocks end in terminators)", ins.mnemonic),
+                        format!(
+                            "control transfer '{}' inside a block (blocks end in terminators)",
+                            ins.mnemonic
+                        ),
                         loc,
                     ));
                 }
-                let operands = ops.iter().map(|o| self.operand(o, &loc)).collect::<Result<Vec<_>, _>>()?;
+                let operands = ops
+                    .iter()
+                    .map(|o| self.operand(o, &loc))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let guard = match guard {
                     Some(g) => Some((self.phys(g.reg, &loc)?, g.negate)),
                     None => None,
@@ -279,8 +334,15 @@ impl Ctx<'_> {
                     return Ok(None);
                 }
                 let file = &self.m.regfile(d.file).name;
-                let id = query::copy_instr(self.m, d.file)
-                    .ok_or_else(|| (format!("machine {} has no copy for register file '{file}'", self.m.name), loc.clone()))?;
+                let id = query::copy_instr(self.m, d.file).ok_or_else(|| {
+                    (
+                        format!(
+                            "machine {} has no copy for register file '{file}'",
+                            self.m.name
+                        ),
+                        loc.clone(),
+                    )
+                })?;
                 let ins = self.m.instr(id);
                 let mut operands = vec![LOperand::Imm(0); ins.operands.len()];
                 for a in &ins.sem.args {
@@ -295,14 +357,21 @@ impl Ctx<'_> {
             InstKind::Call { callee, .. } => {
                 let (id, target) = match callee {
                     Callee::Sym(name) => (
-                        query::call_instr(self.m).ok_or_else(|| self.missing("pc-relative call"))?,
-                        LOperand::Sym { name: name.clone(), offset: 0 },
+                        query::call_instr(self.m)
+                            .ok_or_else(|| self.missing("pc-relative call"))?,
+                        LOperand::Sym {
+                            name: name.clone(),
+                            offset: 0,
+                        },
                     ),
                     Callee::Reg(r) => {
                         let p = self.phys(*r, &loc)?;
                         let file = &self.m.regfile(p.file).name;
-                        let id = query::call_reg_instr(self.m, p.file)
-                            .ok_or_else(|| self.missing(&format!("call through a register of file '{file}' (callr)")))?;
+                        let id = query::call_reg_instr(self.m, p.file).ok_or_else(|| {
+                            self.missing(&format!(
+                                "call through a register of file '{file}' (callr)"
+                            ))
+                        })?;
                         (id, LOperand::Reg(p))
                     }
                 };
@@ -315,17 +384,32 @@ impl Ctx<'_> {
 
     /// The control transfer of the terminator of block `cur`; `next` is the
     /// block laid out next.
-    fn terminator(&self, cur: Block, term: &Terminator, next: Option<Block>) -> Result<Option<Control>, LowerError> {
+    fn terminator(
+        &self,
+        cur: Block,
+        term: &Terminator,
+        next: Option<Block>,
+    ) -> Result<Option<Control>, LowerError> {
         let ops = match term {
             Terminator::Jump(t) if Some(*t) == next => vec![],
             Terminator::Jump(t) => vec![self.branch_to(*t, None)?],
-            Terminator::Branch { taken, not_taken, .. } if taken == not_taken => {
+            Terminator::Branch {
+                taken, not_taken, ..
+            } if taken == not_taken => {
                 return self.terminator(cur, &Terminator::Jump(*taken), next)
             }
-            Terminator::Branch { cond, negate, taken, not_taken } => {
+            Terminator::Branch {
+                cond,
+                negate,
+                taken,
+                not_taken,
+            } => {
                 let c = self.phys(*cond, &None)?;
                 if self.m.predicate_file() != Some(c.file) {
-                    return Err(("branch condition is not a register of the machine's guard file".into(), None));
+                    return Err((
+                        "branch condition is not a register of the machine's guard file".into(),
+                        None,
+                    ));
                 }
                 if Some(*not_taken) == next {
                     vec![self.branch_to(*taken, Some((c, *negate)))?]
@@ -334,14 +418,26 @@ impl Ctx<'_> {
                 } else if *not_taken == cur {
                     // Two branches: the first reaches its target a bundle
                     // sooner, so a loop's back edge goes first.
-                    vec![self.branch_to(*not_taken, Some((c, !*negate)))?, self.branch_to(*taken, Some((c, *negate)))?]
+                    vec![
+                        self.branch_to(*not_taken, Some((c, !*negate)))?,
+                        self.branch_to(*taken, Some((c, *negate)))?,
+                    ]
                 } else {
-                    vec![self.branch_to(*taken, Some((c, *negate)))?, self.branch_to(*not_taken, Some((c, !*negate)))?]
+                    vec![
+                        self.branch_to(*taken, Some((c, *negate)))?,
+                        self.branch_to(*not_taken, Some((c, !*negate)))?,
+                    ]
                 }
             }
-            Terminator::IndirectJump { target, .. } => vec![self.jump_reg(self.phys(*target, &None)?)?],
+            Terminator::IndirectJump { target, .. } => {
+                vec![self.jump_reg(self.phys(*target, &None)?)?]
+            }
             Terminator::Return { .. } => {
-                let link = self.m.control.link.ok_or_else(|| self.missing("link register (needed to return)"))?;
+                let link = self
+                    .m
+                    .control
+                    .link
+                    .ok_or_else(|| self.missing("link register (needed to return)"))?;
                 vec![self.jump_reg(link)?]
             }
             Terminator::Unreachable => vec![],
@@ -353,13 +449,21 @@ impl Ctx<'_> {
             live_uses.extend(self.m.abi.sp);
             live_uses.extend(self.m.abi.fp);
         }
-        Ok((!ops.is_empty()).then_some(Control { ops, live_uses, live_defs: vec![] }))
+        Ok((!ops.is_empty()).then_some(Control {
+            ops,
+            live_uses,
+            live_defs: vec![],
+        }))
     }
 }
 
 /// Lowers an allocated function into blocks of regions, in the layout's
 /// order and with its threaded jump targets.
-pub fn lower_function(m: &Machine, f: &Function, layout: &Layout) -> Result<Vec<LBlock>, LowerError> {
+pub fn lower_function(
+    m: &Machine,
+    f: &Function,
+    layout: &Layout,
+) -> Result<Vec<LBlock>, LowerError> {
     let cx = Ctx { m, f };
     let mut out = Vec::with_capacity(f.blocks.len());
     for (i, &b) in layout.order.iter().enumerate() {
@@ -368,22 +472,39 @@ pub fn lower_function(m: &Machine, f: &Function, layout: &Layout) -> Result<Vec<
         let mut regions = Vec::new();
         let mut body = Vec::new();
         for inst in &block.insts {
-            let Some(op) = cx.lower_inst(inst)? else { continue };
+            let Some(op) = cx.lower_inst(inst)? else {
+                continue;
+            };
             if op.class == OpClass::Call {
-                let InstKind::Call { args, rets, .. } = &inst.kind else { unreachable!("a call lowers from a call") };
+                let InstKind::Call { args, rets, .. } = &inst.kind else {
+                    unreachable!("a call lowers from a call")
+                };
                 let mut live_uses: Vec<PReg> = op.uses.iter().chain(args).copied().collect();
                 live_uses.extend(m.abi.sp);
                 let mut live_defs: Vec<PReg> = op.defs.iter().chain(rets).copied().collect();
                 live_defs.extend(dsp_mir::call_clobbers(m));
-                let control = Control { ops: vec![op], live_uses, live_defs };
-                regions.push(Region { body: std::mem::take(&mut body), control: Some(control), live_out: vec![] });
+                let control = Control {
+                    ops: vec![op],
+                    live_uses,
+                    live_defs,
+                };
+                regions.push(Region {
+                    body: std::mem::take(&mut body),
+                    control: Some(control),
+                    live_out: vec![],
+                });
             } else {
                 body.push(op);
             }
         }
         let term = match &block.term {
             Terminator::Jump(t) => Terminator::Jump(layout.resolve(*t)),
-            Terminator::Branch { cond, negate, taken, not_taken } => Terminator::Branch {
+            Terminator::Branch {
+                cond,
+                negate,
+                taken,
+                not_taken,
+            } => Terminator::Branch {
                 cond: *cond,
                 negate: *negate,
                 taken: layout.resolve(*taken),
@@ -392,8 +513,17 @@ pub fn lower_function(m: &Machine, f: &Function, layout: &Layout) -> Result<Vec<
             other => other.clone(),
         };
         let control = cx.terminator(b, &term, next)?;
-        regions.push(Region { body, control, live_out: vec![] });
-        out.push(LBlock { block: b, label: block_label(f, b), regions, succs: layout.successors(f, b) });
+        regions.push(Region {
+            body,
+            control,
+            live_out: vec![],
+        });
+        out.push(LBlock {
+            block: b,
+            label: block_label(f, b),
+            regions,
+            succs: layout.successors(f, b),
+        });
     }
     Ok(out)
 }

@@ -27,7 +27,11 @@ pub fn copy_instr(m: &Machine, file: RegFileId) -> Option<InstrId> {
             continue;
         }
         // Every argument a register of the file, none of them the destination.
-        if !sem.args.iter().all(|a| a.0 != d.0 && ins.operands[a.0].kind == OperandKind::Reg(file)) {
+        if !sem
+            .args
+            .iter()
+            .all(|a| a.0 != d.0 && ins.operands[a.0].kind == OperandKind::Reg(file))
+        {
             continue;
         }
         let key = (ins.cost, ins.latency, sem.op != SemOp::Mov, i);
@@ -39,7 +43,13 @@ pub fn copy_instr(m: &Machine, file: RegFileId) -> Option<InstrId> {
 }
 
 fn control(m: &Machine, op: SemOp, arg: ArgPat) -> Option<InstrId> {
-    m.find_instr(&Want { op, ty: None, ty2: None, dst: None, args: &[arg] })
+    m.find_instr(&Want {
+        op,
+        ty: None,
+        ty2: None,
+        dst: None,
+        args: &[arg],
+    })
 }
 
 /// The pc-relative branch (`br(target)`).
@@ -79,7 +89,11 @@ mod tests {
                 let id = copy_instr(&m, RegFileId(f as u16))
                     .unwrap_or_else(|| panic!("{name}: no copy for file {}", file.name));
                 let sem = &m.instr(id).sem;
-                assert!(matches!(sem.op, SemOp::Mov | SemOp::Or | SemOp::And), "{name}: {}", m.instr(id).mnemonic);
+                assert!(
+                    matches!(sem.op, SemOp::Mov | SemOp::Or | SemOp::And),
+                    "{name}: {}",
+                    m.instr(id).mnemonic
+                );
             }
             let r = m.scalar_file(isa_tablegen::Ty::I32).unwrap();
             let copy = copy_instr(&m, r).unwrap();

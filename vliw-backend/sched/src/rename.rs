@@ -37,14 +37,19 @@ fn pool(m: &Machine, blocks: &[LBlock]) -> Vec<Vec<PReg>> {
             let file = RegFileId(f as u16);
             (0..m.regfile(file).count)
                 .map(|index| PReg { file, index })
-                .filter(|&r| !reserved(m, r) && (!m.abi.callee_saved.contains(&r) || written.contains(&r)))
+                .filter(|&r| {
+                    !reserved(m, r) && (!m.abi.callee_saved.contains(&r) || written.contains(&r))
+                })
                 .collect()
         })
         .collect()
 }
 
 fn reserved(m: &Machine, r: PReg) -> bool {
-    m.special(r).is_some() || Some(r) == m.abi.sp || Some(r) == m.abi.fp || Some(r) == m.control.link
+    m.special(r).is_some()
+        || Some(r) == m.abi.sp
+        || Some(r) == m.abi.fp
+        || Some(r) == m.control.link
 }
 
 fn touches(o: &LOp, r: PReg) -> bool {
@@ -68,7 +73,9 @@ fn reads_renamable(m: &Machine, o: &LOp, r: PReg) -> bool {
             return false;
         }
     }
-    let via_operand = source_positions(m, o).iter().any(|&p| o.operands.get(p) == Some(&LOperand::Reg(r)));
+    let via_operand = source_positions(m, o)
+        .iter()
+        .any(|&p| o.operands.get(p) == Some(&LOperand::Reg(r)));
     let via_guard = o.guard.is_some_and(|(g, _)| g == r);
     let implicit = o.class == OpClass::Syscall;
     (via_operand || via_guard) && !implicit
@@ -106,7 +113,9 @@ fn rename_region(m: &Machine, region: &mut Region, pool: &[Vec<PReg>]) -> usize 
         if sem.args.iter().any(|a| a.0 == d.0) {
             continue;
         }
-        let Some(&LOperand::Reg(r)) = op.operands.get(d.0) else { continue };
+        let Some(&LOperand::Reg(r)) = op.operands.get(d.0) else {
+            continue;
+        };
         if reserved(m, r) || !region.body[..i].iter().any(|o| touches(o, r)) {
             continue;
         }
@@ -137,11 +146,15 @@ fn rename_region(m: &Machine, region: &mut Region, pool: &[Vec<PReg>]) -> usize 
         // then the one last touched longest before it.
         let mut best: Option<((bool, i64), PReg)> = None;
         for &c in &pool[r.file.0 as usize] {
-            if c == r || live[i].contains(&c) || region.body[i..=last].iter().any(|o| touches(o, c)) {
+            if c == r || live[i].contains(&c) || region.body[i..=last].iter().any(|o| touches(o, c))
+            {
                 continue;
             }
             let after = region.body[last + 1..].iter().any(|o| touches(o, c));
-            let before = region.body[..i].iter().rposition(|o| touches(o, c)).map_or(-1, |p| p as i64);
+            let before = region.body[..i]
+                .iter()
+                .rposition(|o| touches(o, c))
+                .map_or(-1, |p| p as i64);
             let key = (after, before);
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 best = Some((key, c));

@@ -23,7 +23,10 @@ use crate::lower::{LOp, LOperand};
 pub fn isa_op(op: &LOp) -> Op {
     Op {
         instr: op.instr,
-        guard: op.guard.map(|(r, negate)| Guard { reg: r.index, negate }),
+        guard: op.guard.map(|(r, negate)| Guard {
+            reg: r.index,
+            negate,
+        }),
         args: op
             .operands
             .iter()
@@ -47,7 +50,11 @@ pub struct Tracker<'m> {
 
 impl<'m> Tracker<'m> {
     pub fn new(m: &'m Machine) -> Tracker<'m> {
-        Tracker { m, free_at: m.units.iter().map(|u| vec![0; u.count as usize]).collect(), landing: Vec::new() }
+        Tracker {
+            m,
+            free_at: m.units.iter().map(|u| vec![0; u.count as usize]).collect(),
+            landing: Vec::new(),
+        }
     }
 
     fn ports_ok(&self, cycle: u64, ops: &[&LOp]) -> bool {
@@ -74,7 +81,9 @@ impl<'m> Tracker<'m> {
     /// still busy taken out (the simulator's rule).
     fn place(&self, cycle: u64, instrs: &[InstrId]) -> Option<Vec<isa_tablegen::Placement>> {
         let free_at = &self.free_at;
-        self.m.place_bundle(instrs, &|u, i| free_at[u.0 as usize][i as usize] > cycle).ok()
+        self.m
+            .place_bundle(instrs, &|u, i| free_at[u.0 as usize][i as usize] > cycle)
+            .ok()
     }
 
     /// Whether `ops` (already in bundle order) may form the bundle issued at

@@ -4,20 +4,31 @@
 //! and simulated) are in tests/run.rs.
 
 use dsp_mir::builder::sem_inst;
-use dsp_mir::{Block, DataObject, DataReloc, DataSection, Function, Inst, InstKind, Loc, Module, Operand, Reg, Terminator};
+use dsp_mir::{
+    Block, DataObject, DataReloc, DataSection, Function, Inst, InstKind, Loc, Module, Operand, Reg,
+    Terminator,
+};
 use isa_tablegen::{ArgPat, Machine, Reg as PReg, SemOp, Ty, Want};
 
 use crate::lower::LOperand;
 use crate::{emit_module, emit_module_stats, schedule_function, SchedOptions};
 
 fn machines() -> Vec<Machine> {
-    isa_tablegen::builtin::names().map(|n| Machine::load(n).unwrap()).collect()
+    isa_tablegen::builtin::names()
+        .map(|n| Machine::load(n).unwrap())
+        .collect()
 }
 
 fn r(m: &Machine, k: usize) -> PReg {
     // Argument registers of the 32-bit file: never special, sp or link.
     let file = m.scalar_file(Ty::I32).unwrap();
-    m.abi.args.iter().copied().filter(|a| a.file == file).nth(k).unwrap()
+    m.abi
+        .args
+        .iter()
+        .copied()
+        .filter(|a| a.file == file)
+        .nth(k)
+        .unwrap()
 }
 
 fn op(m: &Machine, sem: SemOp, ty: Ty, dst: Option<PReg>, args: &[Operand]) -> Inst {
@@ -29,7 +40,15 @@ fn op(m: &Machine, sem: SemOp, ty: Ty, dst: Option<PReg>, args: &[Operand]) -> I
             _ => ArgPat::SymImm,
         })
         .collect();
-    let id = m.find_instr(&Want { op: sem, ty: Some(ty), ty2: None, dst: dst.map(|d| d.file), args: &pats }).unwrap();
+    let id = m
+        .find_instr(&Want {
+            op: sem,
+            ty: Some(ty),
+            ty2: None,
+            dst: dst.map(|d| d.file),
+            args: &pats,
+        })
+        .unwrap();
     sem_inst(m, id, dst.map(|d| Operand::Reg(Reg::Phys(d))), args, None)
 }
 
@@ -42,15 +61,26 @@ fn li(m: &Machine, dst: PReg, v: i64) -> Inst {
 }
 
 fn mnemonic(m: &Machine, sem: SemOp) -> String {
-    m.instrs.iter().find(|i| i.sem.op == sem).unwrap().mnemonic.clone()
+    m.instrs
+        .iter()
+        .find(|i| i.sem.op == sem)
+        .unwrap()
+        .mnemonic
+        .clone()
 }
 
 fn ret_term(m: &Machine) -> Terminator {
-    Terminator::Return { rets: vec![r(m, 0)] }
+    Terminator::Return {
+        rets: vec![r(m, 0)],
+    }
 }
 
 fn one(f: Function) -> Module {
-    Module { source_name: String::new(), functions: vec![f], data: vec![] }
+    Module {
+        source_name: String::new(),
+        functions: vec![f],
+        data: vec![],
+    }
 }
 
 /// f: bb0 sets a predicate and branches; bb1, bb2 return. `taken`/`not_taken` pick the layout.
@@ -59,11 +89,24 @@ fn branchy(m: &Machine, taken: u32, not_taken: u32) -> Function {
     for name in ["entry", "a", "b"] {
         f.new_block(name);
     }
-    let p = PReg { file: m.predicate_file().unwrap(), index: 1 };
-    let cmp = op(m, SemOp::Lt, Ty::I32, Some(p), &[reg(r(m, 0)), reg(r(m, 1))]);
+    let p = PReg {
+        file: m.predicate_file().unwrap(),
+        index: 1,
+    };
+    let cmp = op(
+        m,
+        SemOp::Lt,
+        Ty::I32,
+        Some(p),
+        &[reg(r(m, 0)), reg(r(m, 1))],
+    );
     f.block_mut(Block(0)).insts.push(cmp);
-    f.block_mut(Block(0)).term =
-        Terminator::Branch { cond: Reg::Phys(p), negate: false, taken: Block(taken), not_taken: Block(not_taken) };
+    f.block_mut(Block(0)).term = Terminator::Branch {
+        cond: Reg::Phys(p),
+        negate: false,
+        taken: Block(taken),
+        not_taken: Block(not_taken),
+    };
     for b in [1, 2] {
         f.block_mut(Block(b)).insts.push(li(m, r(m, 0), b as i64));
         f.block_mut(Block(b)).term = ret_term(m);
@@ -81,13 +124,31 @@ fn labels_symbols_and_fallthrough() {
         f.block_mut(Block(0)).term = Terminator::Jump(Block(1));
         f.block_mut(Block(1)).term = ret_term(&m);
         let text = emit_module(&m, &one(f), &SchedOptions::default()).unwrap();
-        for line in ["\t.globl f\n", "\t.type f, @function\n", "f:\n", ".Lf_0:\n", ".Lf_1:\n", "\t.size f, .-f\n"] {
-            assert!(text.contains(line), "{}: missing {line:?} in\n{text}", m.name);
+        for line in [
+            "\t.globl f\n",
+            "\t.type f, @function\n",
+            "f:\n",
+            ".Lf_0:\n",
+            ".Lf_1:\n",
+            "\t.size f, .-f\n",
+        ] {
+            assert!(
+                text.contains(line),
+                "{}: missing {line:?} in\n{text}",
+                m.name
+            );
         }
         let br = mnemonic(&m, SemOp::Br);
-        assert!(!text.contains(&format!("{br} ")), "{}: the jump to the next block falls through\n{text}", m.name);
+        assert!(
+            !text.contains(&format!("{br} ")),
+            "{}: the jump to the next block falls through\n{text}",
+            m.name
+        );
         let jmp = mnemonic(&m, SemOp::Jmp);
-        assert!(text.contains(&format!("{jmp} {}", m.reg_name(m.control.link.unwrap()))), "{text}");
+        assert!(
+            text.contains(&format!("{jmp} {}", m.reg_name(m.control.link.unwrap()))),
+            "{text}"
+        );
         // Local functions are not exported.
         let mut g = Function::new("g");
         g.global = false;
@@ -118,12 +179,25 @@ fn conditional_branch_forms() {
             for name in ["entry", "loop", "other", "join"] {
                 f.new_block(name);
             }
-            let p = PReg { file: m.predicate_file().unwrap(), index: 1 };
+            let p = PReg {
+                file: m.predicate_file().unwrap(),
+                index: 1,
+            };
             let arms = if self_taken { (1, 3) } else { (3, 1) };
             for (b, taken, not_taken) in [(0, 2, 1), (1, arms.0, arms.1)] {
-                f.block_mut(Block(b)).insts.push(op(&m, SemOp::Lt, Ty::I32, Some(p), &[reg(r(&m, 0)), reg(r(&m, 1))]));
-                f.block_mut(Block(b)).term =
-                    Terminator::Branch { cond: Reg::Phys(p), negate: false, taken: Block(taken), not_taken: Block(not_taken) };
+                f.block_mut(Block(b)).insts.push(op(
+                    &m,
+                    SemOp::Lt,
+                    Ty::I32,
+                    Some(p),
+                    &[reg(r(&m, 0)), reg(r(&m, 1))],
+                ));
+                f.block_mut(Block(b)).term = Terminator::Branch {
+                    cond: Reg::Phys(p),
+                    negate: false,
+                    taken: Block(taken),
+                    not_taken: Block(not_taken),
+                };
             }
             f.block_mut(Block(2)).insts.push(li(&m, r(&m, 0), 2));
             f.block_mut(Block(2)).term = Terminator::Jump(Block(3));
@@ -134,11 +208,24 @@ fn conditional_branch_forms() {
             let b1 = &sf.blocks[1].bundles;
             let pos = |target: &str| {
                 b1.iter()
-                    .position(|b| b.iter().any(|o| o.operands.contains(&LOperand::Label(target.into()))))
+                    .position(|b| {
+                        b.iter()
+                            .any(|o| o.operands.contains(&LOperand::Label(target.into())))
+                    })
                     .unwrap()
             };
-            assert_eq!(pos(".Lf_3"), pos(".Lf_1") + 1, "{}: back edge first", m.name);
-            assert_eq!(b1.len(), pos(".Lf_1") + delay + 2, "{}: delay slots of both branches", m.name);
+            assert_eq!(
+                pos(".Lf_3"),
+                pos(".Lf_1") + 1,
+                "{}: back edge first",
+                m.name
+            );
+            assert_eq!(
+                b1.len(),
+                pos(".Lf_1") + delay + 2,
+                "{}: delay slots of both branches",
+                m.name
+            );
         }
     }
 }
@@ -150,15 +237,29 @@ fn diagnostics() {
     let mut f = Function::new("f");
     f.new_block("entry");
     let v = f.new_vreg(m.scalar_file(Ty::I32).unwrap());
-    f.block_mut(Block(0)).insts.push(Inst { kind: InstKind::Copy { dst: Reg::Virt(v), src: Reg::Phys(r(&m, 0)) }, loc: None });
+    f.block_mut(Block(0)).insts.push(Inst {
+        kind: InstKind::Copy {
+            dst: Reg::Virt(v),
+            src: Reg::Phys(r(&m, 0)),
+        },
+        loc: None,
+    });
     f.block_mut(Block(0)).term = ret_term(&m);
     let e = emit_module(&m, &one(f), &SchedOptions::default()).unwrap_err();
-    assert!(e.to_string().contains("in function 'f'") && e.to_string().contains("virtual register"), "{e}");
+    assert!(
+        e.to_string().contains("in function 'f'") && e.to_string().contains("virtual register"),
+        "{e}"
+    );
     // An external symbol spelled like a register cannot be referenced.
     let mut f = Function::new("f");
     f.new_block("entry");
-    let sym = Operand::Sym { name: "v1".into(), offset: 0 };
-    f.block_mut(Block(0)).insts.push(op(&m, SemOp::Mov, Ty::I32, Some(r(&m, 0)), &[sym]));
+    let sym = Operand::Sym {
+        name: "v1".into(),
+        offset: 0,
+    };
+    f.block_mut(Block(0))
+        .insts
+        .push(op(&m, SemOp::Mov, Ty::I32, Some(r(&m, 0)), &[sym]));
     f.block_mut(Block(0)).term = ret_term(&m);
     let e = emit_module(&m, &one(f.clone()), &SchedOptions::default()).unwrap_err();
     assert!(e.to_string().contains("'v1'"), "{e}");
@@ -178,14 +279,24 @@ fn diagnostics() {
     let mut g = Function::new("bad name");
     g.new_block("entry");
     g.block_mut(Block(0)).term = ret_term(&m);
-    assert!(emit_module(&m, &one(g), &SchedOptions::default()).unwrap_err().to_string().contains("bad name"));
+    assert!(emit_module(&m, &one(g), &SchedOptions::default())
+        .unwrap_err()
+        .to_string()
+        .contains("bad name"));
     // A position is reported when the instruction has one.
     let mut f = Function::new("f");
     f.new_block("entry");
     f.new_block("x");
     f.block_mut(Block(0)).insts.push(Inst {
-        kind: InstKind::Phi { dst: dsp_mir::VReg(0), incoming: vec![] },
-        loc: Some(Loc { file: "a.c".into(), line: 3, col: 1 }),
+        kind: InstKind::Phi {
+            dst: dsp_mir::VReg(0),
+            incoming: vec![],
+        },
+        loc: Some(Loc {
+            file: "a.c".into(),
+            line: 3,
+            col: 1,
+        }),
     });
     f.vregs.push(m.scalar_file(Ty::I32).unwrap());
     let e = schedule_function(&m, &f, &SchedOptions::default()).unwrap_err();
@@ -202,11 +313,26 @@ fn source_line_comments() {
     let mut f = Function::new("f");
     f.new_block("entry");
     let mut i = li(&m, r(&m, 0), 11);
-    i.loc = Some(Loc { file: src.display().to_string(), line: 2, col: 3 });
+    i.loc = Some(Loc {
+        file: src.display().to_string(),
+        line: 2,
+        col: 3,
+    });
     f.block_mut(Block(0)).insts.push(i);
     f.block_mut(Block(0)).term = ret_term(&m);
-    let text = emit_module(&m, &one(f.clone()), &SchedOptions { comments: true, ..SchedOptions::default() }).unwrap();
-    assert!(text.contains(&format!("# {}:2: return 5 + 6;", src.display())), "{text}");
+    let text = emit_module(
+        &m,
+        &one(f.clone()),
+        &SchedOptions {
+            comments: true,
+            ..SchedOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        text.contains(&format!("# {}:2: return 5 + 6;", src.display())),
+        "{text}"
+    );
     let text = emit_module(&m, &one(f), &SchedOptions::default()).unwrap();
     assert!(!text.contains("return 5"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -230,9 +356,21 @@ fn data_directives() {
                 align: 8,
                 size: 24,
                 bytes,
-                relocs: vec![DataReloc { offset: 16, symbol: "other".into(), addend: -4 }],
+                relocs: vec![DataReloc {
+                    offset: 16,
+                    symbol: "other".into(),
+                    addend: -4,
+                }],
             },
-            DataObject { name: "z".into(), global: false, section: DataSection::Bss, align: 1, bytes: vec![], size: 3, relocs: vec![] },
+            DataObject {
+                name: "z".into(),
+                global: false,
+                section: DataSection::Bss,
+                align: 1,
+                bytes: vec![],
+                size: 3,
+                relocs: vec![],
+            },
             DataObject {
                 name: "s".into(),
                 global: false,
@@ -257,7 +395,9 @@ fn data_directives() {
 #[test]
 fn system_calls_are_barriers() {
     for m in machines() {
-        let Some(trap) = m.instrs.iter().position(|i| i.sem.op == SemOp::Syscall) else { continue };
+        let Some(trap) = m.instrs.iter().position(|i| i.sem.op == SemOp::Syscall) else {
+            continue;
+        };
         let trap = isa_tablegen::InstrId(trap as u16);
         let mut f = Function::new("f");
         f.new_block("entry");
@@ -269,11 +409,25 @@ fn system_calls_are_barriers() {
         f.block_mut(Block(0)).term = ret_term(&m);
         let sf = schedule_function(&m, &f, &SchedOptions::default()).unwrap();
         let bundles = &sf.blocks[0].bundles;
-        let at = |sem: SemOp| bundles.iter().position(|b| b.iter().any(|o| m.instr(o.instr).sem.op == sem)).unwrap();
+        let at = |sem: SemOp| {
+            bundles
+                .iter()
+                .position(|b| b.iter().any(|o| m.instr(o.instr).sem.op == sem))
+                .unwrap()
+        };
         // (Found by their constants: renaming may move the second one off `b`.)
-        let mov = |v: i64| bundles.iter().position(|x| x.iter().any(|o| o.operands.contains(&LOperand::Imm(v)))).unwrap();
+        let mov = |v: i64| {
+            bundles
+                .iter()
+                .position(|x| x.iter().any(|o| o.operands.contains(&LOperand::Imm(v))))
+                .unwrap()
+        };
         let (first_mov, second_mov) = (mov(1), mov(7));
-        assert!(first_mov < at(SemOp::Syscall) && at(SemOp::Syscall) < second_mov, "{}: {bundles:?}", m.name);
+        assert!(
+            first_mov < at(SemOp::Syscall) && at(SemOp::Syscall) < second_mov,
+            "{}: {bundles:?}",
+            m.name
+        );
     }
 }
 
@@ -289,9 +443,27 @@ fn large_blocks_schedule_in_reasonable_time() {
         let d = regs[i % 8];
         match i % 4 {
             0 => body.push(li(&m, d, i as i64)),
-            1 => body.push(op(&m, SemOp::Add, Ty::I32, Some(d), &[reg(regs[(i + 3) % 8]), reg(d)])),
-            2 => body.push(op(&m, SemOp::Load, Ty::I32, Some(d), &[reg(base), Operand::Imm(4 * (i % 16) as i64)])),
-            _ => body.push(op(&m, SemOp::Store, Ty::I32, None, &[reg(base), Operand::Imm(4 * (i % 16) as i64), reg(d)])),
+            1 => body.push(op(
+                &m,
+                SemOp::Add,
+                Ty::I32,
+                Some(d),
+                &[reg(regs[(i + 3) % 8]), reg(d)],
+            )),
+            2 => body.push(op(
+                &m,
+                SemOp::Load,
+                Ty::I32,
+                Some(d),
+                &[reg(base), Operand::Imm(4 * (i % 16) as i64)],
+            )),
+            _ => body.push(op(
+                &m,
+                SemOp::Store,
+                Ty::I32,
+                None,
+                &[reg(base), Operand::Imm(4 * (i % 16) as i64), reg(d)],
+            )),
         }
     }
     f.block_mut(Block(0)).term = ret_term(&m);
@@ -313,10 +485,19 @@ fn liveness_across_blocks_and_calls() {
     let body = &mut f.block_mut(Block(0)).insts;
     body.push(li(&m, c, 1));
     body.push(li(&m, b, 2));
-    body.push(Inst::new(InstKind::Copy { dst: Reg::Phys(a), src: Reg::Phys(b) }));
-    body.push(Inst::new(InstKind::Call { callee: dsp_mir::Callee::Sym("g".into()), args: vec![a], rets: vec![a] }));
+    body.push(Inst::new(InstKind::Copy {
+        dst: Reg::Phys(a),
+        src: Reg::Phys(b),
+    }));
+    body.push(Inst::new(InstKind::Call {
+        callee: dsp_mir::Callee::Sym("g".into()),
+        args: vec![a],
+        rets: vec![a],
+    }));
     f.block_mut(Block(0)).term = Terminator::Jump(Block(1));
-    f.block_mut(Block(1)).insts.push(op(&m, SemOp::Add, Ty::I32, Some(a), &[reg(a), reg(c)]));
+    f.block_mut(Block(1))
+        .insts
+        .push(op(&m, SemOp::Add, Ty::I32, Some(a), &[reg(a), reg(c)]));
     f.block_mut(Block(1)).term = ret_term(&m);
     let mut blocks = crate::lower::lower_function(&m, &f, &crate::layout::layout(&f)).unwrap();
     crate::liveness::compute(&mut blocks);
@@ -330,5 +511,9 @@ fn liveness_across_blocks_and_calls() {
     // Before the return: the result and every callee-saved register.
     let ret_region = &blocks[1].regions[0];
     assert!(ret_region.live_out.contains(&a));
-    assert!(m.abi.callee_saved.iter().all(|r| ret_region.live_out.contains(r)));
+    assert!(m
+        .abi
+        .callee_saved
+        .iter()
+        .all(|r| ret_region.live_out.contains(r)));
 }

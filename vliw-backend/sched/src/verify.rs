@@ -13,7 +13,13 @@ use crate::lower::{nop_op, LOp};
 use crate::query::busy;
 use crate::resource::replay;
 
-pub fn region(m: &Machine, body: &[LOp], control: &[LOp], g: &Ddg, rs: &RegionSchedule) -> Result<(), String> {
+pub fn region(
+    m: &Machine,
+    body: &[LOp],
+    control: &[LOp],
+    g: &Ddg,
+    rs: &RegionSchedule,
+) -> Result<(), String> {
     let n = body.len();
     let mut pos = vec![(usize::MAX, usize::MAX); n + 1];
     for (c, b) in rs.bundles.iter().enumerate() {
@@ -34,7 +40,10 @@ pub fn region(m: &Machine, body: &[LOp], control: &[LOp], g: &Ddg, rs: &RegionSc
             let (a, b) = (pos[from], pos[to]);
             let gap = b.0 as i64 - a.0 as i64;
             if gap < d as i64 || (gap == 0 && b.1 < a.1) {
-                return Err(format!("dependence {from} -> {to} (distance {d}) violated: cycles {} and {}", a.0, b.0));
+                return Err(format!(
+                    "dependence {from} -> {to} (distance {d}) violated: cycles {} and {}",
+                    a.0, b.0
+                ));
             }
         }
     }
@@ -44,11 +53,15 @@ pub fn region(m: &Machine, body: &[LOp], control: &[LOp], g: &Ddg, rs: &RegionSc
     for (i, op) in body.iter().enumerate() {
         let c = pos[i].0;
         if c >= end {
-            return Err(format!("operation {i} issues at cycle {c}, after control leaves at {end}"));
+            return Err(format!(
+                "operation {i} issues at cycle {c}, after control leaves at {end}"
+            ));
         }
         let done = c + m.instr(op.instr).latency.max(busy(m, op.instr)) as usize;
         if done > end {
-            return Err(format!("operation {i} (cycle {c}) is still in flight when control leaves at {end}"));
+            return Err(format!(
+                "operation {i} (cycle {c}) is still in flight when control leaves at {end}"
+            ));
         }
     }
     let nop = nop_op(m);

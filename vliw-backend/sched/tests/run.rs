@@ -29,17 +29,35 @@ fn straight_line(m: &isa_tablegen::Machine) -> dsp_mir::Module {
     b.sem2(SemOp::Cvt, Some(Ty::F32), Some(Ty::I32), Some(u), &[reg(u)]); // 274
     b.store(Ty::I32, u, a, 8);
     b.load(Ty::I32, x, a, 8); // 274
-    // 64-bit: (x sign-extended) * 3 via add64, then the low half.
+                              // 64-bit: (x sign-extended) * 3 via add64, then the low half.
     let d = m.scalar_file(Ty::I64).unwrap();
-    let (d1, d2) = (dsp_mir::PReg { file: d, index: 1 }, dsp_mir::PReg { file: d, index: 2 });
-    b.sem2(SemOp::Cvt, Some(Ty::I32), Some(Ty::I64), Some(d1), &[reg(x)]);
+    let (d1, d2) = (
+        dsp_mir::PReg { file: d, index: 1 },
+        dsp_mir::PReg { file: d, index: 2 },
+    );
+    b.sem2(
+        SemOp::Cvt,
+        Some(Ty::I32),
+        Some(Ty::I64),
+        Some(d1),
+        &[reg(x)],
+    );
     b.bin(SemOp::Add, Ty::I64, d2, d1, d1);
     b.bin(SemOp::Add, Ty::I64, d2, d2, d1); // 822
-    b.sem2(SemOp::Cvt, Some(Ty::I64), Some(Ty::I32), Some(y), &[reg(d2)]);
+    b.sem2(
+        SemOp::Cvt,
+        Some(Ty::I64),
+        Some(Ty::I32),
+        Some(y),
+        &[reg(d2)],
+    );
     let r = ret(m, Ty::I32);
     b.bin(SemOp::Sub, Ty::I32, r, y, x); // 822 - 274 = 548
     b.ret();
-    module(vec![b.done()], vec![words("table", &[100, 5, 0], DataSection::Data)])
+    module(
+        vec![b.done()],
+        vec![words("table", &[100, 5, 0], DataSection::Data)],
+    )
 }
 
 #[test]
@@ -60,7 +78,10 @@ fn straight_line_mixed_latencies() {
 fn loop_module(m: &isa_tablegen::Machine, fallthrough: bool) -> dsp_mir::Module {
     let s = scratch(m);
     let (i, sum, n, t) = (s[0], s[1], s[2], s[3]);
-    let p = dsp_mir::PReg { file: m.predicate_file().unwrap(), index: 1 };
+    let p = dsp_mir::PReg {
+        file: m.predicate_file().unwrap(),
+        index: 1,
+    };
     let mut b = Fb::new(m, "main");
     let body = b.block("loop");
     let other = b.block("skip");
@@ -72,14 +93,24 @@ fn loop_module(m: &isa_tablegen::Machine, fallthrough: bool) -> dsp_mir::Module 
         b.term(Terminator::Jump(body));
     } else {
         b.bin(SemOp::Lt, Ty::I32, p, n, i); // false: into the loop
-        b.term(Terminator::Branch { cond: dsp_mir::Reg::Phys(p), negate: false, taken: other, not_taken: body });
+        b.term(Terminator::Branch {
+            cond: dsp_mir::Reg::Phys(p),
+            negate: false,
+            taken: other,
+            not_taken: body,
+        });
     }
     b.at(body);
     b.bin(SemOp::Mul, Ty::I32, t, i, i);
     b.bin(SemOp::Add, Ty::I32, sum, sum, t);
     b.bini(SemOp::Add, Ty::I32, i, i, 1);
     b.bin(SemOp::Lt, Ty::I32, p, i, n);
-    b.term(Terminator::Branch { cond: dsp_mir::Reg::Phys(p), negate: false, taken: body, not_taken: exit });
+    b.term(Terminator::Branch {
+        cond: dsp_mir::Reg::Phys(p),
+        negate: false,
+        taken: body,
+        not_taken: exit,
+    });
     b.at(other);
     b.li(sum, 99);
     b.term(Terminator::Jump(exit));
@@ -97,9 +128,23 @@ fn loop_with_branches() {
                 let run = run_with(&m, &loop_module(&m, fallthrough), &[], &opts);
                 assert_eq!(run.status, 385 & 0xff, "{}\n{}", m.name, run.asm);
                 // The loop's branches: one when the exit falls through, else two.
-                let loop_text = run.asm.split(".Lmain_1:").nth(1).unwrap().split("\n.Lmain_").next().unwrap().to_string();
+                let loop_text = run
+                    .asm
+                    .split(".Lmain_1:")
+                    .nth(1)
+                    .unwrap()
+                    .split("\n.Lmain_")
+                    .next()
+                    .unwrap()
+                    .to_string();
                 let guarded = loop_text.matches(") ").count();
-                assert_eq!(guarded, if fallthrough { 1 } else { 2 }, "{}\n{}", m.name, run.asm);
+                assert_eq!(
+                    guarded,
+                    if fallthrough { 1 } else { 2 },
+                    "{}\n{}",
+                    m.name,
+                    run.asm
+                );
             }
         }
     }
@@ -145,7 +190,13 @@ fn call_and_return() {
     for m in machines() {
         for opts in all_modes() {
             let run = run_with(&m, &call_module(&m), &[PRINT_INT], &opts);
-            assert_eq!((run.status, run.stdout.as_str()), (7, "60600"), "{}\n{}", m.name, run.asm);
+            assert_eq!(
+                (run.status, run.stdout.as_str()),
+                (7, "60600"),
+                "{}\n{}",
+                m.name,
+                run.asm
+            );
         }
     }
 }
@@ -172,13 +223,31 @@ fn divide_module(m: &isa_tablegen::Machine) -> dsp_mir::Module {
 #[test]
 fn non_pipelined_divides() {
     for m in machines() {
-        let div = m.instrs.iter().find(|i| i.sem.op == SemOp::Div && i.sem.ty == Some(Ty::I32)).unwrap();
+        let div = m
+            .instrs
+            .iter()
+            .find(|i| i.sem.op == SemOp::Div && i.sem.ty == Some(Ty::I32))
+            .unwrap();
         for opts in all_modes() {
             let run = run_with(&m, &divide_module(&m), &[], &opts);
             assert_eq!(run.status, 159, "{}\n{}", m.name, run.asm);
             // Three divisions on one divider: at least 3 × busy bundles.
-            if m.units.iter().filter(|u| div.units.iter().any(|d| m.units[d.0 as usize].name == u.name)).count() == 1 {
-                assert!(stats(&run, "main").bundles >= 3 * div.busy as usize, "{}\n{}", m.name, run.asm);
+            if m.units
+                .iter()
+                .filter(|u| {
+                    div.units
+                        .iter()
+                        .any(|d| m.units[d.0 as usize].name == u.name)
+                })
+                .count()
+                == 1
+            {
+                assert!(
+                    stats(&run, "main").bundles >= 3 * div.busy as usize,
+                    "{}\n{}",
+                    m.name,
+                    run.asm
+                );
             }
         }
     }
@@ -210,12 +279,33 @@ fn packing_shares_bundles() {
     for m in machines() {
         let packed = run(&m, &packing_module(&m), &[]);
         assert_eq!(packed.status, 36, "{}\n{}", m.name, packed.asm);
-        let one = run_with(&m, &packing_module(&m), &[], &SchedOptions { pack: false, ..SchedOptions::default() });
+        let one = run_with(
+            &m,
+            &packing_module(&m),
+            &[],
+            &SchedOptions {
+                pack: false,
+                ..SchedOptions::default()
+            },
+        );
         assert_eq!(one.status, 36);
         let (p, o) = (stats(&packed, "main"), stats(&one, "main"));
         assert_eq!(p.ops, o.ops);
-        assert!(p.bundles < o.bundles, "{}: packed {} bundles, unpacked {}\n{}", m.name, p.bundles, o.bundles, packed.asm);
-        assert!(p.ops_per_bundle() > 1.5, "{}: {:.2} ops per bundle\n{}", m.name, p.ops_per_bundle(), packed.asm);
+        assert!(
+            p.bundles < o.bundles,
+            "{}: packed {} bundles, unpacked {}\n{}",
+            m.name,
+            p.bundles,
+            o.bundles,
+            packed.asm
+        );
+        assert!(
+            p.ops_per_bundle() > 1.5,
+            "{}: {:.2} ops per bundle\n{}",
+            m.name,
+            p.ops_per_bundle(),
+            packed.asm
+        );
         assert!(packed.cycles < one.cycles);
         eprintln!(
             "{}: packing: {} ops in {} bundles ({:.2}/bundle) vs {} unpacked; {} of {} delay slots filled",
@@ -245,10 +335,22 @@ fn data_sections_and_relocations() {
         b.ret();
         let mut ptrs = words("ptrs", &[0, 0], DataSection::ReadOnly);
         ptrs.relocs = vec![
-            DataReloc { offset: 0, symbol: "vals".into(), addend: 4 },
-            DataReloc { offset: 4, symbol: "counter".into(), addend: 0 },
+            DataReloc {
+                offset: 0,
+                symbol: "vals".into(),
+                addend: 4,
+            },
+            DataReloc {
+                offset: 4,
+                symbol: "counter".into(),
+                addend: 0,
+            },
         ];
-        let mut vals = words("vals", &[10, 20, 0xffff_ffff, 0, 0, 0, 0, 0], DataSection::Data);
+        let mut vals = words(
+            "vals",
+            &[10, 20, 0xffff_ffff, 0, 0, 0, 0, 0],
+            DataSection::Data,
+        );
         vals.global = true;
         vals.align = 16;
         let counter = dsp_mir::DataObject {
@@ -274,7 +376,10 @@ fn guarded_operations() {
     for m in machines() {
         let s = scratch(&m);
         let (a, b, x) = (s[0], s[1], s[2]);
-        let p = dsp_mir::PReg { file: m.predicate_file().unwrap(), index: 2 };
+        let p = dsp_mir::PReg {
+            file: m.predicate_file().unwrap(),
+            index: 2,
+        };
         let mut f = Fb::new(&m, "main");
         f.li(a, 3);
         f.li(b, 9);
@@ -299,7 +404,10 @@ fn vectors() {
     for m in machines() {
         let lanes = m.vector_lanes(32).unwrap();
         let vf = m.vector_file(lanes, 32).unwrap();
-        let (v1, v2) = (dsp_mir::PReg { file: vf, index: 4 }, dsp_mir::PReg { file: vf, index: 5 });
+        let (v1, v2) = (
+            dsp_mir::PReg { file: vf, index: 4 },
+            dsp_mir::PReg { file: vf, index: 5 },
+        );
         let s = scratch(&m);
         let mut f = Fb::new(&m, "main");
         f.la(s[0], "vec", 0);
@@ -329,18 +437,43 @@ fn copies_in_every_file() {
         let s = scratch(&m);
         let d = m.scalar_file(Ty::I64).unwrap();
         let pf = m.predicate_file().unwrap();
-        let (d1, d2) = (dsp_mir::PReg { file: d, index: 1 }, dsp_mir::PReg { file: d, index: 2 });
-        let (p1, p2) = (dsp_mir::PReg { file: pf, index: 1 }, dsp_mir::PReg { file: pf, index: 2 });
+        let (d1, d2) = (
+            dsp_mir::PReg { file: d, index: 1 },
+            dsp_mir::PReg { file: d, index: 2 },
+        );
+        let (p1, p2) = (
+            dsp_mir::PReg { file: pf, index: 1 },
+            dsp_mir::PReg { file: pf, index: 2 },
+        );
         let mut f = Fb::new(&m, "main");
         f.li(s[0], 5);
         f.copy(s[1], s[0]); // 5
-        f.sem2(SemOp::Cvt, Some(Ty::I32), Some(Ty::I64), Some(d1), &[reg(s[1])]);
+        f.sem2(
+            SemOp::Cvt,
+            Some(Ty::I32),
+            Some(Ty::I64),
+            Some(d1),
+            &[reg(s[1])],
+        );
         f.copy(d2, d1);
-        f.sem2(SemOp::Cvt, Some(Ty::I64), Some(Ty::I32), Some(s[2]), &[reg(d2)]); // 5
+        f.sem2(
+            SemOp::Cvt,
+            Some(Ty::I64),
+            Some(Ty::I32),
+            Some(s[2]),
+            &[reg(d2)],
+        ); // 5
         f.bin(SemOp::Lt, Ty::I32, p1, s[0], s[2]); // false
         f.copy(p2, p1);
         f.li(s[3], 10);
-        f.guarded(p2, true, SemOp::Add, Ty::I32, Some(s[3]), &[reg(s[3]), imm(20)]); // 30
+        f.guarded(
+            p2,
+            true,
+            SemOp::Add,
+            Ty::I32,
+            Some(s[3]),
+            &[reg(s[3]), imm(20)],
+        ); // 30
         f.bin(SemOp::Add, Ty::I32, ret(&m, Ty::I32), s[2], s[3]); // 35
         f.ret();
         let module = module(vec![f.done()], vec![]);
@@ -371,18 +504,45 @@ fn reuse_module(m: &isa_tablegen::Machine) -> dsp_mir::Module {
     b.at(next);
     b.bin(SemOp::Add, Ty::I32, ret(m, Ty::I32), acc, keep); // 3*(1+2+3+4) + 5 = 35
     b.ret();
-    module(vec![b.done()], vec![words("vals", &[1, 2, 3, 4, 5], DataSection::Data)])
+    module(
+        vec![b.done()],
+        vec![words("vals", &[1, 2, 3, 4, 5], DataSection::Data)],
+    )
 }
 
 #[test]
 fn renaming_breaks_false_dependences() {
     for m in machines() {
         let on = run(&m, &reuse_module(&m), &[]);
-        let off = run_with(&m, &reuse_module(&m), &[], &SchedOptions { rename: false, ..SchedOptions::default() });
+        let off = run_with(
+            &m,
+            &reuse_module(&m),
+            &[],
+            &SchedOptions {
+                rename: false,
+                ..SchedOptions::default()
+            },
+        );
         assert_eq!((on.status, off.status), (35, 35), "{}\n{}", m.name, on.asm);
         let (a, b) = (stats(&on, "main"), stats(&off, "main"));
-        assert!(a.renamed >= 3, "{}: {} renamed\n{}", m.name, a.renamed, on.asm);
-        assert!(a.bundles < b.bundles && on.cycles < off.cycles, "{}: {} vs {} bundles\n{}", m.name, a.bundles, b.bundles, on.asm);
-        eprintln!("{}: renaming: {} values moved, {} -> {} bundles, {} -> {} cycles", m.name, a.renamed, b.bundles, a.bundles, off.cycles, on.cycles);
+        assert!(
+            a.renamed >= 3,
+            "{}: {} renamed\n{}",
+            m.name,
+            a.renamed,
+            on.asm
+        );
+        assert!(
+            a.bundles < b.bundles && on.cycles < off.cycles,
+            "{}: {} vs {} bundles\n{}",
+            m.name,
+            a.bundles,
+            b.bundles,
+            on.asm
+        );
+        eprintln!(
+            "{}: renaming: {} values moved, {} -> {} bundles, {} -> {} cycles",
+            m.name, a.renamed, b.bundles, a.bundles, off.cycles, on.cycles
+        );
     }
 }

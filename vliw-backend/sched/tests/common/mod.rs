@@ -5,7 +5,9 @@
 #![allow(dead_code)]
 
 use dsp_mir::builder::sem_inst;
-use dsp_mir::{Block, Callee, FrameKind, Function, Inst, InstKind, Module, Operand, PReg, Reg, Terminator};
+use dsp_mir::{
+    Block, Callee, FrameKind, Function, Inst, InstKind, Module, Operand, PReg, Reg, Terminator,
+};
 use dsp_sched::{FunctionStats, SchedOptions};
 use isa_tablegen::{ArgPat, Machine, SemOp, Ty, Want};
 
@@ -13,7 +15,9 @@ pub const CRT0: &str = include_str!("../../../runtime/crt0.s");
 pub const PRINT_INT: &str = include_str!("../../../runtime/libprint/print_int.s");
 
 pub fn machines() -> Vec<Machine> {
-    isa_tablegen::builtin::names().map(|n| Machine::load(n).unwrap()).collect()
+    isa_tablegen::builtin::names()
+        .map(|n| Machine::load(n).unwrap())
+        .collect()
 }
 
 pub fn reg(p: PReg) -> Operand {
@@ -25,7 +29,10 @@ pub fn imm(v: i64) -> Operand {
 }
 
 pub fn sym(name: &str, offset: i64) -> Operand {
-    Operand::Sym { name: name.into(), offset }
+    Operand::Sym {
+        name: name.into(),
+        offset,
+    }
 }
 
 /// Registers of the machine's 32-bit scalar file a test may use freely in a
@@ -33,7 +40,13 @@ pub fn sym(name: &str, offset: i64) -> Operand {
 /// the stack pointer, frame pointer, link or a fixed register.
 pub fn scratch(m: &Machine) -> Vec<PReg> {
     let file = m.scalar_file(Ty::I32).unwrap();
-    let mut out: Vec<PReg> = m.abi.args.iter().copied().filter(|r| r.file == file).collect();
+    let mut out: Vec<PReg> = m
+        .abi
+        .args
+        .iter()
+        .copied()
+        .filter(|r| r.file == file)
+        .collect();
     for index in 0..m.regfile(file).count {
         let r = PReg { file, index };
         let reserved = m.special(r).is_some()
@@ -51,7 +64,13 @@ pub fn scratch(m: &Machine) -> Vec<PReg> {
 /// The first argument/result register of a file.
 pub fn arg(m: &Machine, ty: Ty, k: usize) -> PReg {
     let file = m.scalar_file(ty).unwrap();
-    m.abi.args.iter().copied().filter(|r| r.file == file).nth(k).unwrap()
+    m.abi
+        .args
+        .iter()
+        .copied()
+        .filter(|r| r.file == file)
+        .nth(k)
+        .unwrap()
 }
 pub fn ret(m: &Machine, ty: Ty) -> PReg {
     let file = m.scalar_file(ty).unwrap();
@@ -90,19 +109,55 @@ impl<'m> Fb<'m> {
         self.f.block_mut(self.cur).insts.push(inst);
     }
     /// `dst = op.ty(args)` with the instruction the machine offers for it.
-    pub fn sem2(&mut self, op: SemOp, ty: Option<Ty>, ty2: Option<Ty>, dst: Option<PReg>, args: &[Operand]) {
+    pub fn sem2(
+        &mut self,
+        op: SemOp,
+        ty: Option<Ty>,
+        ty2: Option<Ty>,
+        dst: Option<PReg>,
+        args: &[Operand],
+    ) {
         let pats: Vec<ArgPat> = args.iter().map(|a| pat(self.m, a)).collect();
-        let want = Want { op, ty, ty2, dst: dst.map(|d| d.file), args: &pats };
-        let id = self.m.find_instr(&want).unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
+        let want = Want {
+            op,
+            ty,
+            ty2,
+            dst: dst.map(|d| d.file),
+            args: &pats,
+        };
+        let id = self
+            .m
+            .find_instr(&want)
+            .unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
         let inst = sem_inst(self.m, id, dst.map(reg), args, None);
         self.push(inst);
     }
     /// Like `sem2`, executed only when `pred` is true (or false, `negate`).
-    pub fn guarded(&mut self, pred: PReg, negate: bool, op: SemOp, ty: Ty, dst: Option<PReg>, args: &[Operand]) {
+    pub fn guarded(
+        &mut self,
+        pred: PReg,
+        negate: bool,
+        op: SemOp,
+        ty: Ty,
+        dst: Option<PReg>,
+        args: &[Operand],
+    ) {
         let pats: Vec<ArgPat> = args.iter().map(|a| pat(self.m, a)).collect();
-        let want = Want { op, ty: Some(ty), ty2: None, dst: dst.map(|d| d.file), args: &pats };
-        let id = self.m.find_instr(&want).unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
-        let guard = dsp_mir::Guard { reg: Reg::Phys(pred), negate };
+        let want = Want {
+            op,
+            ty: Some(ty),
+            ty2: None,
+            dst: dst.map(|d| d.file),
+            args: &pats,
+        };
+        let id = self
+            .m
+            .find_instr(&want)
+            .unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
+        let guard = dsp_mir::Guard {
+            reg: Reg::Phys(pred),
+            negate,
+        };
         let inst = sem_inst(self.m, id, dst.map(reg), args, Some(guard));
         self.push(inst);
     }
@@ -128,13 +183,24 @@ impl<'m> Fb<'m> {
         self.sem(SemOp::Store, ty, None, &[reg(base), imm(off), reg(val)]);
     }
     pub fn copy(&mut self, dst: PReg, src: PReg) {
-        self.push(Inst::new(InstKind::Copy { dst: Reg::Phys(dst), src: Reg::Phys(src) }));
+        self.push(Inst::new(InstKind::Copy {
+            dst: Reg::Phys(dst),
+            src: Reg::Phys(src),
+        }));
     }
     pub fn call(&mut self, callee: &str, args: Vec<PReg>, rets: Vec<PReg>) {
-        self.push(Inst::new(InstKind::Call { callee: Callee::Sym(callee.into()), args, rets }));
+        self.push(Inst::new(InstKind::Call {
+            callee: Callee::Sym(callee.into()),
+            args,
+            rets,
+        }));
     }
     pub fn call_reg(&mut self, target: PReg, args: Vec<PReg>, rets: Vec<PReg>) {
-        self.push(Inst::new(InstKind::Call { callee: Callee::Reg(Reg::Phys(target)), args, rets }));
+        self.push(Inst::new(InstKind::Call {
+            callee: Callee::Reg(Reg::Phys(target)),
+            args,
+            rets,
+        }));
     }
     pub fn term(&mut self, t: Terminator) {
         self.f.block_mut(self.cur).term = t;
@@ -175,7 +241,8 @@ pub struct Run {
 /// Emits, assembles (with crt0 and the given extra sources), links and runs
 /// a module in strict mode; panics with the assembly on any failure.
 pub fn run_with(m: &Machine, module: &Module, extra: &[&str], opts: &SchedOptions) -> Run {
-    let (asm, stats) = dsp_sched::emit_module_stats(m, module, opts).unwrap_or_else(|e| panic!("{}: {e}", m.name));
+    let (asm, stats) =
+        dsp_sched::emit_module_stats(m, module, opts).unwrap_or_else(|e| panic!("{}: {e}", m.name));
     let assemble = |src: &str, name: &str| {
         dsp_mc::assemble(m, src, name).unwrap_or_else(|errs| {
             let msgs: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
@@ -187,18 +254,34 @@ pub fn run_with(m: &Machine, module: &Module, extra: &[&str], opts: &SchedOption
         dsp_ld::Input::object("test.o", assemble(&asm, "test.s")),
     ];
     for (i, src) in extra.iter().enumerate() {
-        inputs.push(dsp_ld::Input::object(format!("extra{i}.o"), assemble(src, "extra.s")));
+        inputs.push(dsp_ld::Input::object(
+            format!("extra{i}.o"),
+            assemble(src, "extra.s"),
+        ));
     }
-    let opts_ld = dsp_ld::LinkOptions { machine: Some(m.clone()), ..dsp_ld::LinkOptions::default() };
+    let opts_ld = dsp_ld::LinkOptions {
+        machine: Some(m.clone()),
+        ..dsp_ld::LinkOptions::default()
+    };
     let exe = dsp_ld::link(&inputs, &opts_ld).unwrap_or_else(|e| panic!("{}: {e}\n{asm}", m.name));
-    let config = dsp_sim::Config { strict: true, max_cycles: Some(2_000_000), ..dsp_sim::Config::default() };
+    let config = dsp_sim::Config {
+        strict: true,
+        max_cycles: Some(2_000_000),
+        ..dsp_sim::Config::default()
+    };
     let mut sim = dsp_sim::Sim::new(m, &exe, config).unwrap_or_else(|e| panic!("{}: {e}", m.name));
     let out = sim.run();
     let status = match out {
         dsp_sim::Outcome::Exit(s) => s,
         other => panic!("{}: {other:?}\n{asm}", m.name),
     };
-    Run { status, stdout: String::from_utf8_lossy(&sim.core.stdout).into_owned(), cycles: sim.cycle, asm, stats }
+    Run {
+        status,
+        stdout: String::from_utf8_lossy(&sim.core.stdout).into_owned(),
+        cycles: sim.cycle,
+        asm,
+        stats,
+    }
 }
 
 pub fn run(m: &Machine, module: &Module, extra: &[&str]) -> Run {
@@ -210,14 +293,29 @@ pub fn run(m: &Machine, module: &Module, extra: &[&str]) -> Run {
 pub fn all_modes() -> Vec<SchedOptions> {
     vec![
         SchedOptions::default(),
-        SchedOptions { rename: false, ..SchedOptions::default() },
-        SchedOptions { fill_delay_slots: false, ..SchedOptions::default() },
-        SchedOptions { pack: false, fill_delay_slots: false, rename: false, ..SchedOptions::default() },
+        SchedOptions {
+            rename: false,
+            ..SchedOptions::default()
+        },
+        SchedOptions {
+            fill_delay_slots: false,
+            ..SchedOptions::default()
+        },
+        SchedOptions {
+            pack: false,
+            fill_delay_slots: false,
+            rename: false,
+            ..SchedOptions::default()
+        },
     ]
 }
 
 pub fn module(functions: Vec<Function>, data: Vec<dsp_mir::DataObject>) -> Module {
-    Module { source_name: "test.c".into(), functions, data }
+    Module {
+        source_name: "test.c".into(),
+        functions,
+        data,
+    }
 }
 
 pub fn words(name: &str, values: &[u32], section: dsp_mir::DataSection) -> dsp_mir::DataObject {
