@@ -6,7 +6,7 @@
 
 #include "libm.h"
 
-static result atan_core(double x)
+static result atan_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -18,18 +18,18 @@ static result atan_core(double x)
         dd r = dd_add_d(__dd_pi_2, -1 / ax);
         return dd_result(x < 0 ? dd_neg(r) : r, 0);
     }
-    return dd_result(__dd_atan(dd_from(x)), 0);
+    return dd_result(__dd_atan(dd_from(x), acc), 0);
 }
 
-double atan(double x) { return __to_double(atan_core(x)); }
-float atanf(float x) { return __to_float(atan_core(x)); }
+double atan(double x) { TWO_PHASE_DOUBLE(atan_core, x); }
+float atanf(float x) { TWO_PHASE_FLOAT(atan_core, x); }
 
 static result signed_dd(dd v, int neg)
 {
     return dd_result(neg ? dd_neg(v) : v, 0);
 }
 
-static result atan2_core(double y, double x)
+static result atan2_core(double y, double x, int acc)
 {
     if (x != x || y != y)
         return exact_result(x + y);
@@ -62,16 +62,16 @@ static result atan2_core(double y, double x)
         return signed_dd(dd_add_d(__dd_pi, -fabs(y / x)), yneg);
     }
     double ys = scalbn(y, -ex), xs = scalbn(x, -ex);
-    dd a = __dd_atan(dd_div(dd_from(ys), dd_from(xs)));
+    dd a = __dd_atan(dd_div(dd_from(ys), dd_from(xs)), acc);
     if (xneg)
         a = yneg ? dd_sub(a, __dd_pi) : dd_add(a, __dd_pi);
     return dd_result(a, 0);
 }
 
-double atan2(double y, double x) { return __to_double(atan2_core(y, x)); }
-float atan2f(float y, float x) { return __to_float(atan2_core(y, x)); }
+double atan2(double y, double x) { TWO_PHASE_DOUBLE(atan2_core, y, x); }
+float atan2f(float y, float x) { TWO_PHASE_FLOAT(atan2_core, y, x); }
 
-static result asin_core(double x)
+static result asin_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -83,14 +83,14 @@ static result asin_core(double x)
     if (ax == 1)
         return signed_dd(__dd_pi_2, x < 0);
     dd c2 = dd_mul(two_sum(1.0, -ax), two_sum(1.0, ax)); /* 1 - x^2 */
-    dd a = __dd_atan(dd_div(dd_from(ax), __dd_sqrt(c2)));
+    dd a = __dd_atan(dd_div(dd_from(ax), __dd_sqrt(c2)), acc);
     return signed_dd(a, x < 0);
 }
 
-double asin(double x) { return __to_double(asin_core(x)); }
-float asinf(float x) { return __to_float(asin_core(x)); }
+double asin(double x) { TWO_PHASE_DOUBLE(asin_core, x); }
+float asinf(float x) { TWO_PHASE_FLOAT(asin_core, x); }
 
-static result acos_core(double x)
+static result acos_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -101,9 +101,9 @@ static result acos_core(double x)
     if (x == -1)
         return dd_result(__dd_pi, 0);
     dd t = dd_div(two_sum(1.0, -x), two_sum(1.0, x));
-    dd a = __dd_atan(__dd_sqrt(t));
+    dd a = __dd_atan(__dd_sqrt(t), acc);
     return dd_result(dd_ldexp(a, 1), 0);
 }
 
-double acos(double x) { return __to_double(acos_core(x)); }
-float acosf(float x) { return __to_float(acos_core(x)); }
+double acos(double x) { TWO_PHASE_DOUBLE(acos_core, x); }
+float acosf(float x) { TWO_PHASE_FLOAT(acos_core, x); }

@@ -5,7 +5,7 @@
 
 #include "libm.h"
 
-static result exp_core(double x)
+static result exp_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -16,14 +16,14 @@ static result exp_core(double x)
     if (x > -0x1p-60 && x < 0x1p-60)
         return dd_result(dd_add_d(dd_from(x), 1.0), 0);
     int k;
-    dd r = __dd_exp(dd_from(x), &k);
+    dd r = __dd_exp(dd_from(x), &k, acc);
     return dd_result(r, k);
 }
 
-double exp(double x) { return __to_double(exp_core(x)); }
-float expf(float x) { return __to_float(exp_core(x)); }
+double exp(double x) { TWO_PHASE_DOUBLE(exp_core, x); }
+float expf(float x) { TWO_PHASE_FLOAT(exp_core, x); }
 
-static result exp2_core(double x)
+static result exp2_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -34,14 +34,14 @@ static result exp2_core(double x)
     /* 2^x = 2^n * e^(f ln2), n = nearest integer, |f| <= 1/2 (exact) */
     double n = round_even(x);
     double f = x - n;
-    dd e = dd_add_d(__dd_expm1_small(dd_mul_d(__dd_ln2, f)), 1.0);
+    dd e = dd_add_d(__dd_expm1_small(dd_mul_d(__dd_ln2, f), acc), 1.0);
     return dd_result(e, (int)n);
 }
 
-double exp2(double x) { return __to_double(exp2_core(x)); }
-float exp2f(float x) { return __to_float(exp2_core(x)); }
+double exp2(double x) { TWO_PHASE_DOUBLE(exp2_core, x); }
+float exp2f(float x) { TWO_PHASE_FLOAT(exp2_core, x); }
 
-static result expm1_core(double x)
+static result expm1_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -52,13 +52,13 @@ static result expm1_core(double x)
     if (x > -0x1p-60 && x < 0x1p-60)
         return exact_result(x); /* expm1(x) = x + x^2/2: rounds to x */
     if (x > -0.35 && x < 0.35)
-        return dd_result(__dd_expm1_small(dd_from(x)), 0);
+        return dd_result(__dd_expm1_small(dd_from(x), acc), 0);
     int k;
-    dd r = __dd_exp(dd_from(x), &k);
+    dd r = __dd_exp(dd_from(x), &k, acc);
     if (k > 1000) /* far from -1: e^x alone */
         return dd_result(r, k);
     return dd_result(dd_add_d(dd_ldexp(r, k), -1.0), 0);
 }
 
-double expm1(double x) { return __to_double(expm1_core(x)); }
-float expm1f(float x) { return __to_float(expm1_core(x)); }
+double expm1(double x) { TWO_PHASE_DOUBLE(expm1_core, x); }
+float expm1f(float x) { TWO_PHASE_FLOAT(expm1_core, x); }

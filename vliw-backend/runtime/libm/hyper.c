@@ -7,16 +7,16 @@
 #include "libm.h"
 
 /* e^a - 1 for 0 <= a <= 40, relative accuracy kept for small a. */
-static dd expm1_pos(double a)
+static dd expm1_pos(double a, int acc)
 {
     if (a <= 0.35)
-        return __dd_expm1_small(dd_from(a));
+        return __dd_expm1_small(dd_from(a), acc);
     int k;
-    dd e = __dd_exp(dd_from(a), &k);
+    dd e = __dd_exp(dd_from(a), &k, acc);
     return dd_add_d(dd_ldexp(e, k), -1.0);
 }
 
-static result sinh_core(double x)
+static result sinh_core(double x, int acc)
 {
     if (x != x || exp_field(x) == 0x7ff)
         return exact_result(x + x);
@@ -29,16 +29,16 @@ static result sinh_core(double x)
     if (a > 40) {
         /* e^a / 2: e^-a is below the last bit */
         int k;
-        dd e = __dd_exp(dd_from(a), &k);
+        dd e = __dd_exp(dd_from(a), &k, acc);
         return dd_result(neg ? dd_neg(e) : e, k - 1);
     }
     /* (E + E/(E + 1)) / 2 with E = e^a - 1 */
-    dd e = expm1_pos(a);
+    dd e = expm1_pos(a, acc);
     dd s = dd_ldexp(dd_add(e, dd_div(e, dd_add_d(e, 1.0))), -1);
     return dd_result(neg ? dd_neg(s) : s, 0);
 }
 
-static result cosh_core(double x)
+static result cosh_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -51,16 +51,16 @@ static result cosh_core(double x)
         return exact_result(set_errno(__builtin_inf(), ERANGE));
     if (a > 40) {
         int k;
-        dd e = __dd_exp(dd_from(a), &k);
+        dd e = __dd_exp(dd_from(a), &k, acc);
         return dd_result(e, k - 1);
     }
     /* 1 + E^2 / (2 (E + 1)) */
-    dd e = expm1_pos(a);
+    dd e = expm1_pos(a, acc);
     dd c = dd_add_d(dd_div(dd_sqr(e), dd_ldexp(dd_add_d(e, 1.0), 1)), 1.0);
     return dd_result(c, 0);
 }
 
-static result tanh_core(double x)
+static result tanh_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -71,19 +71,19 @@ static result tanh_core(double x)
     if (a < 0x1p-27)
         return exact_result(x); /* tanh x = x - x^3/3 rounds to x */
     /* E / (E + 2) with E = e^2a - 1 */
-    dd e = expm1_pos(2 * a);
+    dd e = expm1_pos(2 * a, acc);
     dd t = dd_div(e, dd_add_d(e, 2.0));
     return dd_result(neg ? dd_neg(t) : t, 0);
 }
 
-double sinh(double x) { return __to_double(sinh_core(x)); }
-double cosh(double x) { return __to_double(cosh_core(x)); }
-double tanh(double x) { return __to_double(tanh_core(x)); }
-float sinhf(float x) { return __to_float(sinh_core(x)); }
-float coshf(float x) { return __to_float(cosh_core(x)); }
-float tanhf(float x) { return __to_float(tanh_core(x)); }
+double sinh(double x) { TWO_PHASE_DOUBLE(sinh_core, x); }
+double cosh(double x) { TWO_PHASE_DOUBLE(cosh_core, x); }
+double tanh(double x) { TWO_PHASE_DOUBLE(tanh_core, x); }
+float sinhf(float x) { TWO_PHASE_FLOAT(sinh_core, x); }
+float coshf(float x) { TWO_PHASE_FLOAT(cosh_core, x); }
+float tanhf(float x) { TWO_PHASE_FLOAT(tanh_core, x); }
 
-static result asinh_core(double x)
+static result asinh_core(double x, int acc)
 {
     if (x != x || exp_field(x) == 0x7ff)
         return exact_result(x + x);
@@ -93,15 +93,15 @@ static result asinh_core(double x)
         return exact_result(x); /* asinh x = x - x^3/6 rounds to x */
     dd r;
     if (a > 0x1p28) {
-        r = dd_add(__dd_log(dd_from(a)), __dd_ln2); /* log 2a */
+        r = dd_add(__dd_log(dd_from(a), acc), __dd_ln2); /* log 2a */
     } else {
         dd s = __dd_sqrt(dd_add_d(dd_sqr(dd_from(a)), 1.0));
-        r = __dd_log(dd_add_d(s, a));
+        r = __dd_log(dd_add_d(s, a), acc);
     }
     return dd_result(neg ? dd_neg(r) : r, 0);
 }
 
-static result acosh_core(double x)
+static result acosh_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -112,12 +112,12 @@ static result acosh_core(double x)
     if (exp_field(x) == 0x7ff)
         return exact_result(x);
     if (x > 0x1p28)
-        return dd_result(dd_add(__dd_log(dd_from(x)), __dd_ln2), 0);
+        return dd_result(dd_add(__dd_log(dd_from(x), acc), __dd_ln2), 0);
     dd s = __dd_sqrt(dd_mul(two_sum(x, -1.0), two_sum(x, 1.0))); /* sqrt(x^2 - 1) */
-    return dd_result(__dd_log(dd_add_d(s, x)), 0);
+    return dd_result(__dd_log(dd_add_d(s, x), acc), 0);
 }
 
-static result atanh_core(double x)
+static result atanh_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -128,13 +128,13 @@ static result atanh_core(double x)
         return exact_result(set_errno(x > 0 ? __builtin_inf() : -__builtin_inf(), ERANGE));
     if (a < 0x1p-27)
         return exact_result(x); /* atanh x = x + x^3/3 rounds to x */
-    dd r = dd_ldexp(__dd_log(dd_div(two_sum(1.0, a), two_sum(1.0, -a))), -1);
+    dd r = dd_ldexp(__dd_log(dd_div(two_sum(1.0, a), two_sum(1.0, -a)), acc), -1);
     return dd_result(x < 0 ? dd_neg(r) : r, 0);
 }
 
-double asinh(double x) { return __to_double(asinh_core(x)); }
-double acosh(double x) { return __to_double(acosh_core(x)); }
-double atanh(double x) { return __to_double(atanh_core(x)); }
-float asinhf(float x) { return __to_float(asinh_core(x)); }
-float acoshf(float x) { return __to_float(acosh_core(x)); }
-float atanhf(float x) { return __to_float(atanh_core(x)); }
+double asinh(double x) { TWO_PHASE_DOUBLE(asinh_core, x); }
+double acosh(double x) { TWO_PHASE_DOUBLE(acosh_core, x); }
+double atanh(double x) { TWO_PHASE_DOUBLE(atanh_core, x); }
+float asinhf(float x) { TWO_PHASE_FLOAT(asinh_core, x); }
+float acoshf(float x) { TWO_PHASE_FLOAT(acosh_core, x); }
+float atanhf(float x) { TWO_PHASE_FLOAT(atanh_core, x); }

@@ -28,7 +28,7 @@ static dd horner(dd x, const dd *c, int n)
     return p;
 }
 
-/* e^r - 1 for |r| <= 0.35 (r in dd). */
+/* e^r - 1 for |r| <= 0.35 (r in dd), accurate to about 2^-100. */
 static dd expm1_reduced(dd r)
 {
     dd t = dd_ldexp(r, -9); /* |t| <= 0.00068 */
@@ -42,20 +42,34 @@ static dd expm1_reduced(dd r)
     return e;
 }
 
-dd __dd_expm1_small(dd x)
+/* e^r - 1 for |r| <= 0.35, first phase (relative error below 2^-64):
+ * r^n/n! for 5 <= n <= 17 in double (0.35^18/18! < 2^-85), the rest by
+ * Horner's rule in dd. */
+static dd expm1_fast(dd r)
 {
-    return expm1_reduced(x);
+    double z = r.hi, q = __dd_inv_fact[17].hi;
+    for (int n = 16; n >= 5; n--)
+        q = q * z + __dd_inv_fact[n].hi;
+    dd p = dd_from(q);
+    for (int n = 4; n >= 1; n--)
+        p = dd_add(dd_mul(p, r), __dd_inv_fact[n]);
+    return dd_mul(p, r);
 }
 
-dd __dd_exp(dd x, int *k)
+dd __dd_expm1_small(dd x, int acc)
+{
+    return acc ? expm1_reduced(x) : expm1_fast(x);
+}
+
+dd __dd_exp(dd x, int *k, int acc)
 {
     double kd = round_even(x.hi * __dd_inv_ln2.hi);
     dd r = dd_sub(x, dd_mul_d(__dd_ln2, kd));
     *k = (int)kd;
-    return dd_add_d(expm1_reduced(r), 1.0);
+    return dd_add_d(acc ? expm1_reduced(r) : expm1_fast(r), 1.0);
 }
 
-dd __dd_log(dd x)
+dd __dd_log(dd x, int acc)
 {
     int k = 0;
     /* Scale to m in [sqrt(1/2), sqrt(2)). */
@@ -77,8 +91,16 @@ dd __dd_log(dd x)
     dd den = dd_add_d(m, c);
     dd s = dd_div(num, den);
     dd s2 = dd_sqr(s);
-    /* 2 s (1 + s^2/3 + s^4/5 + ... + s^16/17) */
-    dd p = horner(s2, __dd_inv_odd, 9);
+    /* 2 s (1 + s^2/3 + s^4/5 + ... + s^16/17); the first phase takes the
+     * terms from s^4 (below 2^-26 of the sum) in double. */
+    dd p;
+    if (acc) {
+        p = horner(s2, __dd_inv_odd, 9);
+    } else {
+        double z = s2.hi;
+        double t = __dd_inv_odd[2].hi + z * (__dd_inv_odd[3].hi + z * (__dd_inv_odd[4].hi + z * __dd_inv_odd[5].hi));
+        p = dd_add_d(dd_mul(s2, dd_add_d(__dd_inv_odd[1], z * t)), 1.0);
+    }
     dd l = dd_mul(dd_ldexp(s, 1), p);
     l = dd_add(l, __dd_log_j32[j - 22]);
     if (k)
@@ -94,23 +116,44 @@ static unsigned bit_at(const uint32_t *p, int n, int i)
     return i >= 0 && i < 32 * n ? (p[i / 32] >> (i % 32)) & 1 : 0;
 }
 
+/* count (<= 53) bits of p whose lowest is bit lo (bits below 0 read 0). */
+static uint64_t bits_at(const uint32_t *p, int n, int lo, int count)
+{
+    uint64_t v = 0;
+    int hi = lo + count - 1;
+    for (int w = hi >= 0 ? hi / 32 : -1; w >= 0 && w * 32 + 31 >= lo; w--) {
+        uint64_t word = w < n ? p[w] : 0;
+        int sh = w * 32 - lo; /* where word's bit 0 lands */
+        if (sh >= 0)
+            v |= word << sh;
+        else
+            v |= word >> -sh;
+    }
+    return v & ((1ULL << count) - 1);
+}
+
 /* The 106 bits of p below bit s (the binary point), from the first 1 bit,
  * as a dd fraction in (0, 1); 0 if all bits are 0. */
 static dd frac_bits(const uint32_t *p, int n, int s)
 {
-    int top = s - 1;
-    while (top >= 0 && !bit_at(p, n, top))
-        top--;
+    int top = -1;
+    for (int w = (s - 1) / 32; w >= 0; w--) {
+        uint32_t word = w < n ? p[w] : 0;
+        if (w == (s - 1) / 32 && (s % 32))
+            word &= (1u << (s % 32)) - 1;
+        if (word) {
+            int b = 31;
+            while (!(word >> b))
+                b--;
+            top = w * 32 + b;
+            break;
+        }
+    }
     if (top < 0)
         return dd_from(0);
-    uint64_t a = 0, b = 0;
-    for (int k = 0; k < 53; k++) {
-        a = a << 1 | bit_at(p, n, top - k);
-        b = b << 1 | bit_at(p, n, top - 53 - k);
-    }
+    uint64_t a = bits_at(p, n, top - 52, 53), b = bits_at(p, n, top - 105, 53);
     /* a has weight 2^(top - s - 52), b 2^(top - s - 105) */
-    double ha = (double)a, hb = (double)b;
-    dd r = fast_two_sum(ha, hb * 0x1p-53);
+    dd r = fast_two_sum((double)a, (double)b * 0x1p-53);
     return dd_ldexp(r, top - s - 52);
 }
 
@@ -195,25 +238,56 @@ static dd alt_series(dd x, const dd *c, int nterms, int step, int off)
     return p;
 }
 
-dd __dd_sin_kernel(dd r)
+/* sum (-1)^n c[2n + off] x^n for n = 0..nterms-1 with the terms from n =
+ * ndd on evaluated in double (at x.hi), the first ones in dd. */
+static dd alt_series_fast(dd x, int nterms, int ndd, int off)
 {
-    /* r (1 - r^2/3! + r^4/5! - ... - r^26/27!) */
-    return dd_mul(alt_series(dd_sqr(r), __dd_inv_fact, 14, 2, 1), r);
+    const dd *c = __dd_inv_fact;
+    double z = x.hi;
+    int n = nterms - 1;
+    double q = (n & 1) ? -c[2 * n + off].hi : c[2 * n + off].hi;
+    for (n--; n >= ndd; n--)
+        q = q * z + ((n & 1) ? -c[2 * n + off].hi : c[2 * n + off].hi);
+    dd p = dd_from(q);
+    for (; n >= 0; n--)
+        p = dd_add(dd_mul(p, x), (n & 1) ? dd_neg(c[2 * n + off]) : c[2 * n + off]);
+    return p;
 }
 
-dd __dd_cos_kernel(dd r)
+dd __dd_sin_kernel(dd r, int acc)
 {
-    /* 1 - r^2/2! + ... - r^26/26! */
-    return alt_series(dd_sqr(r), __dd_inv_fact, 14, 2, 0);
+    /* r (1 - r^2/3! + r^4/5! - ... - r^26/27!); first phase: terms from
+     * r^6/7! (below 2^-14 of the sum) in double */
+    dd r2 = dd_sqr(r);
+    dd p = acc ? alt_series(r2, __dd_inv_fact, 14, 2, 1) : alt_series_fast(r2, 14, 3, 1);
+    return dd_mul(p, r);
 }
 
-/* atan(t) for |t| <= 1/32 + tiny: t (1 - t^2/3 + t^4/5 - ... - t^22/23) */
-static dd atan_series(dd t)
+dd __dd_cos_kernel(dd r, int acc)
 {
-    return dd_mul(alt_series(dd_sqr(t), __dd_inv_odd, 12, 1, 0), t);
+    /* 1 - r^2/2! + ... - r^26/26!; first phase: terms from r^8/8! in double */
+    dd r2 = dd_sqr(r);
+    return acc ? alt_series(r2, __dd_inv_fact, 14, 2, 0) : alt_series_fast(r2, 14, 4, 0);
 }
 
-dd __dd_atan(dd x)
+/* atan(t) for |t| <= 1/32 + tiny: t (1 - t^2/3 + t^4/5 - ... - t^22/23);
+ * first phase: terms from t^4/5 (below 2^-20 of the sum) in double */
+static dd atan_series(dd t, int acc)
+{
+    dd t2 = dd_sqr(t);
+    dd p;
+    if (acc) {
+        p = alt_series(t2, __dd_inv_odd, 12, 1, 0);
+    } else {
+        double z = t2.hi, q = 0;
+        for (int n = 11; n >= 2; n--)
+            q = q * z + ((n & 1) ? -__dd_inv_odd[n].hi : __dd_inv_odd[n].hi);
+        p = dd_add_d(dd_mul(t2, dd_add_d(dd_neg(__dd_inv_odd[1]), z * q)), 1.0);
+    }
+    return dd_mul(p, t);
+}
+
+dd __dd_atan(dd x, int acc)
 {
     int neg = x.hi < 0;
     if (neg)
@@ -225,12 +299,12 @@ dd __dd_atan(dd x)
     int j = (int)round_even(x.hi * 16);
     dd r;
     if (j == 0) {
-        r = atan_series(x);
+        r = atan_series(x, acc);
     } else {
         double c = j / 16.0;
         dd num = dd_add_d(x, -c);
         dd den = dd_add_d(dd_mul_d(x, c), 1.0);
-        r = dd_add(__dd_atan_j16[j], atan_series(dd_div(num, den)));
+        r = dd_add(__dd_atan_j16[j], atan_series(dd_div(num, den), acc));
     }
     if (inv)
         r = dd_sub(__dd_pi_2, r);
@@ -308,4 +382,61 @@ float __to_float(result r)
     if (fe == 0xff || fe == 0)
         errno = ERANGE;
     return f;
+}
+
+/* The first phase's results are within 2^-62 (relative) of the exact
+ * value; 2^-59 is the margin the rounding tests require. */
+#define FAST_MARGIN 0x1p-59
+
+int __fast_double(result r, double *out)
+{
+    if (r.exact) {
+        *out = r.f;
+        return 1;
+    }
+    double hi = r.v.hi, lo = r.v.lo;
+    if (hi == 0)
+        return 0;
+    int e = exp_field(hi) - 1023 + r.k;
+    if (e < -1021 || e > 1022)
+        return 0; /* near the subnormal or overflow range: second phase */
+    /* hi is the rounding of hi + lo; it stays the rounding of every value
+     * within the margin unless |lo| is that close to half an ulp of hi
+     * (a quarter below a power of two). */
+    double half = asdouble((uint64_t)(exp_field(hi) - 53) << 52);
+    if ((asu64(hi) & 0xfffffffffffffULL) == 0 && (lo < 0) != (hi < 0))
+        half *= 0.5;
+    double alo = lo < 0 ? -lo : lo, ahi = hi < 0 ? -hi : hi;
+    double d = alo - half;
+    if (d < 0)
+        d = -d;
+    if (d <= ahi * FAST_MARGIN)
+        return 0;
+    *out = dd_ldexp(r.v, r.k).hi;
+    return 1;
+}
+
+int __fast_float(result r, float *out)
+{
+    if (r.exact) {
+        *out = (float)r.f;
+        return 1;
+    }
+    if (r.v.hi == 0)
+        return 0;
+    int e = exp_field(r.v.hi) - 1023 + r.k;
+    if (e < -125 || e > 126)
+        return 0;
+    dd v = dd_ldexp(r.v, r.k);
+    float f = __dd_round_float(v);
+    /* v must be farther than the margin from both float midpoints next to f */
+    uint32_t b = asu32(f);
+    double up = (double)asfloat(b + 1), down = (double)asfloat(b - 1), fd = f;
+    double m1 = (fd + up) * 0.5, m2 = (fd + down) * 0.5;
+    double d1 = (v.hi - m1) + v.lo, d2 = (v.hi - m2) + v.lo;
+    double lim = (v.hi < 0 ? -v.hi : v.hi) * FAST_MARGIN;
+    if ((d1 < 0 ? -d1 : d1) <= lim || (d2 < 0 ? -d2 : d2) <= lim)
+        return 0;
+    *out = f;
+    return 1;
 }

@@ -222,19 +222,26 @@ extern const unsigned __two_over_pi_bits[48];
 
 /* ---- kernels (kernels.c) ---- */
 
+/* The kernels evaluate in two phases (Ziv's strategy): acc = 0 is the
+ * fast first phase, relative error below 2^-62 (series terms past the
+ * first few in plain double); acc = 1 the accurate one (about 2^-100).
+ * __fast_double/__fast_float accept a first-phase result when it rounds
+ * the same for every value within the error; otherwise the function runs
+ * again with acc = 1. */
+
 /* e^x as r * 2^k with r in dd (x.hi within about +-746, not NaN). */
-dd __dd_exp(dd x, int *k);
-/* e^x - 1 for |x| <= 0.5, relative accuracy kept for tiny x. */
-dd __dd_expm1_small(dd x);
+dd __dd_exp(dd x, int *k, int acc);
+/* e^x - 1 for |x| <= 0.35, relative accuracy kept for tiny x. */
+dd __dd_expm1_small(dd x, int acc);
 /* log(x) for x > 0 finite (x.hi normal or subnormal). */
-dd __dd_log(dd x);
+dd __dd_log(dd x, int acc);
 /* x mod pi/2: returns r (|r| <= pi/4 + tiny) and the quadrant in *q. */
 dd __dd_rem_pio2(double x, int *q);
 /* sin and cos of |r| <= pi/4 + tiny. */
-dd __dd_sin_kernel(dd r);
-dd __dd_cos_kernel(dd r);
+dd __dd_sin_kernel(dd r, int acc);
+dd __dd_cos_kernel(dd r, int acc);
 /* atan(x) for any finite dd x. */
-dd __dd_atan(dd x);
+dd __dd_atan(dd x, int acc);
 
 /* (v.hi + v.lo) * 2^k rounded once to a double (overflow to +-inf with
  * ERANGE, correct rounding into the subnormal range with ERANGE when
@@ -267,5 +274,31 @@ static inline result dd_result(dd v, int k)
 
 double __to_double(result r);
 float __to_float(result r);
+int __fast_double(result r, double *out);
+int __fast_float(result r, float *out);
+
+/* The two phases of a function computing a result from core(args..., acc).
+ * -DDSP_LIBM_ACCURATE_ONLY keeps only the second (the host tests build
+ * libm both ways and check that the results are the same). */
+#ifdef DSP_LIBM_ACCURATE_ONLY
+#define TWO_PHASE_DOUBLE(core, ...) return __to_double(core(__VA_ARGS__, 1))
+#define TWO_PHASE_FLOAT(core, ...) return __to_float(core(__VA_ARGS__, 1))
+#else
+#define TWO_PHASE_DOUBLE(core, ...)                                                                                    \
+    do {                                                                                                               \
+        double out_;                                                                                                   \
+        if (__fast_double(core(__VA_ARGS__, 0), &out_))                                                                \
+            return out_;                                                                                               \
+        return __to_double(core(__VA_ARGS__, 1));                                                                      \
+    } while (0)
+
+#define TWO_PHASE_FLOAT(core, ...)                                                                                     \
+    do {                                                                                                               \
+        float out_;                                                                                                    \
+        if (__fast_float(core(__VA_ARGS__, 0), &out_))                                                                 \
+            return out_;                                                                                               \
+        return __to_float(core(__VA_ARGS__, 1));                                                                       \
+    } while (0)
+#endif
 
 #endif

@@ -32,18 +32,18 @@ static int log_special(double x, result *r)
     return 0;
 }
 
-static result log_core(double x)
+static result log_core(double x, int acc)
 {
     result r;
     if (log_special(x, &r))
         return r;
-    return dd_result(__dd_log(dd_from(x)), 0);
+    return dd_result(__dd_log(dd_from(x), acc), 0);
 }
 
-double log(double x) { return __to_double(log_core(x)); }
-float logf(float x) { return __to_float(log_core(x)); }
+double log(double x) { TWO_PHASE_DOUBLE(log_core, x); }
+float logf(float x) { TWO_PHASE_FLOAT(log_core, x); }
 
-static result log2_core(double x)
+static result log2_core(double x, int acc)
 {
     result r;
     if (log_special(x, &r))
@@ -51,13 +51,13 @@ static result log2_core(double x)
     uint64_t b = asu64(x);
     if ((b & 0xfffffffffffffULL) == 0)
         return exact_result((double)((int)(b >> 52) - 1023)); /* a power of two */
-    return dd_result(dd_mul(__dd_log(dd_from(x)), __dd_inv_ln2), 0);
+    return dd_result(dd_mul(__dd_log(dd_from(x), acc), __dd_inv_ln2), 0);
 }
 
-double log2(double x) { return __to_double(log2_core(x)); }
-float log2f(float x) { return __to_float(log2_core(x)); }
+double log2(double x) { TWO_PHASE_DOUBLE(log2_core, x); }
+float log2f(float x) { TWO_PHASE_FLOAT(log2_core, x); }
 
-static result log10_core(double x)
+static result log10_core(double x, int acc)
 {
     result r;
     if (log_special(x, &r))
@@ -67,13 +67,13 @@ static result log10_core(double x)
     for (int n = 1; n <= 22; n++, p *= 10)
         if (x == p)
             return exact_result((double)n);
-    return dd_result(dd_mul(__dd_log(dd_from(x)), __dd_inv_ln10), 0);
+    return dd_result(dd_mul(__dd_log(dd_from(x), acc), __dd_inv_ln10), 0);
 }
 
-double log10(double x) { return __to_double(log10_core(x)); }
-float log10f(float x) { return __to_float(log10_core(x)); }
+double log10(double x) { TWO_PHASE_DOUBLE(log10_core, x); }
+float log10f(float x) { TWO_PHASE_FLOAT(log10_core, x); }
 
-static result log1p_core(double x)
+static result log1p_core(double x, int acc)
 {
     if (x != x)
         return exact_result(x + x);
@@ -85,8 +85,8 @@ static result log1p_core(double x)
         return exact_result(x);
     if (x > -0x1p-60 && x < 0x1p-60)
         return exact_result(x); /* log1p(x) = x - x^2/2: rounds to x */
-    return dd_result(__dd_log(two_sum(1.0, x)), 0);
+    return dd_result(__dd_log(two_sum(1.0, x), acc), 0);
 }
 
-double log1p(double x) { return __to_double(log1p_core(x)); }
-float log1pf(float x) { return __to_float(log1p_core(x)); }
+double log1p(double x) { TWO_PHASE_DOUBLE(log1p_core, x); }
+float log1pf(float x) { TWO_PHASE_FLOAT(log1p_core, x); }

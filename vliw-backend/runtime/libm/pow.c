@@ -61,7 +61,7 @@ static result pow_int(double ax, long n, int neg, int inv)
     return dd_result(neg ? dd_neg(acc) : acc, (int)ke);
 }
 
-static result pow_core(double x, double y)
+static result pow_core(double x, double y, int acc)
 {
     if (y == 0 || x == 1)
         return exact_result(1.0);
@@ -109,7 +109,7 @@ static result pow_core(double x, double y)
         errno = ERANGE;
         return exact_result(big ? __builtin_inf() : 0.0);
     }
-    dd l = __dd_log(dd_from(ax));
+    dd l = __dd_log(dd_from(ax), acc);
     dd t = dd_mul_d(l, y);
     if (t.hi > 710 || t.hi < -746) {
         errno = ERANGE;
@@ -117,18 +117,10 @@ static result pow_core(double x, double y)
         return exact_result(neg ? -r : r);
     }
     int k;
-    dd e = __dd_exp(t, &k);
+    dd e = __dd_exp(t, &k, acc);
     return dd_result(neg ? dd_neg(e) : e, k);
 }
 
-double pow(double x, double y) { return __to_double(pow_core(x, y)); }
+double pow(double x, double y) { TWO_PHASE_DOUBLE(pow_core, x, y); }
 
-float powf(float x, float y)
-{
-    /* x * x and sqrt in double are exact for floats; the general path
-     * rounds its dd result to float once. */
-    result r = pow_core(x, y);
-    if (r.exact)
-        return (float)r.f;
-    return __to_float(r);
-}
+float powf(float x, float y) { TWO_PHASE_FLOAT(pow_core, x, y); }

@@ -19,7 +19,7 @@ static int trig_special(double x, result *r)
     return 0;
 }
 
-static result sin_core(double x)
+static result sin_core(double x, int acc)
 {
     result res;
     if (trig_special(x, &res))
@@ -28,11 +28,11 @@ static result sin_core(double x)
         return exact_result(x); /* sin x = x - x^3/6 rounds to x */
     int q;
     dd r = __dd_rem_pio2(x, &q);
-    dd v = (q & 1) ? __dd_cos_kernel(r) : __dd_sin_kernel(r);
+    dd v = (q & 1) ? __dd_cos_kernel(r, acc) : __dd_sin_kernel(r, acc);
     return dd_result(q & 2 ? dd_neg(v) : v, 0);
 }
 
-static result cos_core(double x)
+static result cos_core(double x, int acc)
 {
     result res;
     if (trig_special(x, &res))
@@ -41,11 +41,11 @@ static result cos_core(double x)
         return dd_result(dd_add_d(dd_from(-0x1p-60), 1.0), 0); /* 1 - x^2/2 */
     int q;
     dd r = __dd_rem_pio2(x, &q);
-    dd v = (q & 1) ? __dd_sin_kernel(r) : __dd_cos_kernel(r);
+    dd v = (q & 1) ? __dd_sin_kernel(r, acc) : __dd_cos_kernel(r, acc);
     return dd_result((q == 1 || q == 2) ? dd_neg(v) : v, 0);
 }
 
-static result tan_core(double x)
+static result tan_core(double x, int acc)
 {
     result res;
     if (trig_special(x, &res))
@@ -54,14 +54,14 @@ static result tan_core(double x)
         return exact_result(x); /* tan x = x + x^3/3 rounds to x */
     int q;
     dd r = __dd_rem_pio2(x, &q);
-    dd s = __dd_sin_kernel(r), c = __dd_cos_kernel(r);
+    dd s = __dd_sin_kernel(r, acc), c = __dd_cos_kernel(r, acc);
     dd t = (q & 1) ? dd_neg(dd_div(c, s)) : dd_div(s, c);
     return dd_result(t, 0);
 }
 
-double sin(double x) { return __to_double(sin_core(x)); }
-double cos(double x) { return __to_double(cos_core(x)); }
-double tan(double x) { return __to_double(tan_core(x)); }
-float sinf(float x) { return __to_float(sin_core(x)); }
-float cosf(float x) { return __to_float(cos_core(x)); }
-float tanf(float x) { return __to_float(tan_core(x)); }
+double sin(double x) { TWO_PHASE_DOUBLE(sin_core, x); }
+double cos(double x) { TWO_PHASE_DOUBLE(cos_core, x); }
+double tan(double x) { TWO_PHASE_DOUBLE(tan_core, x); }
+float sinf(float x) { TWO_PHASE_FLOAT(sin_core, x); }
+float cosf(float x) { TWO_PHASE_FLOAT(cos_core, x); }
+float tanf(float x) { TWO_PHASE_FLOAT(tan_core, x); }
