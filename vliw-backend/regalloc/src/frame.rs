@@ -7,7 +7,9 @@
 //! are at `frame_size + offset`. Functions in [`FrameMode::Fp`] keep the
 //! frame's top in `fp`: with dynamic stack allocation, locals and spill slots
 //! are addressed from `fp` (sp moves), and over-aligned locals make the
-//! prologue realign `sp` (incoming arguments then come from `fp`).
+//! prologue realign `sp` (incoming arguments then come from `fp`); with
+//! both, locals and spill slots are addressed from a base register holding
+//! the realigned `sp`.
 //!
 //! Before allocation [`fix_bases`] gives every instruction with a frame
 //! operand its base register (`sp` or `fp`); after allocation
@@ -128,6 +130,7 @@ pub fn layout(t: &Target, f: &Function, saves: &[PReg]) -> Result<Layout, String
             (_, FrameKind::OutgoingArgs) => 0,
             (FrameMode::Sp, FrameKind::IncomingArg { offset }) => frame_size as i64 + offset as i64,
             (FrameMode::Fp { .. }, FrameKind::IncomingArg { offset }) => offset as i64,
+            (FrameMode::Fp { dynamic: true, .. }, _) if t.bp.is_some() => body_off[i] as i64,
             (FrameMode::Fp { dynamic: true, .. }, _) => body_off[i] as i64 - (save_size + body_size) as i64,
             _ => body_off[i] as i64,
         })

@@ -260,6 +260,11 @@ fn saved_registers(t: &Target, f: &Function) -> Vec<PReg> {
             written.push(fp);
         }
     }
+    if let Some(bp) = t.bp {
+        if !written.contains(&bp) {
+            written.push(bp);
+        }
+    }
     written.sort();
     out.extend(written);
     out

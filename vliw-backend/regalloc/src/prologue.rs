@@ -3,7 +3,8 @@
 //! and every callee-saved register the function writes; in
 //! [`FrameMode::Fp`] it first allocates the save area, saves, sets
 //! `fp = sp + save area` (the frame's top) and then allocates the body,
-//! realigning `sp` when locals need it. Before every return the epilogue
+//! realigning `sp` when locals need it (and setting the base register when
+//! it also allocates dynamically). Before every return the epilogue
 //! restores the saved registers and `sp` (from `fp` in Fp mode, which also
 //! releases dynamic allocations).
 
@@ -22,6 +23,9 @@ pub fn add_const(t: &Target, dst: PReg, src: PReg, imm: i64, scratch: Option<PRe
         return Ok(vec![]);
     }
     let r = |p: PReg| Operand::Reg(Reg::Phys(p));
+    if imm == 0 {
+        return Ok(vec![Inst::new(dsp_mir::InstKind::Copy { dst: Reg::Phys(dst), src: Reg::Phys(src) })]);
+    }
     if let Some(add) = t.add_imm_instr(imm) {
         return Ok(vec![sem_inst(m, add, Some(r(dst)), &[r(src), Operand::Imm(imm)], None)]);
     }
@@ -132,6 +136,12 @@ pub fn insert(t: &Target, f: &mut Function, l: &Layout) -> Result<(), String> {
                 let and = t.and_imm_instr(-(realign as i64)).ok_or("no and with an immediate to realign the stack")?;
                 let r = Operand::Reg(Reg::Phys(sp));
                 pro.push(sem_inst(t.m, and, Some(r.clone()), &[r, Operand::Imm(-(realign as i64))], None));
+            }
+            if let Some(bp) = t.bp {
+                pro.extend(add_const(t, bp, sp, 0, None)?);
+                if bp == sp {
+                    return Err("the base register is the stack pointer".into());
+                }
             }
         }
     }

@@ -93,7 +93,9 @@ pub enum FrameMode {
     Sp,
     /// `fp` holds the frame's top (the caller's `sp`): with dynamic stack
     /// allocation (locals and spill slots from `fp`), or when some object is
-    /// more aligned than the stack (`sp` realigned to `realign`; locals from `sp`).
+    /// more aligned than the stack (`sp` realigned to `realign`; locals from
+    /// `sp`), or both (locals from a base register `bp` set to the realigned
+    /// `sp` before any dynamic allocation).
     Fp { dynamic: bool, realign: u32 },
 }
 
@@ -107,6 +109,9 @@ pub struct Target<'m> {
     pub fp: Option<PReg>,
     pub link: Option<PReg>,
     pub mode: FrameMode,
+    /// Base register of locals and spill slots when `sp` moves and `fp` is
+    /// not aligned enough (see [`FrameMode::Fp`]).
+    pub bp: Option<PReg>,
     /// Allocatable registers per file, in preference order.
     pub order: Vec<Vec<PReg>>,
     allocatable: HashSet<PReg>,
@@ -146,17 +151,27 @@ impl<'m> Target<'m> {
             .max()
             .unwrap_or(1);
         let mode = if f.dynamic_stack || max_align > stack_align {
-            if f.dynamic_stack && max_align > stack_align {
-                return Err(format!(
-                    "a local aligned to {max_align} bytes in a function with dynamic stack allocation (stack alignment is {stack_align})"
-                ));
-            }
             if m.abi.fp.is_none() {
                 return Err("the function needs a frame pointer and the machine has none ('abi fp')".into());
             }
             FrameMode::Fp { dynamic: f.dynamic_stack, realign: max_align.max(stack_align) }
         } else {
             FrameMode::Sp
+        };
+        // Dynamic allocation and over-aligned locals: the locals need a base
+        // register of their own (the realigned bottom of the frame): the
+        // last callee-saved integer register, reserved in this function.
+        let bp = match mode {
+            FrameMode::Fp { dynamic: true, realign } if realign > stack_align => Some(
+                m.abi
+                    .callee_saved
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&r| r.file == int_file && Some(r) != m.abi.fp && r != sp && m.special(r).is_none())
+                    .ok_or("dynamic stack allocation with over-aligned locals needs a callee-saved integer register")?,
+            ),
+            _ => None,
         };
         let mut t = Target {
             m,
@@ -166,6 +181,7 @@ impl<'m> Target<'m> {
             fp: m.abi.fp,
             link: m.control.link,
             mode,
+            bp,
             order: Vec::new(),
             allocatable: HashSet::new(),
             callee_saved: m.abi.callee_saved.iter().copied().collect(),
@@ -182,7 +198,7 @@ impl<'m> Target<'m> {
             let mut saved = Vec::new();
             for index in 0..file.count {
                 let r = PReg { file: fid, index };
-                if m.special(r).is_some() || r == sp || Some(r) == t.link || (uses_fp && Some(r) == t.fp) {
+                if m.special(r).is_some() || r == sp || Some(r) == t.link || (uses_fp && Some(r) == t.fp) || Some(r) == bp {
                     continue;
                 }
                 if t.callee_saved.contains(&r) {
@@ -221,6 +237,7 @@ impl<'m> Target<'m> {
     pub fn frame_base(&self, kind: dsp_mir::FrameKind) -> PReg {
         use dsp_mir::FrameKind::*;
         match (self.mode, kind) {
+            (FrameMode::Fp { dynamic: true, .. }, Local | Spill) if self.bp.is_some() => self.bp.unwrap_or(self.sp),
             (FrameMode::Fp { dynamic: true, .. }, Local | Spill | IncomingArg { .. }) => self.fp.unwrap_or(self.sp),
             (FrameMode::Fp { .. }, IncomingArg { .. }) => self.fp.unwrap_or(self.sp),
             _ => self.sp,
@@ -231,6 +248,7 @@ impl<'m> Target<'m> {
     pub fn spill_base_align(&self) -> u32 {
         match self.mode {
             FrameMode::Fp { dynamic: false, realign } => realign,
+            FrameMode::Fp { realign, .. } if self.bp.is_some() => realign,
             _ => self.m.abi.stack_align.max(1),
         }
     }

@@ -416,8 +416,18 @@ fn dynamic_stack_uses_the_frame_pointer() {
 
 #[test]
 fn over_aligned_locals_realign_the_stack() {
+    over_aligned(false);
+}
+
+#[test]
+fn over_aligned_locals_with_dynamic_allocation_use_a_base_register() {
+    over_aligned(true);
+}
+
+fn over_aligned(dynamic: bool) {
     for m in machines() {
         let mut b = Fb::new(&m, "align");
+        b.f.dynamic_stack = dynamic;
         let vbytes = m.regfile(b.vec).width / 8;
         let big = 2 * m.abi.stack_align.max(vbytes);
         let local = b.frame(vbytes, big, FrameKind::Local);
@@ -425,6 +435,13 @@ fn over_aligned_locals_realign_the_stack() {
         let ptr = b.arg(0);
         let v = b.op(SemOp::VLoad, Ty::I32, b.vec, &[Operand::Reg(ptr), Operand::Imm(0)]);
         let sp = Reg::Phys(m.abi.sp.unwrap());
+        if dynamic {
+            // A dynamic allocation moves sp before the local is used.
+            b.op_into(SemOp::Add, Ty::I32, sp, &[Operand::Reg(sp), Operand::Imm(-(m.abi.stack_align as i64) * 3)], None);
+            let p = b.op(SemOp::Add, Ty::I32, b.int, &[Operand::Reg(sp), Operand::Imm(0)]);
+            b.store(SemOp::Store, Ty::I32, &[Operand::Reg(p), Operand::Imm(4), Operand::Reg(ptr)]);
+            let _ = b.call("use", &[p]);
+        }
         b.store(SemOp::VStore, Ty::I32, &[Operand::Reg(sp), Operand::Frame { index: local, offset: 0 }, Operand::Reg(v)]);
         let w = b.op(SemOp::VLoad, Ty::I32, b.vec, &[Operand::Reg(sp), Operand::Frame { index: local, offset: 0 }]);
         b.store(SemOp::VStore, Ty::I32, &[Operand::Reg(ptr), Operand::Imm(vbytes as i64), Operand::Reg(w)]);
