@@ -336,7 +336,7 @@ pub fn lower_call(fx: &mut Fx, i: V) -> Result<(), String> {
     // 1. Argument values (all computed before any argument register is written).
     struct ArgIn {
         pieces: Vec<Piece>,
-        byval: Option<(Reg, u32, u32)>,
+        byval: Option<(Reg, u32, u32, u32)>,
         variadic: bool,
     }
     let mut ins = Vec::new();
@@ -347,7 +347,8 @@ pub fn lower_call(fx: &mut Fx, i: V) -> Result<(), String> {
             let size = fx.dl.alloc_size(bt) as u32;
             let align = fx.dl.align(bt).max(4);
             let p = fx.reg(v)?;
-            ins.push(ArgIn { pieces: Vec::new(), byval: Some((p, size, align)), variadic: k >= nfixed });
+            let src_align = crate::intrinsics::param_align(i, k as u32);
+            ins.push(ArgIn { pieces: Vec::new(), byval: Some((p, size, align, src_align)), variadic: k >= nfixed });
             continue;
         }
         let mut x = fx.val(v)?;
@@ -366,11 +367,11 @@ pub fn lower_call(fx: &mut Fx, i: V) -> Result<(), String> {
     // 2. Locations.
     let mut a = Assigner::new(fx.m, &fx.m.abi.args);
     let mut placed: Vec<(Loc, Piece)> = Vec::new();
-    let mut byvals: Vec<(u32, Reg, u32, u32)> = Vec::new();
+    let mut byvals: Vec<(u32, Reg, u32, u32, u32)> = Vec::new();
     for arg in &ins {
-        if let Some((p, size, align)) = arg.byval {
+        if let Some((p, size, align, src_align)) = arg.byval {
             let off = a.stack_slot(size, align);
-            byvals.push((off, p, size, align));
+            byvals.push((off, p, size, align, src_align));
             continue;
         }
         for p in &arg.pieces {
@@ -384,9 +385,9 @@ pub fn lower_call(fx: &mut Fx, i: V) -> Result<(), String> {
         let max_align = placed.iter().map(|(_, p)| p.align).chain(byvals.iter().map(|b| b.3)).max().unwrap_or(4);
         let area = fx.outgoing_area(stack_size, max_align);
         // 3. byval copies, then stack arguments.
-        for (off, src, size, align) in byvals {
+        for (off, src, size, align, src_align) in byvals {
             let dst = Addr { base: sp, off: A::F(area, off as i64) };
-            crate::intrinsics::copy_bytes(fx, dst, src, size, align)?;
+            crate::intrinsics::copy_bytes(fx, dst, src, size, (align, src_align))?;
         }
         for (loc, p) in &placed {
             if let Loc::Stack(off) = loc {

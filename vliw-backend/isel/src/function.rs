@@ -129,10 +129,11 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
             }
         }
     }
+    // (Before phis are inserted: the patches are instruction positions.)
+    fx.patch_dynamic();
     if let Err((inst, reason)) = fx.fill_phis() {
         return Err(err(&fx, inst, reason));
     }
-    fx.patch_dynamic();
     let data = std::mem::take(&mut fx.data);
     Ok((fx.f, data))
 }

@@ -582,5 +582,29 @@ pub fn lower_atomic(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
         fx.set(i, Val::A(vec![Val::S(old_r), Val::S(eq)]));
         return Ok(());
     }
-    Err("atomicrmw is not supported".into())
+    use inkwell::llvm_sys::LLVMAtomicRMWBinOp::*;
+    let x = fx.arg(i.operand(1))?;
+    let xr = fx.reg(i.operand(1))?;
+    let new = match i.atomic_rmw_op() {
+        LLVMAtomicRMWBinOpXchg => xr,
+        LLVMAtomicRMWBinOpAdd => binop(fx, Op::LLVMAdd, sc, A::R(old_r), x)?,
+        LLVMAtomicRMWBinOpSub => binop(fx, Op::LLVMSub, sc, A::R(old_r), x)?,
+        LLVMAtomicRMWBinOpAnd => binop(fx, Op::LLVMAnd, sc, A::R(old_r), x)?,
+        LLVMAtomicRMWBinOpOr => binop(fx, Op::LLVMOr, sc, A::R(old_r), x)?,
+        LLVMAtomicRMWBinOpXor => binop(fx, Op::LLVMXor, sc, A::R(old_r), x)?,
+        LLVMAtomicRMWBinOpNand => {
+            let a = binop(fx, Op::LLVMAnd, sc, A::R(old_r), x)?;
+            binop(fx, Op::LLVMXor, sc, A::R(a), A::I(-1))?
+        }
+        LLVMAtomicRMWBinOpMax => crate::intrinsics::scalar_intrinsic(fx, "smax", "atomicrmw max", sc, &[old_r, xr], i)?,
+        LLVMAtomicRMWBinOpMin => crate::intrinsics::scalar_intrinsic(fx, "smin", "atomicrmw min", sc, &[old_r, xr], i)?,
+        LLVMAtomicRMWBinOpUMax => crate::intrinsics::scalar_intrinsic(fx, "umax", "atomicrmw umax", sc, &[old_r, xr], i)?,
+        LLVMAtomicRMWBinOpUMin => crate::intrinsics::scalar_intrinsic(fx, "umin", "atomicrmw umin", sc, &[old_r, xr], i)?,
+        LLVMAtomicRMWBinOpFAdd => binop(fx, Op::LLVMFAdd, sc, A::R(old_r), A::R(xr))?,
+        LLVMAtomicRMWBinOpFSub => binop(fx, Op::LLVMFSub, sc, A::R(old_r), A::R(xr))?,
+        other => return Err(format!("atomicrmw {other:?} is not supported")),
+    };
+    crate::memory::store_val(fx, &addr, &Val::S(new), t, align.max(1), true)?;
+    fx.set(i, Val::S(old_r));
+    Ok(())
 }

@@ -96,9 +96,8 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
             if let Some((n, _)) = arg(2).const_int() {
                 let limit = fx.opts.inline_mem_limit as u64;
                 if n <= limit || base == "memcpy.inline" {
-                    let align = i.operand(0).alignment().max(1);
-                    let _ = align;
-                    return copy_inline(fx, dst, Addr { base: src, off: A::I(0) }, n as u32, 1, overlap);
+                    let (da, sa) = (param_align(i, 0), param_align(i, 1));
+                    return copy_inline(fx, dst, Addr { base: src, off: A::I(0) }, n as u32, (da, sa), overlap);
                 }
             }
             let d = addr_reg(fx, &dst)?;
@@ -112,7 +111,7 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
                 arg(2).const_int(),
                 arg(2).const_int().map(|(n, _)| n <= fx.opts.inline_mem_limit as u64).unwrap_or(false) || base == "memset.inline",
             ) {
-                return set_inline(fx, dst, arg(1), n as u32);
+                return set_inline(fx, dst, arg(1), n as u32, param_align(i, 0));
             }
             let d = addr_reg(fx, &dst)?;
             let v = fx.reg(arg(1))?;
@@ -536,10 +535,16 @@ fn len_reg(fx: &mut Fx, v: V) -> Result<Reg, String> {
     Ok(r)
 }
 
-/// Copies `size` bytes from `src` (a pointer register) to `dst` (byval arguments).
-pub fn copy_bytes(fx: &mut Fx, dst: Addr, src: Reg, size: u32, align: u32) -> Result<(), String> {
+/// The `align` attribute of call argument `k` (1 when absent).
+pub fn param_align(i: V, k: u32) -> u32 {
+    i.call_int_attr(k + 1, crate::llvm::attr_kind("align")).map(|a| a.clamp(1, 1 << 16) as u32).unwrap_or(1)
+}
+
+/// Copies `size` bytes from `src` (a pointer register) to `dst` (byval
+/// arguments); `aligns` are the known alignments of destination and source.
+pub fn copy_bytes(fx: &mut Fx, dst: Addr, src: Reg, size: u32, aligns: (u32, u32)) -> Result<(), String> {
     if size <= fx.opts.inline_mem_limit {
-        return copy_inline(fx, dst, Addr { base: src, off: A::I(0) }, size, align, false);
+        return copy_inline(fx, dst, Addr { base: src, off: A::I(0) }, size, aligns, false);
     }
     let d = addr_reg(fx, &dst)?;
     let int = fx.addr_file()?;
@@ -550,8 +555,9 @@ pub fn copy_bytes(fx: &mut Fx, dst: Addr, src: Reg, size: u32, align: u32) -> Re
 
 /// An inline copy in the widest units the (known) alignment allows; all
 /// loads come before the stores when the areas may overlap.
-fn copy_inline(fx: &mut Fx, dst: Addr, src: Addr, size: u32, align: u32, overlap: bool) -> Result<(), String> {
-    let unit = [4u32, 2, 1].into_iter().find(|u| align >= *u).unwrap_or(1);
+fn copy_inline(fx: &mut Fx, dst: Addr, src: Addr, size: u32, aligns: (u32, u32), overlap: bool) -> Result<(), String> {
+    let (dalign, salign) = aligns;
+    let unit = [4u32, 2, 1].into_iter().find(|u| dalign.min(salign) >= *u).unwrap_or(1);
     let mut parts = Vec::new();
     let mut off = 0u32;
     while off < size {
@@ -564,20 +570,20 @@ fn copy_inline(fx: &mut Fx, dst: Addr, src: Addr, size: u32, align: u32, overlap
     }
     let mut loaded = Vec::new();
     for &(off, u) in &parts {
-        let r = load_scalar(fx, &src.plus(off as i64), Sc::Int(u * 8), u as u64, align_at(align, off as u64))?;
+        let r = load_scalar(fx, &src.plus(off as i64), Sc::Int(u * 8), u as u64, align_at(salign, off as u64))?;
         if overlap {
             loaded.push(r);
         } else {
-            store_scalar(fx, &dst.plus(off as i64), Sc::Int(u * 8), u as u64, align_at(align, off as u64), r)?;
+            store_scalar(fx, &dst.plus(off as i64), Sc::Int(u * 8), u as u64, align_at(dalign, off as u64), r)?;
         }
     }
     for (&(off, u), r) in parts.iter().zip(loaded) {
-        store_scalar(fx, &dst.plus(off as i64), Sc::Int(u * 8), u as u64, align_at(align, off as u64), r)?;
+        store_scalar(fx, &dst.plus(off as i64), Sc::Int(u * 8), u as u64, align_at(dalign, off as u64), r)?;
     }
     Ok(())
 }
 
-fn set_inline(fx: &mut Fx, dst: Addr, val: V, size: u32) -> Result<(), String> {
+fn set_inline(fx: &mut Fx, dst: Addr, val: V, size: u32, align: u32) -> Result<(), String> {
     let int = fx.addr_file()?;
     // The byte replicated over a word.
     let word = if let Some((b, _)) = val.const_int() {
@@ -588,13 +594,14 @@ fn set_inline(fx: &mut Fx, dst: Addr, val: V, size: u32) -> Result<(), String> {
         let z = zext_reg(fx, r, 8)?;
         crate::inst::binop(fx, Op::LLVMMul, Sc::Int(32), A::R(z), A::I(0x0101_0101))?
     };
+    let unit = [4u32, 2, 1].into_iter().find(|u| align >= *u).unwrap_or(1);
     let mut off = 0u32;
     while off < size {
-        let mut u = 4;
+        let mut u = unit;
         while u > size - off {
             u /= 2;
         }
-        store_scalar(fx, &dst.plus(off as i64), Sc::Int(u * 8), u as u64, 1, word)?;
+        store_scalar(fx, &dst.plus(off as i64), Sc::Int(u * 8), u as u64, align_at(align, off as u64), word)?;
         off += u;
     }
     let _ = as_reg;

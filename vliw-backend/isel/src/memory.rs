@@ -521,15 +521,19 @@ pub fn lower_alloca(fx: &mut Fx, i: V, in_entry: bool) -> Result<(), String> {
             scale(fx, c, elem as i64)?
         }
     };
+    // sp -= size + outgoing area (both rounded to the stack alignment); the
+    // block starts above the outgoing area, so calls made while it lives do
+    // not overwrite it, and it ends at or below the old stack pointer.
     let sp = Reg::Phys(fx.sp()?);
     let up = fx.op(SemOp::Add, Ty::I32, int, &[A::R(n), A::I(salign - 1)])?;
     let size = fx.op(SemOp::And, Ty::I32, int, &[A::R(up), A::I(-salign)])?;
-    let new_sp = fx.op(SemOp::Sub, Ty::I32, int, &[A::R(sp), A::R(size)])?;
+    let total = fx.op(SemOp::Add, Ty::I32, int, &[A::R(size), A::I(DYN_PLACEHOLDER)])?;
+    let cur = fx.cur;
+    fx.dyn_patches.push((cur, fx.f.block(cur).insts.len() - 1));
+    let new_sp = fx.op(SemOp::Sub, Ty::I32, int, &[A::R(sp), A::R(total)])?;
     fx.copy(sp, new_sp);
     let r = fx.op(SemOp::Add, Ty::I32, int, &[A::R(new_sp), A::I(DYN_PLACEHOLDER)])?;
-    let cur = fx.cur;
-    let at = fx.f.block(cur).insts.len() - 1;
-    fx.dyn_patches.push((cur, at));
+    fx.dyn_patches.push((cur, fx.f.block(cur).insts.len() - 1));
     fx.f.dynamic_stack = true;
     fx.set(i, Val::S(r));
     Ok(())
