@@ -374,3 +374,66 @@ fn global_addresses_fold_into_loads() {
         assert!(folded, "{}", dsp_mir::print::function(&m, f));
     }
 }
+
+#[test]
+fn atomics_are_plain_memory_operations() {
+    let src = r#"
+        int counter;
+        int add(int x) { return __atomic_fetch_add(&counter, x, __ATOMIC_SEQ_CST); }
+        int swap(int x) { return __atomic_exchange_n(&counter, x, __ATOMIC_SEQ_CST); }
+        int cas(int e, int x) { return __atomic_compare_exchange_n(&counter, &e, x, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+        int nand(int x) { return __sync_fetch_and_nand(&counter, x); }
+    "#;
+    for m in machines() {
+        for opt in ["-O0", "-O2"] {
+            let module = select_c(&m, "atomic", src, opt, &[]);
+            for f in ["add", "swap", "cas", "nand"] {
+                let f = func(&module, f);
+                assert!(count_sem(&m, f, SemOp::Load) >= 1 && count_sem(&m, f, SemOp::Store) >= 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn dynamic_alloca_reserves_the_outgoing_area() {
+    let src = r#"
+        int g(int, int, int, int, int, int, int, int, int, int *);
+        int f(int n) { int a[n]; return g(1, 2, 3, 4, 5, 6, 7, 8, 9, a); }
+    "#;
+    for m in machines() {
+        let module = select_c(&m, "vla-out", src, "-O2", &[]);
+        let f = func(&module, "f");
+        let out = f.frame.iter().find(|o| o.kind == FrameKind::OutgoingArgs).map(|o| o.size).unwrap_or(0);
+        assert!(out > 0);
+        let reserved = (out.div_ceil(m.abi.stack_align) * m.abi.stack_align) as i64;
+        // The sp adjustment adds the reserved area; the block starts above it.
+        let imms: Vec<i64> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter_map(|i| match &i.kind {
+                InstKind::Machine { instr, ops, .. } if m.instr(*instr).sem.op == SemOp::Add => ops.iter().find_map(|o| match o {
+                    Operand::Imm(v) => Some(*v),
+                    _ => None,
+                }),
+                _ => None,
+            })
+            .collect();
+        assert!(imms.iter().filter(|v| **v == reserved).count() >= 2, "{imms:?}\n{}", dsp_mir::print::function(&m, f));
+        assert!(!imms.contains(&crate::memory::DYN_PLACEHOLDER));
+    }
+}
+
+#[test]
+fn switches_on_narrow_and_wide_values() {
+    let src = r#"
+        int s8(signed char c) { switch (c) { case -1: return 1; case 5: return 2; case 100: return 3; case -100: return 4; default: return 0; } }
+        int s64(long long x) { switch (x) { case 1LL << 40: return 1; case -7: return 2; case 3: return 3; case 4: return 4; case 5: return 5; default: return 0; } }
+    "#;
+    for m in machines() {
+        for opt in ["-O0", "-O2"] {
+            select_c(&m, "switch-widths", src, opt, &["-fno-jump-tables"]);
+        }
+    }
+}
