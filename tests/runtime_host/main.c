@@ -72,6 +72,9 @@ double rnd_double_range(void)
 int main(int argc, char **argv)
 {
     const char *only = NULL;
+    const char *seed = getenv("RT_SEED"); /* another pseudo-random sequence */
+    if (seed && *seed)
+        rng_state ^= strtoull(seed, NULL, 0) * 0x9e3779b97f4a7c15ULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-v") == 0)
             verbose = 1;

@@ -100,9 +100,9 @@ double fma(double a, double b, double c)
     int ec = ilogb(c);
     if (ec - s > 900)
         return c + (a * b * 0); /* a*b is far below half an ulp of c */
-    if (ec - s < -900)
-        return a * b; /* c is far below half an ulp of a*b */
-    double cs = scalbn(c, -s);
+    /* c far below half an ulp of a*b only breaks an exact tie: a stand-in
+     * of its sign far below the product does the same */
+    double cs = ec - s < -900 ? copysign(0x1p-200, c) : scalbn(c, -s);
     dd u = two_prod(as, bs);
     dd t = two_sum(cs, u.hi);
     double v = add_round_odd(t.lo, u.lo);
