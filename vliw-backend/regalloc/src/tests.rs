@@ -5,6 +5,7 @@
 
 #[allow(dead_code)]
 mod builder;
+mod clang;
 mod directed;
 mod fuzz;
 mod random;
