@@ -1,8 +1,10 @@
 //! Stack frame layout (vliw-backend/ABI.md, "Frames"). From `sp` upwards:
 //! the outgoing stack-argument area at offset 0 (every `OutgoingArgs`
-//! object starts there; calls use it one at a time), then locals and spill
-//! slots at their alignment; the save area (link register, callee-saved
-//! registers) sits at the top of the frame, below the caller's `sp`. The
+//! object starts there; calls use it one at a time), then spill slots and
+//! locals (smallest first) at their alignment; the save area (link register, callee-saved
+//! registers) sits at the top of the frame, below the caller's `sp` (in a
+//! frame too large for the stores' immediates to reach it, the prologue
+//! allocates and fills the save area before the rest). The
 //! frame size is a multiple of `abi stack_align`; incoming stack arguments
 //! are at `frame_size + offset`. Functions in [`FrameMode::Fp`] keep the
 //! frame's top in `fp`: with dynamic stack allocation, locals and spill slots
@@ -77,8 +79,11 @@ pub fn fix_bases(t: &Target, f: &mut Function) -> Result<(), String> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
     pub mode: FrameMode,
-    /// Bytes `sp` moves down in total (Sp mode: one adjustment).
+    /// Bytes `sp` moves down in total (Sp mode: one adjustment, unless `split`).
     pub frame_size: u32,
+    /// Sp mode with save slots out of reach of the stores' immediates: the
+    /// save area is allocated (and saved) first, then the body.
+    pub split: bool,
     /// Fp mode: the first adjustment (save area); the body follows.
     pub save_size: u32,
     pub body_size: u32,
@@ -92,12 +97,16 @@ pub fn layout(t: &Target, f: &Function, saves: &[PReg]) -> Result<Layout, String
     let align = t.m.abi.stack_align.max(1);
     let mut off = f.frame.iter().filter(|o| o.kind == FrameKind::OutgoingArgs).map(|o| o.size).max().unwrap_or(0);
     let mut body_off = vec![0u32; f.frame.len()];
-    for (i, o) in f.frame.iter().enumerate() {
-        if matches!(o.kind, FrameKind::Local | FrameKind::Spill) {
-            off = round_up(off, o.align);
-            body_off[i] = off;
-            off += o.size;
-        }
+    // Spill slots, then locals from the smallest: small objects stay
+    // within reach of short immediates.
+    let mut order: Vec<usize> =
+        (0..f.frame.len()).filter(|&i| matches!(f.frame[i].kind, FrameKind::Local | FrameKind::Spill)).collect();
+    order.sort_by_key(|&i| (f.frame[i].kind != FrameKind::Spill, f.frame[i].size));
+    for i in order {
+        let o = &f.frame[i];
+        off = round_up(off, o.align);
+        body_off[i] = off;
+        off += o.size;
     }
     let body = off;
     let mut cursor = 0u32;
@@ -109,8 +118,26 @@ pub fn layout(t: &Target, f: &Function, saves: &[PReg]) -> Result<Layout, String
         slots.push((r, cursor, access));
     }
     let save = cursor;
+    // Whether every save slot is within reach of its store at offset `top - c`.
+    let reach = |top: u32| {
+        slots.iter().all(|(_, c, a)| match a {
+            Access::Direct { store, .. } => {
+                let ins = t.m.instr(*store);
+                let off = top as i64 - *c as i64;
+                ins.sem.args.get(1).and_then(|x| ins.operands[x.0].kind.imm_range()).is_some_and(|(lo, hi)| lo <= off && off <= hi)
+            }
+            Access::ViaInt { .. } => true,
+        })
+    };
+    let whole = round_up(body + save, align);
+    let split = t.mode == FrameMode::Sp && !reach(whole);
     let (frame_size, save_size, body_size) = match t.mode {
-        FrameMode::Sp => (round_up(body + save, align), 0, body),
+        FrameMode::Sp if split => {
+            let s = round_up(save, align);
+            let b = round_up(body, align);
+            (s + b, s, b)
+        }
+        FrameMode::Sp => (whole, 0, body),
         FrameMode::Fp { .. } => {
             let s = round_up(save, align);
             let b = round_up(body, align);
@@ -118,8 +145,8 @@ pub fn layout(t: &Target, f: &Function, saves: &[PReg]) -> Result<Layout, String
         }
     };
     let top = match t.mode {
-        FrameMode::Sp => frame_size,
-        FrameMode::Fp { .. } => save_size,
+        FrameMode::Sp if !split => frame_size,
+        _ => save_size,
     } as i64;
     let saves = slots.into_iter().map(|(r, c, a)| (r, top - c as i64, a)).collect();
     let obj_off = f
@@ -135,7 +162,7 @@ pub fn layout(t: &Target, f: &Function, saves: &[PReg]) -> Result<Layout, String
             _ => body_off[i] as i64,
         })
         .collect();
-    Ok(Layout { mode: t.mode, frame_size, save_size, body_size, obj_off, saves })
+    Ok(Layout { mode: t.mode, frame_size, split, save_size, body_size, obj_off, saves })
 }
 
 /// Turns every frame operand into an immediate.

@@ -38,8 +38,9 @@ pub fn add_const(t: &Target, dst: PReg, src: PReg, imm: i64, scratch: Option<PRe
     ])
 }
 
-/// A caller-saved integer register that holds nothing live around
-/// instruction `i` of block `b` (`i == insts.len()`: before the terminator).
+/// A caller-saved integer register that holds nothing live just before
+/// instruction `i` of block `b` (`i == insts.len()`: before the terminator)
+/// and that instruction `i` does not name.
 pub fn scratch_at(t: &Target, f: &Function, b: usize, i: usize) -> Option<PReg> {
     let keys = RegKeys::new(t.m, f.vregs.len());
     let live = liveness::compute(t, &keys, f);
@@ -50,20 +51,17 @@ pub fn scratch_at(t: &Target, f: &Function, b: usize, i: usize) -> Option<PReg> 
             busy.insert(keys.key(r));
         }
     }
-    // Everything live after some instruction from i on stays busy (conservative).
-    for inst in data.insts[i.min(data.insts.len())..].iter().rev() {
-        for (r, _) in inst_regs(t.m, inst, &t.clobbers) {
-            if t.tracked(r) {
-                busy.insert(keys.key(r));
+    let i = i.min(data.insts.len());
+    for (k, inst) in data.insts.iter().enumerate().skip(i).rev() {
+        let regs = inst_regs(t.m, inst, &t.clobbers);
+        for (r, role) in &regs {
+            if role.is_def() && !role.is_use() && t.tracked(*r) && k != i {
+                busy.remove(keys.key(*r));
             }
         }
-    }
-    // Values live into the block and not yet dead at i are busy too.
-    busy.union_with(&live.live_in[b]);
-    for inst in &data.insts[..i.min(data.insts.len())] {
-        for (r, role) in inst_regs(t.m, inst, &t.clobbers) {
-            if role.is_def() && t.tracked(r) {
-                busy.insert(keys.key(r));
+        for (r, role) in &regs {
+            if (role.is_use() || k == i) && t.tracked(*r) {
+                busy.insert(keys.key(*r));
             }
         }
     }
@@ -114,6 +112,13 @@ pub fn insert(t: &Target, f: &mut Function, l: &Layout) -> Result<(), String> {
         }
     }
     match l.mode {
+        FrameMode::Sp if l.split => {
+            pro.extend(add_const(t, sp, sp, -(l.save_size as i64), entry_scratch)?);
+            for (r, off, a) in &l.saves {
+                pro.push(save(t, *r, sp, *off, a)?);
+            }
+            pro.extend(add_const(t, sp, sp, -(l.body_size as i64), entry_scratch)?);
+        }
         FrameMode::Sp => {
             if l.frame_size > 0 {
                 pro.extend(add_const(t, sp, sp, -(l.frame_size as i64), entry_scratch)?);
@@ -149,6 +154,13 @@ pub fn insert(t: &Target, f: &mut Function, l: &Layout) -> Result<(), String> {
     for (b, scratch) in epi_scratch {
         let mut epi = Vec::new();
         match l.mode {
+            FrameMode::Sp if l.split => {
+                epi.extend(add_const(t, sp, sp, l.body_size as i64, scratch)?);
+                for (r, off, a) in &l.saves {
+                    epi.push(restore(t, *r, sp, *off, a)?);
+                }
+                epi.extend(add_const(t, sp, sp, l.save_size as i64, scratch)?);
+            }
             FrameMode::Sp => {
                 for (r, off, a) in &l.saves {
                     epi.push(restore(t, *r, sp, *off, a)?);
