@@ -414,7 +414,7 @@ mod tests {
             &["--target=hexagon-unknown-elf", "-fsigned-char", "-nostdinc", "-isystem", "/rt/include"][..],
             &["-U__hexagon__"],
             &["-D__dsp__", "-D__DSP_ISA__=\"ftm\"", "-D__DSP_LANES__=16"],
-            &["-mhvx", "-mhvx-length=64b", "-mllvm", "-hexagon-autohvx", "-mllvm", "-force-vector-width=16"],
+            &["-mhvx", "-mhvx-length=64b", "-mllvm", "-hexagon-autohvx", "-mllvm", "-force-vector-width=16", "-mllvm", "-hints-allow-reordering=false"],
             &["-O2"],
             &["-fpass-plugin=/bin/libdsp_opt_passes.so", "-mllvm", "-dsp-isa=ftm"],
             &["-emit-llvm", "-c", "-o", "/tmp/d/x-1.bc", "-x", "c", "x.c"],

@@ -106,7 +106,10 @@ impl Target {
     /// The flags that make LLVM's vectorizers target the machine's lane
     /// count (vliw-backend/ABI.md "Vectors"): HVX registers of 64 bytes for
     /// up to 16 lanes of 32 bits, 128 bytes beyond, and the vector width
-    /// forced to the lane count.
+    /// forced to the lane count. A forced width counts as a user hint, and
+    /// LLVM then lets hints reorder floating-point reductions (it would sum
+    /// a float loop in 16 partial sums without -ffast-math): reordering by
+    /// hints is turned off, so results stay those of the C source.
     pub fn vector_flags(&self) -> Vec<String> {
         let Some(lanes) = self.lanes.filter(|&l| l > 1) else { return Vec::new() };
         let length = if lanes <= 16 { "64b" } else { "128b" };
@@ -117,6 +120,8 @@ impl Target {
             "-hexagon-autohvx".into(),
             "-mllvm".into(),
             format!("-force-vector-width={lanes}"),
+            "-mllvm".into(),
+            "-hints-allow-reordering=false".into(),
         ]
     }
 }
@@ -131,6 +136,7 @@ mod tests {
         assert_eq!(t.lanes, Some(16));
         assert!(t.vector_flags().contains(&"-mhvx-length=64b".to_string()));
         assert!(t.vector_flags().contains(&"-force-vector-width=16".to_string()));
+        assert!(t.vector_flags().contains(&"-hints-allow-reordering=false".to_string()));
         assert!(t.macro_flags().contains(&"-D__DSP_ISA__=\"ftm\"".to_string()));
         assert!(t.macro_flags().contains(&"-U__hexagon__".to_string()));
         let t = Target::load("ftm32").unwrap();
