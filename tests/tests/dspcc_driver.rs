@@ -2,8 +2,8 @@
 //! errors, `-E` and our predefined macros, `-emit-llvm` and the vector width,
 //! `-v`/`-###` command listings, dependency files, and assembling and linking
 //! with a runtime. C programs run against the hand-written assembly runtime
-//! (crt0, libprint); the test with the C library needs it built
-//! (scripts/build-runtime) and is ignored otherwise.
+//! (crt0, libprint) and against the C library, which scripts/test builds
+//! (scripts/build-runtime) before the tests run.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -258,7 +258,6 @@ fn failing_tools_are_reported_with_their_role() {
 }
 
 #[test]
-#[ignore = "needs the C runtime built by scripts/build-runtime (scripts/test-full runs it)"]
 fn c_programs_compile_link_and_run_on_every_machine() {
     for m in machines() {
         let dir = scratch(&format!("dspcc-hello-c-{m}"));
