@@ -475,10 +475,9 @@ pub fn lower_function(
             let Some(op) = cx.lower_inst(inst)? else {
                 continue;
             };
-            if op.class == OpClass::Call {
-                let InstKind::Call { args, rets, .. } = &inst.kind else {
-                    unreachable!("a call lowers from a call")
-                };
+            // Only a call pseudo lowers to a call (call instructions inside
+            // blocks are rejected by `lower_inst`).
+            if let InstKind::Call { args, rets, .. } = &inst.kind {
                 let mut live_uses: Vec<PReg> = op.uses.iter().chain(args).copied().collect();
                 live_uses.extend(m.abi.sp);
                 let mut live_defs: Vec<PReg> = op.defs.iter().chain(rets).copied().collect();
