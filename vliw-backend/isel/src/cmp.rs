@@ -250,3 +250,105 @@ fn fcmp_libcall(fx: &mut Fx, pred: RealPred, ty: Ty, a: Reg, b: Reg) -> Result<R
     }
 }
 
+/// How `zext (icmp …)` can be one 0/1 compare into the 32-bit integer file:
+/// the operation, type, whether the operands are swapped, and the
+/// (extended) operands — when the machine has that compare for exactly these
+/// operands (no immediate to materialize).
+pub struct IntCompare {
+    op: SemOp,
+    ty: Ty,
+    swap: bool,
+    signed_ext: bool,
+}
+
+fn int_compare_plan(fx: &mut Fx, cmp: crate::llvm::V) -> Result<Option<(IntCompare, u32)>, String> {
+    use IntPred::*;
+    let sc = match fx.shape(cmp.operand(0).ty())? {
+        crate::types::Shape::Scalar(sc @ (Sc::Int(_) | Sc::Ptr)) if sc.bits() <= 32 => sc,
+        _ => return Ok(None),
+    };
+    let (op, signed) = match cmp.icmp_pred() {
+        LLVMIntEQ => (SemOp::Eq, None),
+        LLVMIntNE => (SemOp::Ne, None),
+        LLVMIntSLT => (SemOp::Lt, Some(true)),
+        LLVMIntSLE => (SemOp::Le, Some(true)),
+        LLVMIntSGT => (SemOp::Gt, Some(true)),
+        LLVMIntSGE => (SemOp::Ge, Some(true)),
+        LLVMIntULT => (SemOp::Lt, Some(false)),
+        LLVMIntULE => (SemOp::Le, Some(false)),
+        LLVMIntUGT => (SemOp::Gt, Some(false)),
+        LLVMIntUGE => (SemOp::Ge, Some(false)),
+    };
+    let int = fx.addr_file()?;
+    let swapped = match op {
+        SemOp::Lt => SemOp::Gt,
+        SemOp::Gt => SemOp::Lt,
+        SemOp::Le => SemOp::Ge,
+        SemOp::Ge => SemOp::Le,
+        o => o,
+    };
+    let tys: &[Ty] = match signed {
+        Some(true) => &[Ty::I32],
+        Some(false) => &[Ty::U32],
+        None => &[Ty::I32, Ty::U32],
+    };
+    let signed_ext = signed.unwrap_or(true);
+    let bits = sc.bits();
+    // Operand patterns after extension (constants extended here, registers stay in their file).
+    let pat = |fx: &mut Fx, v: crate::llvm::V| -> Result<Option<isa_tablegen::ArgPat>, String> {
+        if let Some((x, b)) = v.const_int() {
+            let x = crate::function::sext(x, b);
+            let e = if signed_ext {
+                crate::function::sext(x as u64, bits)
+            } else if bits < 64 {
+                x & ((1i64 << bits) - 1)
+            } else {
+                x
+            };
+            return Ok(Some(isa_tablegen::ArgPat::Imm(e)));
+        }
+        if !v.is_instruction() && !v.is_argument() {
+            return Ok(None);
+        }
+        let r = fx.reg(v)?;
+        Ok(Some(isa_tablegen::ArgPat::Reg(fx.file(r))))
+    };
+    let (Some(pa), Some(pb)) = (pat(fx, cmp.operand(0))?, pat(fx, cmp.operand(1))?) else { return Ok(None) };
+    for &t in tys {
+        for (o, swap, pats) in [(op, false, [pa, pb]), (swapped, true, [pb, pa])] {
+            if fx.find(o, Some(t), None, Some(int), &pats).is_some() {
+                return Ok(Some((IntCompare { op: o, ty: t, swap, signed_ext }, bits)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Whether every use of an icmp is a `zext` to at most 32 bits that can
+/// be one integer compare (then the predicate itself is not needed).
+pub fn icmp_only_feeds_int_compares(fx: &mut Fx, cmp: crate::llvm::V) -> Result<bool, String> {
+    let users = cmp.users();
+    if users.is_empty() {
+        return Ok(false);
+    }
+    for u in users {
+        let ok = u.opcode() == Some(crate::llvm::Op::LLVMZExt) && crate::function::Fx::int_bits(u.ty()).is_some_and(|b| b <= 32);
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(int_compare_plan(fx, cmp)?.is_some())
+}
+
+/// An integer compare written as 0/1 straight into the 32-bit integer file
+/// (for `zext (icmp …)`), when the machine has such a compare.
+pub fn icmp_to_int(fx: &mut Fx, cmp: crate::llvm::V) -> Result<Option<Reg>, String> {
+    let Some((plan, bits)) = int_compare_plan(fx, cmp)? else { return Ok(None) };
+    let int = fx.addr_file()?;
+    let a = fx.arg(cmp.operand(0))?;
+    let b = fx.arg(cmp.operand(1))?;
+    let (a, b) =
+        if plan.signed_ext { (sext_arg(fx, a, bits)?, sext_arg(fx, b, bits)?) } else { (zext_arg(fx, a, bits)?, zext_arg(fx, b, bits)?) };
+    let (x, y) = if plan.swap { (b, a) } else { (a, b) };
+    Ok(Some(fx.op(plan.op, plan.ty, int, &[x, y])?))
+}

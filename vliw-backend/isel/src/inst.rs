@@ -72,6 +72,10 @@ pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
             fneg(fx, sc, a)?
         }
         LLVMICmp => {
+            // Used only as 0/1 integers: each zext compares into the integer file.
+            if crate::cmp::icmp_only_feeds_int_compares(fx, i)? {
+                return Ok(());
+            }
             let sc = scalar_of_v(fx, i.operand(0))?;
             let a = fx.arg(i.operand(0))?;
             let b = fx.arg(i.operand(1))?;
@@ -98,8 +102,19 @@ pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
         | LLVMIntToPtr | LLVMAddrSpaceCast => {
             let from = scalar_of_v(fx, i.operand(0))?;
             let to = scalar_of(fx, i)?;
-            let a = fx.reg(i.operand(0))?;
-            cast(fx, op, from, to, a)?
+            // zext (icmp …) to a 32-bit integer: the machine's 0/1 compare, if it has one.
+            let direct = if op == LLVMZExt && from == Sc::I1 && to.bits() <= 32 && i.operand(0).opcode() == Some(LLVMICmp) {
+                crate::cmp::icmp_to_int(fx, i.operand(0))?
+            } else {
+                None
+            };
+            match direct {
+                Some(r) => r,
+                None => {
+                    let a = fx.reg(i.operand(0))?;
+                    cast(fx, op, from, to, a)?
+                }
+            }
         }
         LLVMBitCast => {
             let v = bitcast(fx, i.operand(0), t)?;

@@ -228,6 +228,18 @@ impl V {
     pub fn operands(self) -> Vec<V> {
         (0..self.num_operands()).map(|i| self.operand(i)).collect()
     }
+    /// The values using this one (instructions, constants).
+    pub fn users(self) -> Vec<V> {
+        unsafe {
+            let mut out = Vec::new();
+            let mut u = LLVMGetFirstUse(self.0);
+            while !u.is_null() {
+                out.push(V(LLVMGetUser(u)));
+                u = LLVMGetNextUse(u);
+            }
+            out
+        }
+    }
     pub fn parent(self) -> Bb {
         unsafe { Bb(LLVMGetInstructionParent(self.0)) }
     }

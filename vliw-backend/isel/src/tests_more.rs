@@ -437,3 +437,20 @@ fn switches_on_narrow_and_wide_values() {
         }
     }
 }
+
+#[test]
+fn boolean_results_compare_straight_into_integers() {
+    let src = "int lt(int a, int b) { return a < b; }\nint geu(unsigned a, unsigned b) { return a >= b; }";
+    for m in machines() {
+        let module = select_c(&m, "bool-int", src, "-O2", &[]);
+        let p = m.predicate_file().unwrap();
+        for name in ["lt", "geu"] {
+            let f = func(&module, name);
+            // One compare writing the integer file, no predicate.
+            assert!(f.vregs.iter().all(|file| *file != p), "{}", dsp_mir::print::function(&m, f));
+            let cmps =
+                count_sem(&m, f, SemOp::Lt) + count_sem(&m, f, SemOp::Le) + count_sem(&m, f, SemOp::Gt) + count_sem(&m, f, SemOp::Ge);
+            assert_eq!(cmps, 1);
+        }
+    }
+}
