@@ -9,7 +9,7 @@
 //! 1. [`frame::fix_bases`]: frame operands get their base register (`sp`/`fp`);
 //! 2. [`phi`]: out of SSA (critical edges split, parallel copies sequentialized);
 //! 3. repeated until nothing spills: [`liveness`] → [`intervals`] →
-//!    ([`dce`] of dead copies, first round) → [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
+//!    ([`dce`], first round) → [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
 //!    temporaries, rematerialization);
 //! 4. [`check`] (optional): an independent data-flow check of the assignment;
 //! 5. rewrite to physical registers, [`coalesce::remove_identity_copies`];
@@ -77,6 +77,8 @@ pub struct RaReport {
     pub remats: u32,
     /// Copies removed by coalescing.
     pub copies_coalesced: u32,
+    /// Dead copies and dead side-effect-free instructions removed.
+    pub dead_removed: u32,
     /// Copies inserted by phi elimination.
     pub phi_copies: u32,
     /// Copies left in the code.
@@ -148,6 +150,7 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
     let t = Target::new(m, f).map_err(err)?;
     let mut report = RaReport::default();
     frame::fix_bases(&t, f).map_err(err)?;
+    let first_new = f.blocks.len();
     isolate_entry(f);
     report.phi_copies = phi::eliminate(f).map_err(err)?;
 
@@ -162,7 +165,10 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
         let keys = RegKeys::new(m, f.vregs.len());
         let mut live = liveness::compute(&t, &keys, f);
         let mut ivs = intervals::build(&t, &keys, f, &live, &freq);
-        if report.rounds == 1 && dce::remove_dead_copies(&t, &keys, f, &live) > 0 {
+        if report.rounds == 1 {
+            report.dead_removed = dce::remove_dead_code(&t, &keys, f, &live);
+        }
+        if report.dead_removed > 0 && report.rounds == 1 {
             live = liveness::compute(&t, &keys, f);
             ivs = intervals::build(&t, &keys, f, &live, &freq);
         }
@@ -193,6 +199,7 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
     }
     rewrite(m, f, &assign).map_err(err)?;
     report.copies_coalesced += coalesce::remove_identity_copies(f);
+    phi::thread_empty_blocks(f, first_new);
     report.copies_left =
         f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Copy { .. })).count() as u32;
 

@@ -74,6 +74,49 @@ pub fn eliminate(f: &mut Function) -> Result<u32, String> {
     Ok(copies)
 }
 
+/// Branches to blocks made by edge splitting (index `first_new` on) that
+/// ended up empty (their copies coalesced away) go straight to where those
+/// blocks jump; the empty blocks become unreachable. Returns how many.
+pub fn thread_empty_blocks(f: &mut Function, first_new: usize) -> u32 {
+    let n = f.blocks.len();
+    let target = |f: &Function, b: usize| match f.blocks[b].term {
+        Terminator::Jump(t) if b >= first_new && f.blocks[b].insts.is_empty() => Some(t),
+        _ => None,
+    };
+    let mut map: Vec<Block> = (0..n as u32).map(Block).collect();
+    let mut threaded = 0;
+    #[allow(clippy::needless_range_loop)]
+    for b in first_new..n {
+        let mut t = Block(b as u32);
+        let mut steps = 0;
+        while let Some(next) = target(f, t.0 as usize) {
+            if next == Block(b as u32) || steps > n {
+                t = Block(b as u32);
+                break;
+            }
+            t = next;
+            steps += 1;
+        }
+        if t != Block(b as u32) {
+            map[b] = t;
+            threaded += 1;
+        }
+    }
+    if threaded > 0 {
+        for data in &mut f.blocks {
+            match &mut data.term {
+                Terminator::Jump(t) => *t = map[t.0 as usize],
+                Terminator::Branch { taken, not_taken, .. } => {
+                    *taken = map[taken.0 as usize];
+                    *not_taken = map[not_taken.0 as usize];
+                }
+                _ => {}
+            }
+        }
+    }
+    threaded
+}
+
 /// Puts a new block on the edge `p → s` (p ends with a conditional branch).
 fn split_edge(f: &mut Function, p: Block, s: Block) -> Block {
     let name = format!("{}.{}", f.block(p).name, f.block(s).name);
