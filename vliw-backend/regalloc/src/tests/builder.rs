@@ -190,12 +190,22 @@ pub fn alloc_and_compare(m: &Machine, f: &Function, args: &[u64], stack_args: &[
 
 /// Like [`alloc_and_compare`], also returning the reference outcome; data memory must agree.
 pub fn alloc_and_compare2(m: &Machine, f: &Function, args: &[u64], stack_args: &[u32]) -> (RaReport, Function, Outcome, Outcome) {
+    alloc_and_compare_with(m, f, args, stack_args, &RaOptions { check: true, ..RaOptions::default() })
+}
+
+/// Like [`alloc_and_compare2`] with these options.
+pub fn alloc_and_compare_with(
+    m: &Machine,
+    f: &Function,
+    args: &[u64],
+    stack_args: &[u32],
+    opts: &RaOptions,
+) -> (RaReport, Function, Outcome, Outcome) {
     let before = Interp::new(m).run(f, args, stack_args, false).unwrap_or_else(|e| {
         panic!("{}: reference run failed: {e}\n{}", m.name, dsp_mir::print::function(m, f))
     });
     let mut g = f.clone();
-    let opts = RaOptions { check: true, ..RaOptions::default() };
-    let report = allocate(m, &mut g, &opts)
+    let report = allocate(m, &mut g, opts)
         .unwrap_or_else(|e| panic!("{}: {e}\n{}", m.name, dsp_mir::print::function(m, f)));
     let after = Interp::new(m).run(&g, args, stack_args, true).unwrap_or_else(|e| {
         panic!("{}: allocated run failed: {e}\n{}", m.name, dsp_mir::print::function(m, &g))

@@ -231,11 +231,15 @@ fn generate(m: &Machine, seed: u64, calls: bool, size: i32) -> dsp_mir::Function
 }
 
 fn run_random(seeds: std::ops::Range<u64>, calls: bool, size: i32) {
+    run_random_with(seeds, calls, size, &crate::RaOptions { check: true, ..Default::default() });
+}
+
+fn run_random_with(seeds: std::ops::Range<u64>, calls: bool, size: i32, opts: &crate::RaOptions) {
     for m in machines() {
         for seed in seeds.clone() {
             let f = generate(&m, seed, calls, size);
             for args in [[3u64, 1000, DATA], [0xffff_fff7, 12, DATA + 256]] {
-                let r = std::panic::catch_unwind(|| alloc_and_compare2(&m, &f, &args, &[]));
+                let r = std::panic::catch_unwind(|| alloc_and_compare_with(&m, &f, &args, &[], opts));
                 if let Err(e) = r {
                     panic!("{}: seed {seed} (calls {calls}, size {size}) failed: {:?}", m.name, e.downcast_ref::<String>());
                 }
@@ -252,6 +256,11 @@ fn random_programs_without_calls() {
 #[test]
 fn random_programs_with_calls() {
     run_random(100..140, true, 60);
+}
+
+#[test]
+fn random_programs_without_coalescing() {
+    run_random_with(200..215, true, 80, &crate::RaOptions { check: true, coalesce: false, ..Default::default() });
 }
 
 #[test]
