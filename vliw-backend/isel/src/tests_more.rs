@@ -454,3 +454,17 @@ fn boolean_results_compare_straight_into_integers() {
         }
     }
 }
+
+#[test]
+fn reversal_shuffles_use_the_machine_shuffle() {
+    let src = "int a[512], b[512];\nvoid rev(int n) { for (int i = 0; i < n; i++) a[i] = b[n - 1 - i]; }";
+    for m in machines() {
+        let flags = vector_flags(&m);
+        let flags: Vec<&str> = flags.iter().map(|s| s.as_str()).collect();
+        let module = select_c(&m, "rev", src, "-O2", &flags);
+        let f = func(&module, "rev");
+        assert!(count_sem(&m, f, SemOp::Shuffle) >= 1, "{}", dsp_mir::print::function(&m, f));
+        assert!(count_sem(&m, f, SemOp::Iota) >= 1);
+        assert_eq!(count_sem(&m, f, SemOp::Extract), 0);
+    }
+}

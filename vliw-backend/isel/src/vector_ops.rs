@@ -130,6 +130,10 @@ fn shuffle(fx: &mut Fx, i: V) -> Result<(), String> {
             }
         }
     }
+    if let Some(v) = native_shuffle(fx, i, &mask)? {
+        fx.set(i, v);
+        return Ok(());
+    }
     let av = fx.val(a)?;
     let la = lanes_of(fx, &av, a.ty())?;
     let needs_b = mask.iter().any(|m| m.is_some_and(|x| x as usize >= n));
@@ -152,6 +156,162 @@ fn shuffle(fx: &mut Fx, i: V) -> Result<(), String> {
     let v = from_lanes(fx, out, t)?;
     fx.set(i, v);
     Ok(())
+}
+
+/// Shuffles into one vector register the machine does directly. Source
+/// lanes are numbered over both operands' registers (chunks of `n` lanes):
+/// a result taking lane k from one chunk's lane k is that chunk (undefined
+/// lanes are free) or a blend of chunks (selects by constant masks); a splat
+/// is an extract and a broadcast; lanes at affine positions `o + s·k` (a
+/// reversal, a slide, a stride) are the machine's shuffle of each chunk
+/// involved over one index vector built from `iota`, then blended.
+fn native_shuffle(fx: &mut Fx, i: V, mask: &[Option<u32>]) -> Result<Option<Val>, String> {
+    let (a, b) = (i.operand(0), i.operand(1));
+    let Shape::Native { file, chunks: 1, elem, .. } = fx.shape(i.ty())? else { return Ok(None) };
+    if elem == Sc::I1 {
+        return Ok(None);
+    }
+    let n = chunk_lanes(fx, file);
+    // The source registers, a's chunks then b's.
+    let mut srcs: Vec<Reg> = Vec::new();
+    let mut a_lanes = 0;
+    for (k, v) in [a, b].into_iter().enumerate() {
+        match fx.shape(v.ty())? {
+            Shape::Native { file: f, chunks, lanes, .. } if f == file => {
+                if k == 0 {
+                    a_lanes = lanes;
+                }
+                if v.is_undef() {
+                    srcs.extend(std::iter::repeat_n(Reg::Phys(isa_tablegen::Reg { file, index: 0 }), chunks as usize));
+                    continue;
+                }
+                match fx.val(v)? {
+                    Val::N(rs) => srcs.extend(rs),
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        }
+    }
+    // Defined lanes: (result lane, source chunk, lane in chunk).
+    let mut defined = Vec::new();
+    for (k, m) in mask.iter().enumerate() {
+        if let Some(x) = m {
+            // b's lanes follow a's (a has a_lanes lanes).
+            let g = if *x < a_lanes { *x } else { a_lanes.div_ceil(n) * n + (*x - a_lanes) };
+            let (c, l) = ((g / n) as usize, g % n);
+            if c >= srcs.len() || matches!(srcs[c], Reg::Phys(_)) {
+                return Ok(None);
+            }
+            defined.push((k as u32, c, l, g));
+        }
+    }
+    if defined.is_empty() {
+        return Ok(Some(fx.zero_of(i.ty())?));
+    }
+    let mut used: Vec<usize> = defined.iter().map(|d| d.1).collect();
+    used.sort_unstable();
+    used.dedup();
+    // Splat of one lane.
+    if defined.iter().all(|d| d.3 == defined[0].3) {
+        let s = extract_lane(fx, srcs[defined[0].1], defined[0].2, elem)?;
+        return Ok(broadcast(fx, s, file).map(|v| Val::N(vec![v])));
+    }
+    let in_place = defined.iter().all(|d| d.2 == d.0);
+    // Per used chunk, the register holding its lanes at their result positions.
+    let mut moved: Vec<(usize, Reg)> = Vec::new();
+    if in_place {
+        moved = used.iter().map(|&c| (c, srcs[c])).collect();
+    } else {
+        let (k0, g0) = (defined[0].0 as i64, defined[0].3 as i64);
+        let Some(&(k1, _, _, g1)) = defined.get(1) else { return Ok(None) };
+        let (dk, dg) = (k1 as i64 - k0, g1 as i64 - g0);
+        if dk == 0 || dg % dk != 0 {
+            return Ok(None);
+        }
+        let step = dg / dk;
+        let off = g0 - step * k0;
+        if step == 0 || !defined.iter().all(|d| d.3 as i64 == off + step * d.0 as i64) {
+            return Ok(None);
+        }
+        let Some(index) = affine_index(fx, file, off.rem_euclid(n as i64), step)? else { return Ok(None) };
+        for &c in &used {
+            let mut got = None;
+            for ty in [Ty::I32, Ty::U32, Ty::F32] {
+                if let Some(Some(r)) = fx.try_op(SemOp::Shuffle, Some(ty), None, Some(file), &[A::R(srcs[c]), A::R(index)]) {
+                    got = Some(r);
+                    break;
+                }
+            }
+            match got {
+                Some(r) => moved.push((c, r)),
+                None => return Ok(None),
+            }
+        }
+    }
+    // Blend the chunks by lane masks.
+    let mut acc = moved[0].1;
+    if moved.len() > 1 {
+        let Some(mf) = fx.m.mask_file(file) else { return Ok(None) };
+        if n > 32 {
+            return Ok(None);
+        }
+        for &(c, r) in &moved[1..] {
+            let bits: i64 = defined.iter().filter(|d| d.1 == c).map(|d| 1i64 << d.0).sum();
+            let m = fx.imm(bits, mf)?;
+            let mut got = None;
+            for ty in [Ty::I32, Ty::U32, Ty::F32] {
+                if let Some(Some(x)) = fx.try_op(SemOp::Select, Some(ty), None, Some(file), &[A::R(m), A::R(r), A::R(acc)]) {
+                    got = Some(x);
+                    break;
+                }
+            }
+            match got {
+                Some(x) => acc = x,
+                None => return Ok(None),
+            }
+        }
+    }
+    Ok(Some(Val::N(vec![acc])))
+}
+
+/// The index vector `o + s·k` (lane k), from the machine's `iota`.
+fn affine_index(fx: &mut Fx, file: isa_tablegen::RegFileId, off: i64, step: i64) -> Result<Option<Reg>, String> {
+    if !fx.has(SemOp::Shuffle, Ty::I32, Some(file), &[file, file]) {
+        return Ok(None);
+    }
+    let Some(Some(iota)) = fx.try_op(SemOp::Iota, Some(Ty::I32), None, Some(file), &[]) else { return Ok(None) };
+    let int = fx.addr_file()?;
+    let scaled = match step {
+        1 => iota,
+        -1 => {
+            let z = fx.imm(0, file)?;
+            match fx.try_op(SemOp::Sub, Some(Ty::I32), None, Some(file), &[A::R(z), A::R(iota)]) {
+                Some(Some(r)) => r,
+                _ => return Ok(None),
+            }
+        }
+        s if s > 0 && s & (s - 1) == 0 => {
+            let sh = fx.imm(s.trailing_zeros() as i64, int)?;
+            match fx.try_op(SemOp::Shl, Some(Ty::I32), None, Some(file), &[A::R(iota), A::R(sh)]) {
+                Some(Some(r)) => r,
+                _ => return Ok(None),
+            }
+        }
+        s => {
+            let vs = fx.imm(s, file)?;
+            match fx.try_op(SemOp::Mul, Some(Ty::I32), None, Some(file), &[A::R(iota), A::R(vs)]) {
+                Some(Some(r)) => r,
+                _ => return Ok(None),
+            }
+        }
+    };
+    if off == 0 {
+        return Ok(Some(scaled));
+    }
+    let o = fx.imm(off, int)?;
+    let Some(vo) = broadcast(fx, o, file) else { return Ok(None) };
+    Ok(fx.try_op(SemOp::Add, Some(Ty::I32), None, Some(file), &[A::R(scaled), A::R(vo)]).flatten())
 }
 
 /// A GEP producing a vector of pointers: lane by lane.
