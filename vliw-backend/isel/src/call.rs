@@ -188,7 +188,7 @@ pub fn lower_params(fx: &mut Fx) -> Result<(), String> {
         let t = p.ty();
         if let Some(bt) = func.fn_type_attr(k as u32 + 1, byval) {
             let size = fx.dl.alloc_size(bt) as u32;
-            let align = fx.dl.align(bt).max(func_param_align(p)).max(4);
+            let align = fx.dl.align(bt).max(4);
             let off = a.stack_slot(size, align);
             let idx = fx.f.new_frame_object(size.max(1), align, FrameKind::IncomingArg { offset: off });
             fx.frames.insert(*p, idx);
@@ -261,10 +261,6 @@ pub fn lower_params(fx: &mut Fx) -> Result<(), String> {
         fx.set(*p, v);
     }
     Ok(())
-}
-
-fn func_param_align(_p: &V) -> u32 {
-    4
 }
 
 /// Stack size and alignment of each piece of a value of type `t`.

@@ -12,12 +12,24 @@
 //!
 //! Modules: [`llvm`] (the IR view), [`types`] (LLVM types → register files
 //! and value shapes), [`emit`] (emitting instructions by semantics,
-//! constants), [`cmp`] (compares), [`function`] (blocks, phis, values), [`inst`] (arithmetic,
-//! compares, casts, memory, GEP, alloca), [`control`] (branches, switch),
-//! [`call`] (the calling convention), [`intrinsics`], [`vector`] and
-//! [`vector_ops`] (LLVM vector types), [`wide`] (integers over 64 bits),
-//! [`memory`] (addresses, loads, stores, GEP, alloca), [`data`] (global variables), [`runtime`] (support
-//! routine names).
+//! constants), [`function`] (blocks, phis, values), [`inst`] (arithmetic,
+//! casts, select, aggregates), [`cmp`] (compares), [`memory`] (addresses,
+//! loads, stores, GEP, alloca), [`control`] (branches, switch), [`call`]
+//! (the calling convention), [`intrinsics`], [`vector`] and [`vector_ops`]
+//! (LLVM vector types), [`wide`] (integers over 64 bits), [`data`] (global
+//! variables), [`runtime`] (support routine names).
+//!
+//! What the other stages must know about the output:
+//! - `i1` values live in the predicate file and lane masks in the mask file,
+//!   but no phi and no copy is ever in those files (phis of them join 0/1
+//!   integers or mask bits), since such files may lack a register move;
+//! - the machine's `insert` reads and writes its destination: selection
+//!   emits a copy of the old vector into a fresh register first, so that
+//!   register has two definitions (the copy and the insert);
+//! - frame offsets are `Operand::Frame` with `Phys(sp)` as the base register;
+//!   a dynamic alloca copies a new value into `sp` (and sets
+//!   `Function::dynamic_stack`), reserving the size of the outgoing argument
+//!   area below the block it returns.
 
 pub mod call;
 pub mod cmp;
