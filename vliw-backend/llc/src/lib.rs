@@ -103,7 +103,7 @@ pub fn compile_module(
         return Err(errors);
     }
     let (asm, stats) = dsp_sched::emit_module_stats(m, &mir, &sched_options(opts))
-        .map_err(|e| vec![format!("error: {e}")])?;
+        .map_err(|e| vec![e.to_string()])?;
     Ok(Compiled { asm, stats })
 }
 

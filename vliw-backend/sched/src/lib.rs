@@ -63,7 +63,8 @@ impl Default for SchedOptions {
     }
 }
 
-/// A scheduling failure, with the function and source position when known.
+/// A scheduling failure, with the function and source position when known;
+/// displayed like clang's diagnostics (`FILE:LINE: error: ...`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchedError {
     pub function: Option<String>,
@@ -73,8 +74,9 @@ pub struct SchedError {
 
 impl fmt::Display for SchedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(loc) = &self.loc {
-            write!(f, "{}:{}: ", loc.file, loc.line)?;
+        match &self.loc {
+            Some(loc) => write!(f, "{}:{}: error: ", loc.file, loc.line)?,
+            None => f.write_str("error: ")?,
         }
         if let Some(func) = &self.function {
             write!(f, "in function '{func}': ")?;
