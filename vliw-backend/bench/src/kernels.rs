@@ -1,0 +1,252 @@
+//! The benchmark kernels: where each one's C source is, which function is
+//! the kernel, its two sizes, and its essential operation counts as formulas
+//! of `SIZE` (what any implementation must do, whatever the compiler makes of
+//! the loops: every multiply-accumulate of the algorithm, every input element
+//! loaded once, every output element stored once).
+//!
+//! The counts are machine-independent; [`crate::bound`] turns them into
+//! cycles for a machine. Each formula here repeats the comment at the top of
+//! the kernel's C file (`kernels/NAME.c`), and the C constants it depends on
+//! (`TAPS`, `STAGES`, `LAGS`) are the `#define`s of those files.
+
+use isa_tablegen::Ty;
+
+/// What an essential operation does (the `.isa` vocabulary operation it
+/// maps to is chosen by [`crate::bound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// `d = a * b + c` (fused for floats).
+    Mac,
+    Mul,
+    Add,
+    Sub,
+    /// One element read from memory.
+    Load,
+    /// One element written to memory.
+    Store,
+}
+
+impl OpKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OpKind::Mac => "mac",
+            OpKind::Mul => "mul",
+            OpKind::Add => "add",
+            OpKind::Sub => "sub",
+            OpKind::Load => "load",
+            OpKind::Store => "store",
+        }
+    }
+}
+
+/// `count` operations of one kind on elements of type `ty`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpCount {
+    pub kind: OpKind,
+    pub ty: Ty,
+    pub count: u64,
+}
+
+/// One benchmark kernel.
+#[derive(Clone, Copy, Debug)]
+pub struct Kernel {
+    /// Short name, also the C file's stem (`kernels/NAME.c`).
+    pub name: &'static str,
+    /// The kernel function the C file's `main` calls (non-inlined).
+    pub func: &'static str,
+    /// `SIZE` for the small and the medium run.
+    pub sizes: [u64; 2],
+    /// What `SIZE` means.
+    pub size_means: &'static str,
+    /// The counts as text (for `dsp-bench bounds` and the documentation).
+    pub formula: &'static str,
+    /// The counts for a `SIZE`.
+    pub ops: fn(u64) -> Vec<OpCount>,
+}
+
+/// `TAPS` of `fir.c`.
+pub const FIR_TAPS: u64 = 16;
+/// `STAGES` of `iir.c`.
+pub const IIR_STAGES: u64 = 4;
+/// `LAGS` of `autocorr.c`.
+pub const AUTOCORR_LAGS: u64 = 16;
+
+fn op(kind: OpKind, ty: Ty, count: u64) -> OpCount {
+    OpCount { kind, ty, count }
+}
+
+fn dot_i32(n: u64) -> Vec<OpCount> {
+    vec![op(OpKind::Mac, Ty::I32, n), op(OpKind::Load, Ty::I32, 2 * n)]
+}
+
+fn dot_f32(n: u64) -> Vec<OpCount> {
+    vec![op(OpKind::Mac, Ty::F32, n), op(OpKind::Load, Ty::F32, 2 * n)]
+}
+
+fn fir(n: u64) -> Vec<OpCount> {
+    let t = FIR_TAPS;
+    vec![
+        op(OpKind::Mac, Ty::F32, n * t),
+        op(OpKind::Load, Ty::F32, n + 2 * t - 1),
+        op(OpKind::Store, Ty::F32, n),
+    ]
+}
+
+fn iir(n: u64) -> Vec<OpCount> {
+    let s = IIR_STAGES;
+    vec![
+        op(OpKind::Mac, Ty::F32, 4 * s * n),
+        op(OpKind::Mul, Ty::F32, s * n),
+        op(OpKind::Load, Ty::F32, n),
+        op(OpKind::Store, Ty::F32, n),
+    ]
+}
+
+fn matmul(n: u64) -> Vec<OpCount> {
+    vec![
+        op(OpKind::Mac, Ty::F32, n * n * n),
+        op(OpKind::Load, Ty::F32, 2 * n * n),
+        op(OpKind::Store, Ty::F32, n * n),
+    ]
+}
+
+fn conv2d(w: u64) -> Vec<OpCount> {
+    let o = w.saturating_sub(2);
+    vec![
+        op(OpKind::Mac, Ty::I32, 9 * o * o),
+        op(OpKind::Load, Ty::I32, w * w + 9),
+        op(OpKind::Store, Ty::I32, o * o),
+    ]
+}
+
+fn autocorr(n: u64) -> Vec<OpCount> {
+    let l = AUTOCORR_LAGS.min(n);
+    vec![
+        op(OpKind::Mac, Ty::I32, l * n - l * (l - 1) / 2),
+        op(OpKind::Load, Ty::I32, n),
+        op(OpKind::Store, Ty::I32, AUTOCORR_LAGS),
+    ]
+}
+
+fn fft(n: u64) -> Vec<OpCount> {
+    let log2 = if n > 1 { 63 - n.leading_zeros() as u64 } else { 0 };
+    let b = n / 2 * log2;
+    vec![
+        op(OpKind::Mac, Ty::F32, 2 * b),
+        op(OpKind::Mul, Ty::F32, 2 * b),
+        op(OpKind::Add, Ty::F32, 2 * b),
+        op(OpKind::Sub, Ty::F32, 2 * b),
+        op(OpKind::Load, Ty::F32, 3 * n),
+        op(OpKind::Store, Ty::F32, 2 * n),
+    ]
+}
+
+/// Every kernel, in table order.
+pub const KERNELS: &[Kernel] = &[
+    Kernel {
+        name: "dot_i32",
+        func: "dot_i32",
+        sizes: [256, 4096],
+        size_means: "elements",
+        formula: "mac.i32 N; load 2N",
+        ops: dot_i32,
+    },
+    Kernel {
+        name: "dot_f32",
+        func: "dot_f32",
+        sizes: [256, 4096],
+        size_means: "elements",
+        formula: "mac.f32 N; load 2N",
+        ops: dot_f32,
+    },
+    Kernel {
+        name: "fir",
+        func: "fir_f32",
+        sizes: [256, 4096],
+        size_means: "output samples (16 taps)",
+        formula: "mac.f32 16N; load N+31; store N",
+        ops: fir,
+    },
+    Kernel {
+        name: "iir",
+        func: "iir_biquad",
+        sizes: [256, 4096],
+        size_means: "samples (4 biquad sections)",
+        formula: "mac.f32 16N; mul.f32 4N; load N; store N",
+        ops: iir,
+    },
+    Kernel {
+        name: "matmul",
+        func: "matmul_f32",
+        sizes: [16, 64],
+        size_means: "matrix order",
+        formula: "mac.f32 N^3; load 2N^2; store N^2",
+        ops: matmul,
+    },
+    Kernel {
+        name: "conv2d",
+        func: "conv3x3_i32",
+        sizes: [16, 64],
+        size_means: "image width = height (3x3 filter)",
+        formula: "mac.i32 9(N-2)^2; load N^2+9; store (N-2)^2",
+        ops: conv2d,
+    },
+    Kernel {
+        name: "autocorr",
+        func: "autocorr_i32",
+        sizes: [256, 4096],
+        size_means: "samples (16 lags)",
+        formula: "mac.i32 16N-120; load N; store 16",
+        ops: autocorr,
+    },
+    Kernel {
+        name: "fft",
+        func: "fft_f32",
+        sizes: [256, 2048],
+        size_means: "complex points",
+        formula: "B = N/2 log2 N butterflies: mac.f32 2B; mul.f32 2B; add.f32 2B; sub.f32 2B; load 3N; store 2N",
+        ops: fft,
+    },
+];
+
+/// A kernel by name.
+pub fn find(name: &str) -> Option<&'static Kernel> {
+    KERNELS.iter().find(|k| k.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas() {
+        let dot = (find("dot_i32").unwrap().ops)(256);
+        assert_eq!(dot, vec![op(OpKind::Mac, Ty::I32, 256), op(OpKind::Load, Ty::I32, 512)]);
+        let mm = (find("matmul").unwrap().ops)(16);
+        assert_eq!(mm[0].count, 4096);
+        // 16 lags over 256 samples: 256 + 255 + ... + 241.
+        let ac = (find("autocorr").unwrap().ops)(256);
+        assert_eq!(ac[0].count, (241..=256).sum::<u64>());
+        // 256 points: 8 stages of 128 butterflies.
+        let f = (find("fft").unwrap().ops)(256);
+        assert_eq!(f[0].count, 2 * 128 * 8);
+        let c = (find("conv2d").unwrap().ops)(16);
+        assert_eq!(c[0].count, 9 * 14 * 14);
+    }
+
+    #[test]
+    fn every_kernel_has_its_source() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
+        for k in KERNELS {
+            let src = std::fs::read_to_string(dir.join(format!("{}.c", k.name))).unwrap();
+            assert!(src.contains("NOINLINE "), "{}", k.name);
+            assert!(src.contains(&format!(" {}(", k.func)), "{}: no function {}", k.name, k.func);
+        }
+        let fir = std::fs::read_to_string(dir.join("fir.c")).unwrap();
+        assert!(fir.contains(&format!("#define TAPS {FIR_TAPS}\n")));
+        let iir = std::fs::read_to_string(dir.join("iir.c")).unwrap();
+        assert!(iir.contains(&format!("#define STAGES {IIR_STAGES}\n")));
+        let ac = std::fs::read_to_string(dir.join("autocorr.c")).unwrap();
+        assert!(ac.contains(&format!("#define LAGS {AUTOCORR_LAGS}\n")));
+    }
+}

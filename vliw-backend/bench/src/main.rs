@@ -1,0 +1,198 @@
+//! `dsp-bench [OPTIONS] [MACHINE...]`: builds every benchmark kernel with
+//! `dspcc` at each -O level and size, runs it on the simulator (strict),
+//! checks its output against the host build and prints a table per machine
+//! (see the crate documentation for the columns and the lower-bound model).
+//! `--bounds` prints only the bounds. Exit status: 0, 1 when a build, a run
+//! or a checksum failed, 2 on usage errors.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use dsp_bench::bound::bound;
+use dsp_bench::kernels::{Kernel, KERNELS};
+use dsp_bench::report::{render, Check, Row};
+use dsp_bench::runner::{default_kernels_dir, host_ref, parallel, run_job, HostRef, Job, Setup};
+use isa_tablegen::Machine;
+
+#[derive(Parser)]
+#[command(name = "dsp-bench", about = "The C toolchain's performance baseline: kernels, cycles, lower bounds")]
+struct Cli {
+    /// Machines: shipped names or .isa files (default: every shipped machine).
+    machines: Vec<String>,
+    /// Only these kernels (comma-separated or repeated).
+    #[arg(short = 'k', long = "kernel", value_delimiter = ',')]
+    kernels: Vec<String>,
+    /// Optimization levels.
+    #[arg(short = 'O', long = "levels", value_delimiter = ',', default_value = "0,1,2,3",
+          value_parser = clap::value_parser!(u8).range(0..=3))]
+    levels: Vec<u8>,
+    /// Sizes: small, medium.
+    #[arg(long, value_delimiter = ',', default_value = "small,medium")]
+    sizes: Vec<String>,
+    /// Parallel jobs (default: the number of CPUs).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// Print only the lower bounds and what each essential operation maps to.
+    #[arg(long)]
+    bounds: bool,
+    /// The compiler driver (default: dspcc next to this program).
+    #[arg(long)]
+    dspcc: Option<PathBuf>,
+    /// The host C compiler for the reference outputs.
+    #[arg(long, default_value = "gcc")]
+    host_cc: String,
+    /// Scratch directory (default: target/bench, next to this program's directory).
+    #[arg(long)]
+    work: Option<PathBuf>,
+    /// Where the kernels' C sources are.
+    #[arg(long)]
+    kernels_dir: Option<PathBuf>,
+    /// Stop a simulated run after this many cycles.
+    #[arg(long, default_value_t = 2_000_000_000)]
+    max_cycles: u64,
+}
+
+fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("dsp-bench: error: {msg}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let specs: Vec<String> = if cli.machines.is_empty() {
+        isa_tablegen::builtin::names().map(String::from).collect()
+    } else {
+        cli.machines.clone()
+    };
+    let mut machines: Vec<(String, Machine)> = Vec::new();
+    for spec in specs {
+        match Machine::load(&spec) {
+            Ok(m) => machines.push((spec, m)),
+            Err(e) => return usage_error(e),
+        }
+    }
+    let kernels: Vec<&'static Kernel> = if cli.kernels.is_empty() {
+        KERNELS.iter().collect()
+    } else {
+        let mut v = Vec::new();
+        for name in &cli.kernels {
+            match dsp_bench::kernels::find(name) {
+                Some(k) => v.push(k),
+                None => {
+                    let known: Vec<&str> = KERNELS.iter().map(|k| k.name).collect();
+                    return usage_error(format!("unknown kernel '{name}' (known: {})", known.join(", ")));
+                }
+            }
+        }
+        v
+    };
+    let mut size_index = Vec::new();
+    for s in &cli.sizes {
+        match s.as_str() {
+            "small" => size_index.push(0),
+            "medium" => size_index.push(1),
+            _ => return usage_error(format!("unknown size '{s}' (small, medium)")),
+        }
+    }
+    let cases: Vec<(&'static Kernel, u64)> =
+        kernels.iter().flat_map(|k| size_index.iter().map(move |&i| (*k, k.sizes[i]))).collect();
+
+    if cli.bounds {
+        for (_, m) in &machines {
+            println!("== {}: {}", m.name, m.description);
+            println!("{:<9} {:>5} {:>10} {:<14} formula", "kernel", "size", "bound", "bound by");
+            for &(k, n) in &cases {
+                match bound(m, &(k.ops)(n)) {
+                    Ok(b) => {
+                        let maps: Vec<String> = b.mappings.iter().map(|mp| mp.describe(m)).collect();
+                        println!(
+                            "{:<9} {:>5} {:>10.1} {:<14} {}   [{}]",
+                            k.name,
+                            n,
+                            b.cycles,
+                            b.limit,
+                            k.formula,
+                            maps.join(", ")
+                        );
+                    }
+                    Err(e) => println!("{:<9} {:>5} error: {e}", k.name, n),
+                }
+            }
+            println!();
+        }
+        return ExitCode::SUCCESS;
+    }
+
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let setup = Setup {
+        kernels_dir: cli.kernels_dir.clone().unwrap_or_else(default_kernels_dir),
+        dspcc: cli.dspcc.clone().unwrap_or_else(|| exe_dir.join("dspcc")),
+        host_cc: cli.host_cc.clone(),
+        work: cli.work.clone().unwrap_or_else(|| exe_dir.join("..").join("bench")),
+        jobs: cli.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        max_cycles: cli.max_cycles,
+    };
+    if !setup.dspcc.exists() {
+        return usage_error(format!("{} not found (cargo build --workspace --release)", setup.dspcc.display()));
+    }
+    let start = Instant::now();
+    let refs: Vec<HostRef> = parallel(&cases, setup.jobs, &|&(k, n)| host_ref(&setup, k, n));
+    let mut jobs = Vec::new();
+    for mi in 0..machines.len() {
+        for &(kernel, size) in &cases {
+            for &level in &cli.levels {
+                jobs.push(Job { machine: mi, kernel, size, level });
+            }
+        }
+    }
+    eprintln!(
+        "dsp-bench: {} builds and runs on {} machine(s), {} thread(s)...",
+        jobs.len(),
+        machines.len(),
+        setup.jobs
+    );
+    let results = parallel(&jobs, setup.jobs, &|j: &Job| {
+        let (spec, m) = &machines[j.machine];
+        run_job(&setup, spec, m, j)
+    });
+    let mut bad = 0;
+    for (mi, (_, m)) in machines.iter().enumerate() {
+        let rows: Vec<Row> = jobs
+            .iter()
+            .zip(&results)
+            .filter(|(j, _)| j.machine == mi)
+            .map(|(j, run)| {
+                let host = refs
+                    .iter()
+                    .find(|r| r.kernel == j.kernel.name && r.size == j.size)
+                    .map_or(Err("not built".to_string()), |r| r.output.clone());
+                Row {
+                    kernel: j.kernel.name,
+                    size: j.size,
+                    level: j.level,
+                    check: Check::of(run, &host),
+                    run: run.clone(),
+                    bound: bound(m, &(j.kernel.ops)(j.size)),
+                }
+            })
+            .collect();
+        bad += rows.iter().filter(|r| r.bad()).count();
+        println!("{}", render(m, &rows));
+    }
+    println!(
+        "dsp-bench: {} runs, {} with problems, {:.0} s",
+        jobs.len(),
+        bad,
+        start.elapsed().as_secs_f64()
+    );
+    if bad > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,142 @@
+//! Building and running the benchmark matrix: the host references (`gcc
+//! -m32`, one per kernel and size), then every kernel × size × -O level ×
+//! machine compiled with `dspcc` and run on the simulator, on a small pool of
+//! worker threads. Results come back in matrix order, whatever order the
+//! workers finished in.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use isa_tablegen::Machine;
+
+use crate::kernels::Kernel;
+use crate::measure::{self, Run};
+
+/// Where things are and what to run.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub kernels_dir: PathBuf,
+    pub dspcc: PathBuf,
+    pub host_cc: String,
+    /// Scratch directory for executables and outputs.
+    pub work: PathBuf,
+    pub jobs: usize,
+    pub max_cycles: u64,
+}
+
+/// The host build's flags: ILP32 like the DSP, SSE arithmetic (no x87
+/// excess precision), no contraction, and `MACF` as `fmaf` (see
+/// `kernels/bench.h`).
+pub const HOST_FLAGS: &[&str] =
+    &["-m32", "-std=c11", "-msse2", "-mfpmath=sse", "-ffp-contract=off", "-O2", "-DREF_FMA", "-Wno-unknown-pragmas"];
+
+/// What the host build of one kernel and size printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostRef {
+    pub kernel: &'static str,
+    pub size: u64,
+    /// Its output, or why there is none.
+    pub output: Result<Vec<u8>, String>,
+}
+
+/// One DSP build and run.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub machine: usize,
+    pub kernel: &'static Kernel,
+    pub size: u64,
+    pub level: u8,
+}
+
+/// Runs `f` on every item with `jobs` threads; results in item order.
+pub fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, f: &(dyn Fn(&T) -> R + Sync)) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1).min(items.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                if let Ok(mut v) = results.lock() {
+                    v[i] = Some(r);
+                }
+            });
+        }
+    });
+    let v = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    v.into_iter().flatten().collect()
+}
+
+fn output_of(cmd: &mut Command, what: &str) -> Result<std::process::Output, String> {
+    cmd.output().map_err(|e| format!("{what}: cannot run: {e}"))
+}
+
+fn first_lines(bytes: &[u8], n: usize) -> String {
+    String::from_utf8_lossy(bytes).lines().take(n).collect::<Vec<_>>().join("\n")
+}
+
+/// Builds and runs the host reference of `kernel` at `size`.
+pub fn host_ref(setup: &Setup, kernel: &'static Kernel, size: u64) -> HostRef {
+    let dir = setup.work.join("host");
+    let exe = dir.join(format!("{}.{size}", kernel.name));
+    let src = setup.kernels_dir.join(format!("{}.c", kernel.name));
+    let output = (|| {
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let out = output_of(
+            Command::new(&setup.host_cc)
+                .args(HOST_FLAGS)
+                .arg(format!("-DSIZE={size}"))
+                .arg(&src)
+                .arg("-o")
+                .arg(&exe)
+                .arg("-lm"),
+            &setup.host_cc,
+        )?;
+        if !out.status.success() {
+            return Err(format!("host build failed: {}", first_lines(&out.stderr, 5)));
+        }
+        let run = output_of(&mut Command::new(&exe), &exe.display().to_string())?;
+        if !run.status.success() {
+            return Err(format!("host run exited with {}", run.status));
+        }
+        Ok(run.stdout)
+    })();
+    HostRef { kernel: kernel.name, size, output }
+}
+
+/// Compiles one job with dspcc for `machine` (named to dspcc as `isa`: a
+/// shipped name or a `.isa` file); returns the executable.
+pub fn compile(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result<PathBuf, String> {
+    let dir = setup.work.join(&machine.name);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let exe = dir.join(format!("{}.{}.O{}", job.kernel.name, job.size, job.level));
+    let src = setup.kernels_dir.join(format!("{}.c", job.kernel.name));
+    let out = output_of(
+        Command::new(&setup.dspcc)
+            .arg(format!("--isa={isa}"))
+            .arg(format!("-O{}", job.level))
+            .arg(format!("-DSIZE={}", job.size))
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe),
+        &setup.dspcc.display().to_string(),
+    )?;
+    if !out.status.success() {
+        return Err(format!("dspcc failed: {}", first_lines(&out.stderr, 3)));
+    }
+    Ok(exe)
+}
+
+/// Compiles and runs one job.
+pub fn run_job(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result<Run, String> {
+    let exe = compile(setup, isa, machine, job)?;
+    measure::run(machine, &exe, job.kernel.func, setup.max_cycles)
+}
+
+/// The repository-relative default places, from where this crate is.
+pub fn default_kernels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels")
+}
