@@ -27,7 +27,7 @@
 //! The DSP tests are ignored until `dspcc` works ("needs dspcc"); the host
 //! tests run always and validate the corpus itself (-O0 and -O2 and, when
 //! clang-19 is installed, clang must all agree, with the declared status).
-//! Build products stay in `target/e2e/differential-*/` for inspection.
+//! Build products stay in `target/e2e/PROFILE/differential-*/` for inspection.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -66,9 +66,14 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// A fresh scratch folder `target/e2e/NAME` of this checkout.
+/// A fresh scratch folder `target/e2e/PROFILE/NAME` of this checkout (per
+/// profile, so that debug and release runs do not remove each other's files).
 fn scratch(name: &str) -> PathBuf {
-    let dir = root().join("target").join("e2e").join(name);
+    let exe = std::env::current_exe().unwrap_or_default();
+    // target/<profile>/deps/<test>
+    let profile = exe.parent().and_then(Path::parent).and_then(Path::file_name);
+    let profile = profile.map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|| "any".into());
+    let dir = root().join("target").join("e2e").join(profile).join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     dir
