@@ -52,8 +52,18 @@ pub struct Mapping {
 impl Mapping {
     /// `mac.f32 → vfmac ×16`.
     pub fn describe(&self, m: &Machine) -> String {
-        let names: Vec<&str> = self.instrs.iter().map(|&i| m.instr(i).mnemonic.as_str()).collect();
-        format!("{}.{} → {} ×{}", self.kind.name(), self.ty, names.join("+"), self.elems)
+        let names: Vec<&str> = self
+            .instrs
+            .iter()
+            .map(|&i| m.instr(i).mnemonic.as_str())
+            .collect();
+        format!(
+            "{}.{} → {} ×{}",
+            self.kind.name(),
+            self.ty,
+            names.join("+"),
+            self.elems
+        )
     }
 }
 
@@ -81,8 +91,20 @@ fn mem_types(ty: Ty) -> Vec<Ty> {
     v
 }
 
-fn find(m: &Machine, op: SemOp, ty: Ty, dst: Option<RegFileId>, args: &[ArgPat]) -> Option<InstrId> {
-    m.find_instr(&Want { op, ty: Some(ty), ty2: None, dst, args })
+fn find(
+    m: &Machine,
+    op: SemOp,
+    ty: Ty,
+    dst: Option<RegFileId>,
+    args: &[ArgPat],
+) -> Option<InstrId> {
+    m.find_instr(&Want {
+        op,
+        ty: Some(ty),
+        ty2: None,
+        dst,
+        args,
+    })
 }
 
 /// The arithmetic instructions for `kind` on file `f` (a multiply-accumulate
@@ -103,13 +125,26 @@ fn arith(m: &Machine, kind: OpKind, ty: Ty, f: RegFileId) -> Option<Vec<InstrId>
 
 /// A memory instruction for `kind` moving elements of `ty` between memory
 /// and file `f`, with any of `ops` (best first).
-fn memory(m: &Machine, kind: OpKind, ty: Ty, f: RegFileId, addr: RegFileId, ops: [SemOp; 2]) -> Option<Vec<InstrId>> {
+fn memory(
+    m: &Machine,
+    kind: OpKind,
+    ty: Ty,
+    f: RegFileId,
+    addr: RegFileId,
+    ops: [SemOp; 2],
+) -> Option<Vec<InstrId>> {
     for op in ops {
         for t in mem_types(ty) {
             let found = if kind == OpKind::Load {
                 find(m, op, t, Some(f), &[ArgPat::Reg(addr), ArgPat::Imm(0)])
             } else {
-                find(m, op, t, None, &[ArgPat::Reg(addr), ArgPat::Imm(0), ArgPat::Reg(f)])
+                find(
+                    m,
+                    op,
+                    t,
+                    None,
+                    &[ArgPat::Reg(addr), ArgPat::Imm(0), ArgPat::Reg(f)],
+                )
             };
             if let Some(i) = found {
                 return Some(vec![i]);
@@ -121,9 +156,12 @@ fn memory(m: &Machine, kind: OpKind, ty: Ty, f: RegFileId, addr: RegFileId, ops:
 
 /// How the machine best does `kind` on elements of `ty`.
 pub fn map_op(m: &Machine, kind: OpKind, ty: Ty) -> Result<Mapping, String> {
-    let addr = m
-        .scalar_file(Ty::I32)
-        .ok_or_else(|| format!("machine '{}' has no register file for 32-bit addresses", m.name))?;
+    let addr = m.scalar_file(Ty::I32).ok_or_else(|| {
+        format!(
+            "machine '{}' has no register file for 32-bit addresses",
+            m.name
+        )
+    })?;
     let on = |f: RegFileId, vector: bool| match kind {
         OpKind::Load if vector => memory(m, kind, ty, f, addr, [SemOp::VLoad, SemOp::VLoadU]),
         OpKind::Store if vector => memory(m, kind, ty, f, addr, [SemOp::VStore, SemOp::VStoreU]),
@@ -134,22 +172,40 @@ pub fn map_op(m: &Machine, kind: OpKind, ty: Ty) -> Result<Mapping, String> {
     if let Some(lanes) = m.vector_lanes(ty.bits()) {
         if let Some(vf) = m.vector_file(lanes, ty.bits()) {
             if let Some(instrs) = on(vf, true) {
-                return Ok(Mapping { kind, ty, instrs, elems: lanes });
+                return Ok(Mapping {
+                    kind,
+                    ty,
+                    instrs,
+                    elems: lanes,
+                });
             }
         }
     }
     if let Some(sf) = m.scalar_file(ty) {
         if let Some(instrs) = on(sf, false) {
-            return Ok(Mapping { kind, ty, instrs, elems: 1 });
+            return Ok(Mapping {
+                kind,
+                ty,
+                instrs,
+                elems: 1,
+            });
         }
     }
-    Err(format!("machine '{}' has no instruction for {}.{} (vector or scalar)", m.name, kind.name(), ty))
+    Err(format!(
+        "machine '{}' has no instruction for {}.{} (vector or scalar)",
+        m.name,
+        kind.name(),
+        ty
+    ))
 }
 
 /// The largest work ÷ capacity over unions of the demand sets: `items` are
 /// (set of resources the work may use, work), `cap` the capacity of one
 /// resource. Returns the bound and the union that gives it.
-fn subset_bound(items: &[(BTreeSet<usize>, f64)], cap: &dyn Fn(usize) -> f64) -> (f64, BTreeSet<usize>) {
+fn subset_bound(
+    items: &[(BTreeSet<usize>, f64)],
+    cap: &dyn Fn(usize) -> f64,
+) -> (f64, BTreeSet<usize>) {
     let mut distinct: Vec<&BTreeSet<usize>> = Vec::new();
     for (s, _) in items {
         if !distinct.contains(&s) {
@@ -176,7 +232,11 @@ fn subset_bound(items: &[(BTreeSet<usize>, f64)], cap: &dyn Fn(usize) -> f64) ->
     };
     let mut best = (0.0, BTreeSet::new());
     for u in unions {
-        let work: f64 = items.iter().filter(|(s, _)| s.is_subset(&u)).map(|(_, w)| w).sum();
+        let work: f64 = items
+            .iter()
+            .filter(|(s, _)| s.is_subset(&u))
+            .map(|(_, w)| w)
+            .sum();
         let capacity: f64 = u.iter().map(|&r| cap(r)).sum();
         if capacity > 0.0 && work / capacity > best.0 {
             best = (work / capacity, u);
@@ -205,28 +265,48 @@ pub fn bound(m: &Machine, ops: &[OpCount]) -> Result<Bound, String> {
                 .map(|(k, _)| k)
                 .collect();
             if slots.is_empty() {
-                return Err(format!("machine '{}': no issue slot feeds the units of '{}'", m.name, ins.mnemonic));
+                return Err(format!(
+                    "machine '{}': no issue slot feeds the units of '{}'",
+                    m.name, ins.mnemonic
+                ));
             }
             unit_items.push((units, issues * ins.busy.max(1) as f64));
             slot_items.push((slots, issues));
             total_issues += issues;
         }
-        if !mappings.iter().any(|x| x.kind == mapping.kind && x.ty == mapping.ty) {
+        if !mappings
+            .iter()
+            .any(|x| x.kind == mapping.kind && x.ty == mapping.ty)
+        {
             mappings.push(mapping);
         }
     }
     let (by_units, units) = subset_bound(&unit_items, &|u| m.units[u].count as f64);
     let (by_slots, slots) = subset_bound(&slot_items, &|_| 1.0);
     let by_bundle = total_issues / m.bundle.max_ops.max(1) as f64;
-    let names = |set: &BTreeSet<usize>, name: &dyn Fn(usize) -> String| set.iter().map(|&i| name(i)).collect::<Vec<_>>().join("+");
+    let names = |set: &BTreeSet<usize>, name: &dyn Fn(usize) -> String| {
+        set.iter().map(|&i| name(i)).collect::<Vec<_>>().join("+")
+    };
     let (cycles, limit) = if by_units >= by_slots && by_units >= by_bundle {
-        (by_units, names(&units, &|u| format!("{}×{}", m.units[u].name, m.units[u].count)))
+        (
+            by_units,
+            names(&units, &|u| {
+                format!("{}×{}", m.units[u].name, m.units[u].count)
+            }),
+        )
     } else if by_slots >= by_bundle {
-        (by_slots, format!("slots {}", names(&slots, &|s| m.slots[s].name.clone())))
+        (
+            by_slots,
+            format!("slots {}", names(&slots, &|s| m.slots[s].name.clone())),
+        )
     } else {
         (by_bundle, format!("bundle of {}", m.bundle.max_ops))
     };
-    Ok(Bound { cycles, limit, mappings })
+    Ok(Bound {
+        cycles,
+        limit,
+        mappings,
+    })
 }
 
 #[cfg(test)]
@@ -263,9 +343,18 @@ mod tests {
                 let mac = n as f64 / vector_rate(&m, SemOp::Mac, Ty::I32);
                 let load = 2.0 * n as f64 / vector_rate(&m, SemOp::VLoad, Ty::I32);
                 let want = mac.max(load);
-                assert!((b.cycles - want).abs() < 1e-9, "{name} N={n}: {} vs {want} ({})", b.cycles, b.limit);
+                assert!(
+                    (b.cycles - want).abs() < 1e-9,
+                    "{name} N={n}: {} vs {want} ({})",
+                    b.cycles,
+                    b.limit
+                );
                 assert_eq!(b.mappings.len(), 2);
-                assert!(b.mappings.iter().all(|mp| mp.elems > 1), "{name}: not vectorized: {:?}", b.mappings);
+                assert!(
+                    b.mappings.iter().all(|mp| mp.elems > 1),
+                    "{name}: not vectorized: {:?}",
+                    b.mappings
+                );
             }
         }
     }
@@ -291,11 +380,23 @@ mod tests {
             for k in KERNELS {
                 for n in k.sizes {
                     let b = bound(&m, &(k.ops)(n)).unwrap();
-                    assert!(b.cycles.is_finite() && b.cycles > 0.0, "{name} {} {n}: {b:?}", k.name);
+                    assert!(
+                        b.cycles.is_finite() && b.cycles > 0.0,
+                        "{name} {} {n}: {b:?}",
+                        k.name
+                    );
                     // Never below the MACs at the vector MAC throughput alone.
-                    let macs: u64 = (k.ops)(n).iter().filter(|o| o.kind == OpKind::Mac).map(|o| o.count).sum();
+                    let macs: u64 = (k.ops)(n)
+                        .iter()
+                        .filter(|o| o.kind == OpKind::Mac)
+                        .map(|o| o.count)
+                        .sum();
                     let ty = (k.ops)(n)[0].ty;
-                    assert!(b.cycles + 1e-9 >= macs as f64 / vector_rate(&m, SemOp::Mac, ty), "{name} {}", k.name);
+                    assert!(
+                        b.cycles + 1e-9 >= macs as f64 / vector_rate(&m, SemOp::Mac, ty),
+                        "{name} {}",
+                        k.name
+                    );
                 }
             }
         }
@@ -304,15 +405,21 @@ mod tests {
     #[test]
     fn a_machine_without_vector_mac_uses_multiply_and_add() {
         let (file, text) = builtin::source("ftm").unwrap();
-        let stripped: String =
-            text.lines().filter(|l| !l.starts_with("inst vfmac")).map(|l| format!("{l}\n")).collect();
+        let stripped: String = text
+            .lines()
+            .filter(|l| !l.starts_with("inst vfmac"))
+            .map(|l| format!("{l}\n"))
+            .collect();
         let m = Machine::parse_str(&stripped, file).unwrap();
         let full = Machine::load("ftm").unwrap();
         let ops = (kernel("matmul").unwrap().ops)(64);
         let with = bound(&full, &ops).unwrap();
         let without = bound(&m, &ops).unwrap();
         // vfmul and vfadd both run on the MAC units: twice the work.
-        assert!((without.cycles - 2.0 * with.cycles).abs() < 1e-9, "{with:?} {without:?}");
+        assert!(
+            (without.cycles - 2.0 * with.cycles).abs() < 1e-9,
+            "{with:?} {without:?}"
+        );
         assert_eq!(without.mappings[0].instrs.len(), 2);
     }
 
@@ -320,7 +427,11 @@ mod tests {
     fn shared_units_add_up() {
         // Two kinds of operations on one unit set: their work adds up, while
         // each alone would give half the bound.
-        let items = vec![(BTreeSet::from([0]), 10.0), (BTreeSet::from([0]), 10.0), (BTreeSet::from([1]), 5.0)];
+        let items = vec![
+            (BTreeSet::from([0]), 10.0),
+            (BTreeSet::from([0]), 10.0),
+            (BTreeSet::from([1]), 5.0),
+        ];
         let (b, u) = subset_bound(&items, &|_| 1.0);
         assert_eq!((b, u), (20.0, BTreeSet::from([0])));
         // Work that may use either of two units spreads over both.

@@ -76,11 +76,17 @@ fn op(kind: OpKind, ty: Ty, count: u64) -> OpCount {
 }
 
 fn dot_i32(n: u64) -> Vec<OpCount> {
-    vec![op(OpKind::Mac, Ty::I32, n), op(OpKind::Load, Ty::I32, 2 * n)]
+    vec![
+        op(OpKind::Mac, Ty::I32, n),
+        op(OpKind::Load, Ty::I32, 2 * n),
+    ]
 }
 
 fn dot_f32(n: u64) -> Vec<OpCount> {
-    vec![op(OpKind::Mac, Ty::F32, n), op(OpKind::Load, Ty::F32, 2 * n)]
+    vec![
+        op(OpKind::Mac, Ty::F32, n),
+        op(OpKind::Load, Ty::F32, 2 * n),
+    ]
 }
 
 fn fir(n: u64) -> Vec<OpCount> {
@@ -129,7 +135,11 @@ fn autocorr(n: u64) -> Vec<OpCount> {
 }
 
 fn fft(n: u64) -> Vec<OpCount> {
-    let log2 = if n > 1 { 63 - n.leading_zeros() as u64 } else { 0 };
+    let log2 = if n > 1 {
+        63 - n.leading_zeros() as u64
+    } else {
+        0
+    };
     let b = n / 2 * log2;
     vec![
         op(OpKind::Mac, Ty::F32, 2 * b),
@@ -221,7 +231,13 @@ mod tests {
     #[test]
     fn formulas() {
         let dot = (find("dot_i32").unwrap().ops)(256);
-        assert_eq!(dot, vec![op(OpKind::Mac, Ty::I32, 256), op(OpKind::Load, Ty::I32, 512)]);
+        assert_eq!(
+            dot,
+            vec![
+                op(OpKind::Mac, Ty::I32, 256),
+                op(OpKind::Load, Ty::I32, 512)
+            ]
+        );
         let mm = (find("matmul").unwrap().ops)(16);
         assert_eq!(mm[0].count, 4096);
         // 16 lags over 256 samples: 256 + 255 + ... + 241.
@@ -240,7 +256,12 @@ mod tests {
         for k in KERNELS {
             let src = std::fs::read_to_string(dir.join(format!("{}.c", k.name))).unwrap();
             assert!(src.contains("NOINLINE "), "{}", k.name);
-            assert!(src.contains(&format!(" {}(", k.func)), "{}: no function {}", k.name, k.func);
+            assert!(
+                src.contains(&format!(" {}(", k.func)),
+                "{}: no function {}",
+                k.name,
+                k.func
+            );
         }
         let fir = std::fs::read_to_string(dir.join("fir.c")).unwrap();
         assert!(fir.contains(&format!("#define TAPS {FIR_TAPS}\n")));

@@ -13,6 +13,9 @@
 //!   would not count, and the kernels call nothing). `main` calls the kernel
 //!   once, so this includes one prologue and epilogue ([`measure`]).
 //! - **ops/b**: operations (nops excluded) per bundle issued in the kernel.
+//! - **vec%**: the share of those operations that are vector instructions
+//!   (an operand in a vector or lane-mask file): near 0 means the kernel
+//!   was not vectorized.
 //! - **run bundles**: bundles issued by the whole program (start-up, input
 //!   generation, the kernel, the checksum and printf).
 //! - **code**: bundles of the kernel function's code (static size).

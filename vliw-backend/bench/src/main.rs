@@ -17,7 +17,10 @@ use dsp_bench::runner::{default_kernels_dir, host_ref, parallel, run_job, HostRe
 use isa_tablegen::Machine;
 
 #[derive(Parser)]
-#[command(name = "dsp-bench", about = "The C toolchain's performance baseline: kernels, cycles, lower bounds")]
+#[command(
+    name = "dsp-bench",
+    about = "The C toolchain's performance baseline: kernels, cycles, lower bounds"
+)]
 struct Cli {
     /// Machines: shipped names or .isa files (default: every shipped machine).
     machines: Vec<String>,
@@ -82,7 +85,10 @@ fn main() -> ExitCode {
                 Some(k) => v.push(k),
                 None => {
                     let known: Vec<&str> = KERNELS.iter().map(|k| k.name).collect();
-                    return usage_error(format!("unknown kernel '{name}' (known: {})", known.join(", ")));
+                    return usage_error(format!(
+                        "unknown kernel '{name}' (known: {})",
+                        known.join(", ")
+                    ));
                 }
             }
         }
@@ -96,17 +102,23 @@ fn main() -> ExitCode {
             _ => return usage_error(format!("unknown size '{s}' (small, medium)")),
         }
     }
-    let cases: Vec<(&'static Kernel, u64)> =
-        kernels.iter().flat_map(|k| size_index.iter().map(move |&i| (*k, k.sizes[i]))).collect();
+    let cases: Vec<(&'static Kernel, u64)> = kernels
+        .iter()
+        .flat_map(|k| size_index.iter().map(move |&i| (*k, k.sizes[i])))
+        .collect();
 
     if cli.bounds {
         for (_, m) in &machines {
             println!("== {}: {}", m.name, m.description);
-            println!("{:<9} {:>5} {:>10} {:<14} formula", "kernel", "size", "bound", "bound by");
+            println!(
+                "{:<9} {:>5} {:>10} {:<14} formula",
+                "kernel", "size", "bound", "bound by"
+            );
             for &(k, n) in &cases {
                 match bound(m, &(k.ops)(n)) {
                     Ok(b) => {
-                        let maps: Vec<String> = b.mappings.iter().map(|mp| mp.describe(m)).collect();
+                        let maps: Vec<String> =
+                            b.mappings.iter().map(|mp| mp.describe(m)).collect();
                         println!(
                             "{:<9} {:>5} {:>10.1} {:<14} {}   [{}]",
                             k.name,
@@ -133,20 +145,36 @@ fn main() -> ExitCode {
         kernels_dir: cli.kernels_dir.clone().unwrap_or_else(default_kernels_dir),
         dspcc: cli.dspcc.clone().unwrap_or_else(|| exe_dir.join("dspcc")),
         host_cc: cli.host_cc.clone(),
-        work: cli.work.clone().unwrap_or_else(|| exe_dir.join("..").join("bench")),
-        jobs: cli.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        work: cli
+            .work
+            .clone()
+            .unwrap_or_else(|| exe_dir.join("..").join("bench")),
+        jobs: cli
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         max_cycles: cli.max_cycles,
     };
     if !setup.dspcc.exists() {
-        return usage_error(format!("{} not found (cargo build --workspace --release)", setup.dspcc.display()));
+        return usage_error(format!(
+            "{} not found (cargo build --workspace --release)",
+            setup.dspcc.display()
+        ));
     }
     let start = Instant::now();
-    let refs: Vec<HostRef> = parallel(&cases, setup.jobs, &|&(k, n)| host_ref(&setup, k, n));
+    let refs: Vec<HostRef> = parallel(&cases, setup.jobs, &|&(k, n)| host_ref(&setup, k, n))
+        .into_iter()
+        .flatten()
+        .collect();
     let mut jobs = Vec::new();
     for mi in 0..machines.len() {
         for &(kernel, size) in &cases {
             for &level in &cli.levels {
-                jobs.push(Job { machine: mi, kernel, size, level });
+                jobs.push(Job {
+                    machine: mi,
+                    kernel,
+                    size,
+                    level,
+                });
             }
         }
     }
@@ -160,6 +188,10 @@ fn main() -> ExitCode {
         let (spec, m) = &machines[j.machine];
         run_job(&setup, spec, m, j)
     });
+    let results: Vec<Result<_, String>> = results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("the worker thread died".to_string())))
+        .collect();
     let mut bad = 0;
     for (mi, (_, m)) in machines.iter().enumerate() {
         let rows: Vec<Row> = jobs

@@ -11,8 +11,9 @@
 
 use std::path::Path;
 
+use dsp_obj::Executable;
 use dsp_sim::{Config, Outcome, Sim};
-use isa_tablegen::Machine;
+use isa_tablegen::{InstrId, Machine, OperandKind};
 
 /// What one run gives.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,11 +37,23 @@ pub struct KernelStats {
     pub bundles: u64,
     /// Operations issued in the function, nops excluded.
     pub ops: u64,
+    /// Of those, the vector operations (an operand in a vector or lane-mask
+    /// file).
+    pub vector_ops: u64,
     /// Bundles of the function's code (static).
     pub code_bundles: u64,
 }
 
 impl KernelStats {
+    /// Vector operations as a percentage of all operations.
+    pub fn vector_percent(&self) -> f64 {
+        if self.ops == 0 {
+            0.0
+        } else {
+            100.0 * self.vector_ops as f64 / self.ops as f64
+        }
+    }
+
     pub fn ops_per_bundle(&self) -> f64 {
         if self.bundles == 0 {
             0.0
@@ -50,15 +63,41 @@ impl KernelStats {
     }
 }
 
-/// Runs `exe` on `m` (strict) and measures function `func`.
+/// Whether an instruction works on the vector side: one of its operands is
+/// a register of a vector or lane-mask file.
+pub fn is_vector(m: &Machine, i: InstrId) -> bool {
+    m.instr(i).operands.iter().any(|o| match o.kind {
+        OperandKind::Reg(f) => m.regfile(f).lanes.is_some() || m.regfile(f).mask_of.is_some(),
+        _ => false,
+    })
+}
+
+/// Runs the executable file `exe` on `m` (strict) and measures function `func`.
 pub fn run(m: &Machine, exe: &Path, func: &str, max_cycles: u64) -> Result<Run, String> {
     let bytes = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
     let image = dsp_obj::read_executable(&bytes).map_err(|e| format!("{}: {e}", exe.display()))?;
+    run_image(m, &image, func, max_cycles).map_err(|e| format!("{}: {e}", exe.display()))
+}
+
+/// Runs a loaded executable on `m` (strict) and measures function `func`.
+pub fn run_image(
+    m: &Machine,
+    image: &Executable,
+    func: &str,
+    max_cycles: u64,
+) -> Result<Run, String> {
     if image.machine.fingerprint != m.fingerprint {
-        return Err(format!("{}: built for machine '{}', not for '{}'", exe.display(), image.machine.name, m.name));
+        return Err(format!(
+            "built for machine '{}', not for '{}'",
+            image.machine.name, m.name
+        ));
     }
-    let config = Config { strict: true, trace: false, max_cycles: Some(max_cycles) };
-    let mut sim = Sim::new(m, &image, config).map_err(|e| format!("{}: {e}", exe.display()))?;
+    let config = Config {
+        strict: true,
+        trace: false,
+        max_cycles: Some(max_cycles),
+    };
+    let mut sim = Sim::new(m, image, config)?;
     let outcome = match sim.run() {
         Outcome::Exit(status) => Ok(status),
         Outcome::Fault(f) => Err(format!("fault: {f}")),
@@ -69,25 +108,33 @@ pub fn run(m: &Machine, exe: &Path, func: &str, max_cycles: u64) -> Result<Run, 
         .funcs
         .iter()
         .position(|f| f.name == func)
-        .ok_or_else(|| format!("{}: no function '{func}'", exe.display()))?;
+        .ok_or_else(|| format!("no function '{func}'"))?;
     let p = &sim.prog;
     let mut k = KernelStats::default();
     for (i, b) in p.bundles.iter().enumerate() {
         if p.func_index(b.pc) != Some(f) {
             continue;
         }
-        let useful = p.ops[b.first as usize..(b.first + b.n) as usize].iter().filter(|o| !o.is_nop).count() as u64;
+        let range = b.first as usize..(b.first + b.n) as usize;
+        let useful = p.ops[range.clone()].iter().filter(|o| !o.is_nop).count() as u64;
+        let vector = range
+            .filter(|&o| !p.ops[o].is_nop && is_vector(m, p.src_ops[o].instr))
+            .count() as u64;
         k.code_bundles += 1;
+        k.vector_ops += vector * sim.issues[i];
         k.cycles += sim.issues[i] + sim.stalls[i];
         k.bundles += sim.issues[i];
         k.ops += useful * sim.issues[i];
     }
     let stats = sim.stats();
-    let reported = stats.functions.iter().find(|s| s.name == func).map_or(0, |s| s.cycles);
+    let reported = stats
+        .functions
+        .iter()
+        .find(|s| s.name == func)
+        .map_or(0, |s| s.cycles);
     if reported != k.cycles {
         return Err(format!(
-            "{}: '{func}' took {} cycles by the bundle counters but {reported} by dsp-sim's statistics",
-            exe.display(),
+            "'{func}' took {} cycles by the bundle counters but {reported} by dsp-sim's statistics",
             k.cycles
         ));
     }
@@ -99,4 +146,85 @@ pub fn run(m: &Machine, exe: &Path, func: &str, max_cycles: u64) -> Result<Run, 
         total_bundles: stats.bundles,
         kernel: k,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program whose `kern` runs a counted loop; `main` calls it once.
+    const PROGRAM: &str = "
+        .text
+        .globl main
+        .type main, @function
+main:
+        mov r20, r31
+        li r4, 10
+        call kern
+        .nop_delay
+        li r4, 0
+        jmp r20
+        .nop_delay
+        .size main, .-main
+        .globl kern
+        .type kern, @function
+kern:
+        vbcast v1, r4
+        .wait vbcast
+.Lloop:
+        { addi r4, r4, -1 ; vadd v2, v1, v1 }
+        pgti p1, r4, 0
+        (p1) br .Lloop
+        .nop_delay
+        jmp r31
+        .nop_delay
+        .size kern, .-kern
+";
+
+    fn link(m: &Machine) -> Executable {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/crt0.s");
+        let crt0_src = std::fs::read_to_string(&root).unwrap();
+        let crt0 = dsp_mc::assemble(m, &crt0_src, "crt0.s").unwrap();
+        let prog = dsp_mc::assemble(m, PROGRAM, "prog.s").unwrap();
+        let inputs = vec![
+            dsp_ld::Input::Object(dsp_ld::InputObject {
+                name: "crt0.o".into(),
+                object: crt0,
+            }),
+            dsp_ld::Input::Object(dsp_ld::InputObject {
+                name: "prog.o".into(),
+                object: prog,
+            }),
+        ];
+        let opts = dsp_ld::LinkOptions {
+            machine: Some(m.clone()),
+            ..Default::default()
+        };
+        dsp_ld::link(&inputs, &opts).unwrap()
+    }
+
+    #[test]
+    fn measures_one_function_on_every_machine() {
+        for name in isa_tablegen::builtin::names() {
+            let m = Machine::load(name).unwrap();
+            let exe = link(&m);
+            let run = run_image(&m, &exe, "kern", 1_000_000).unwrap();
+            assert_eq!(run.outcome, Ok(0), "{name}");
+            let d = m.control.delay_slots as u64;
+            let bcast = m.instr(m.instr_by_mnemonic("vbcast").unwrap());
+            let w = bcast.latency.max(bcast.busy) as u64 - 1;
+            let k = run.kernel;
+            // vbcast and its wait; 10 × (3 bundles + delay slots); jmp + delay slots.
+            assert_eq!(k.bundles, 1 + w + 10 * (3 + d) + 1 + d, "{name}: {k:?}");
+            assert_eq!(k.cycles, k.bundles, "{name}: no stalls");
+            // vbcast, 10 × (addi, vadd, pgti, br), jmp; nops not counted.
+            assert_eq!(k.ops, 1 + 40 + 1, "{name}: {k:?}");
+            assert_eq!(k.vector_ops, 1 + 10, "{name}: {k:?}");
+            assert_eq!(k.code_bundles, 1 + w + 3 + d + 1 + d, "{name}: {k:?}");
+            assert!(run.total_bundles > k.bundles);
+            assert!(run_image(&m, &exe, "nothing", 1_000_000)
+                .unwrap_err()
+                .contains("no function 'nothing'"));
+        }
+    }
 }

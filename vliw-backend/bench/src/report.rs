@@ -13,7 +13,10 @@ use crate::measure::Run;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Check {
     Match,
-    Mismatch { expected: String, got: String },
+    Mismatch {
+        expected: String,
+        got: String,
+    },
     /// The host reference could not be built or run.
     NoReference(String),
     /// The DSP build or run failed (the row's `run` says why).
@@ -36,9 +39,16 @@ impl Check {
                         let _ = write!(got, " [exit {status}]");
                     }
                     if !run.stderr.is_empty() {
-                        let _ = write!(got, " [stderr: {}]", String::from_utf8_lossy(&run.stderr).trim_end());
+                        let _ = write!(
+                            got,
+                            " [stderr: {}]",
+                            String::from_utf8_lossy(&run.stderr).trim_end()
+                        );
                     }
-                    Check::Mismatch { expected: String::from_utf8_lossy(expected).trim_end().to_string(), got }
+                    Check::Mismatch {
+                        expected: String::from_utf8_lossy(expected).trim_end().to_string(),
+                        got,
+                    }
                 }
             }
         }
@@ -75,8 +85,16 @@ impl Row {
 /// The table of one machine, its legend and its problems.
 pub fn render(m: &Machine, rows: &[Row]) -> String {
     let mut s = String::new();
-    let lanes = m.vector_lanes(32).map_or("no vector file".to_string(), |l| format!("{l} lanes x 32 bit"));
-    let _ = writeln!(s, "== {}: {} ({lanes}, bundle of {})", m.name, m.description, m.bundle.max_ops);
+    let lanes = m
+        .vector_lanes(32)
+        .map_or("no vector file".to_string(), |l| {
+            format!("{l} lanes x 32 bit")
+        });
+    let _ = writeln!(
+        s,
+        "== {}: {} ({lanes}, bundle of {})",
+        m.name, m.description, m.bundle.max_ops
+    );
     let mut legend: Vec<String> = Vec::new();
     for r in rows {
         if let Ok(b) = &r.bound {
@@ -91,30 +109,55 @@ pub fn render(m: &Machine, rows: &[Row]) -> String {
     let _ = writeln!(s, "   bound model: {}", legend.join(", "));
     let _ = writeln!(
         s,
-        "{:<9} {:>5} {:>3} {:>10} {:>6} {:>11} {:>5} {:>9} {:<12} {:>7}  host",
-        "kernel", "size", "-O", "cycles", "ops/b", "run bundles", "code", "bound", "bound by", "ratio"
+        "{:<9} {:>5} {:>3} {:>10} {:>6} {:>5} {:>11} {:>5} {:>9} {:<12} {:>7}  host",
+        "kernel",
+        "size",
+        "-O",
+        "cycles",
+        "ops/b",
+        "vec%",
+        "run bundles",
+        "code",
+        "bound",
+        "bound by",
+        "ratio"
     );
     for r in rows {
-        let _ = write!(s, "{:<9} {:>5} {:>3}", r.kernel, r.size, format!("O{}", r.level));
+        let _ = write!(
+            s,
+            "{:<9} {:>5} {:>3}",
+            r.kernel,
+            r.size,
+            format!("O{}", r.level)
+        );
         match &r.run {
             Ok(run) => {
                 let k = &run.kernel;
                 let _ = write!(
                     s,
-                    " {:>10} {:>6.2} {:>11} {:>5}",
+                    " {:>10} {:>6.2} {:>5.0} {:>11} {:>5}",
                     k.cycles,
                     k.ops_per_bundle(),
+                    k.vector_percent(),
                     run.total_bundles,
                     k.code_bundles
                 );
             }
             Err(_) => {
-                let _ = write!(s, " {:>10} {:>6} {:>11} {:>5}", "-", "-", "-", "-");
+                let _ = write!(
+                    s,
+                    " {:>10} {:>6} {:>5} {:>11} {:>5}",
+                    "-", "-", "-", "-", "-"
+                );
             }
         }
         match (&r.bound, &r.run) {
             (Ok(b), Ok(run)) => {
-                let ratio = if b.cycles > 0.0 { run.kernel.cycles as f64 / b.cycles } else { f64::INFINITY };
+                let ratio = if b.cycles > 0.0 {
+                    run.kernel.cycles as f64 / b.cycles
+                } else {
+                    f64::INFINITY
+                };
                 let _ = write!(s, " {:>9.1} {:<12} {:>7.1}", b.cycles, b.limit, ratio);
             }
             (Ok(b), Err(_)) => {
@@ -126,7 +169,10 @@ pub fn render(m: &Machine, rows: &[Row]) -> String {
         }
         let _ = writeln!(s, "  {}", r.check.cell());
     }
-    let problems: Vec<&Row> = rows.iter().filter(|r| r.bad() || r.bound.is_err()).collect();
+    let problems: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.bad() || r.bound.is_err())
+        .collect();
     for r in problems {
         let what = format!("{} size {} -O{}", r.kernel, r.size, r.level);
         if let Err(e) = &r.bound {
@@ -142,7 +188,10 @@ pub fn render(m: &Machine, rows: &[Row]) -> String {
                 let _ = writeln!(s, "!! {what}: the DSP run failed: {why}");
             }
             (Check::Mismatch { expected, got }, _) => {
-                let _ = writeln!(s, "!! {what}: CHECKSUM MISMATCH\n     host: {expected}\n     dsp:  {got}");
+                let _ = writeln!(
+                    s,
+                    "!! {what}: CHECKSUM MISMATCH\n     host: {expected}\n     dsp:  {got}"
+                );
             }
             (Check::NoReference(e), _) => {
                 let _ = writeln!(s, "!! {what}: no host reference: {e}");

@@ -29,8 +29,15 @@ pub struct Setup {
 /// The host build's flags: ILP32 like the DSP, SSE arithmetic (no x87
 /// excess precision), no contraction, and `MACF` as `fmaf` (see
 /// `kernels/bench.h`).
-pub const HOST_FLAGS: &[&str] =
-    &["-m32", "-std=c11", "-msse2", "-mfpmath=sse", "-ffp-contract=off", "-O2", "-DREF_FMA", "-Wno-unknown-pragmas"];
+pub const HOST_FLAGS: &[&str] = &[
+    "-m32",
+    "-std=c11",
+    "-msse2",
+    "-mfpmath=sse",
+    "-ffp-contract=off",
+    "-O2",
+    "-DREF_FMA",
+];
 
 /// What the host build of one kernel and size printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,8 +57,13 @@ pub struct Job {
     pub level: u8,
 }
 
-/// Runs `f` on every item with `jobs` threads; results in item order.
-pub fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, f: &(dyn Fn(&T) -> R + Sync)) -> Vec<R> {
+/// Runs `f` on every item with `jobs` threads; results in item order (`None`
+/// only if a worker thread died).
+pub fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    f: &(dyn Fn(&T) -> R + Sync),
+) -> Vec<Option<R>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     std::thread::scope(|s| {
@@ -66,8 +78,7 @@ pub fn parallel<T: Sync, R: Send>(items: &[T], jobs: usize, f: &(dyn Fn(&T) -> R
             });
         }
     });
-    let v = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    v.into_iter().flatten().collect()
+    results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 fn output_of(cmd: &mut Command, what: &str) -> Result<std::process::Output, String> {
@@ -75,7 +86,11 @@ fn output_of(cmd: &mut Command, what: &str) -> Result<std::process::Output, Stri
 }
 
 fn first_lines(bytes: &[u8], n: usize) -> String {
-    String::from_utf8_lossy(bytes).lines().take(n).collect::<Vec<_>>().join("\n")
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .take(n)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Builds and runs the host reference of `kernel` at `size`.
@@ -96,7 +111,10 @@ pub fn host_ref(setup: &Setup, kernel: &'static Kernel, size: u64) -> HostRef {
             &setup.host_cc,
         )?;
         if !out.status.success() {
-            return Err(format!("host build failed: {}", first_lines(&out.stderr, 5)));
+            return Err(format!(
+                "host build failed: {}",
+                first_lines(&out.stderr, 5)
+            ));
         }
         let run = output_of(&mut Command::new(&exe), &exe.display().to_string())?;
         if !run.status.success() {
@@ -104,7 +122,11 @@ pub fn host_ref(setup: &Setup, kernel: &'static Kernel, size: u64) -> HostRef {
         }
         Ok(run.stdout)
     })();
-    HostRef { kernel: kernel.name, size, output }
+    HostRef {
+        kernel: kernel.name,
+        size,
+        output,
+    }
 }
 
 /// Compiles one job with dspcc for `machine` (named to dspcc as `isa`: a
@@ -139,4 +161,17 @@ pub fn run_job(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result
 /// The repository-relative default places, from where this crate is.
 pub fn default_kernels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_keeps_order() {
+        let items: Vec<u32> = (0..50).collect();
+        let out = parallel(&items, 3, &|&x| x * 2);
+        assert_eq!(out, items.iter().map(|&x| Some(x * 2)).collect::<Vec<_>>());
+        assert!(parallel(&[] as &[u32], 2, &|&x| x).is_empty());
+    }
 }
