@@ -3,7 +3,8 @@
  *   y = b0 x + s1;  s1 = b1 x - a1 y + s2;  s2 = b2 x - a2 y
  * with the coefficients stored as {b0, b1, b2, -a1, -a2}.
  * Essential work: 4 STAGES SIZE multiply-accumulates and STAGES SIZE
- * multiplies (f32), SIZE loads, SIZE stores (the state stays in registers).
+ * multiplies (f32), SIZE + 7 STAGES loads (samples, coefficients, state),
+ * SIZE + 2 STAGES stores (samples, final state).
  * Each section is a recurrence: nothing here is vectorizable across samples. */
 #include "bench.h"
 

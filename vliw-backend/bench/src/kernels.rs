@@ -103,8 +103,10 @@ fn iir(n: u64) -> Vec<OpCount> {
     vec![
         op(OpKind::Mac, Ty::F32, 4 * s * n),
         op(OpKind::Mul, Ty::F32, s * n),
-        op(OpKind::Load, Ty::F32, n),
-        op(OpKind::Store, Ty::F32, n),
+        // Samples, 5 coefficients and 2 state words per section.
+        op(OpKind::Load, Ty::F32, n + 7 * s),
+        // Samples and the final state.
+        op(OpKind::Store, Ty::F32, n + 2 * s),
     ]
 }
 
@@ -182,7 +184,7 @@ pub const KERNELS: &[Kernel] = &[
         func: "iir_biquad",
         sizes: [256, 4096],
         size_means: "samples (4 biquad sections)",
-        formula: "mac.f32 16N; mul.f32 4N; load N; store N",
+        formula: "mac.f32 16N; mul.f32 4N; load N+28; store N+8",
         ops: iir,
     },
     Kernel {
