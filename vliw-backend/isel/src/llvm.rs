@@ -395,14 +395,18 @@ impl V {
             if line == 0 {
                 return None;
             }
-            let mut len = 0u32;
-            let p = LLVMGetDebugLocFilename(self.0, &mut len);
-            let file = if p.is_null() {
-                String::new()
-            } else {
-                String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned()
+            let text = |p: *const std::os::raw::c_char, len: u32| {
+                if p.is_null() {
+                    String::new()
+                } else {
+                    String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned()
+                }
             };
-            Some((file, line, LLVMGetDebugLocColumn(self.0)))
+            let mut len = 0u32;
+            let file = text(LLVMGetDebugLocFilename(self.0, &mut len), len);
+            let mut dlen = 0u32;
+            let dir = text(LLVMGetDebugLocDirectory(self.0, &mut dlen), dlen);
+            Some((source_path(&file, &dir), line, LLVMGetDebugLocColumn(self.0)))
         }
     }
     /// Whether a floating-point instruction or call allows reassociation.
@@ -507,5 +511,21 @@ pub fn module_source_name(module: &inkwell::module::Module) -> String {
             return String::new();
         }
         String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+    }
+}
+
+/// The path of a source file as diagnostics show it. Debug info records a
+/// file name, often relative, and the directory it is relative to. Like
+/// clang, keep a name relative to the current directory as written, and
+/// prefix any other relative name with its recorded directory.
+fn source_path(file: &str, dir: &str) -> String {
+    let path = std::path::Path::new(file);
+    if path.is_absolute() || dir.is_empty() {
+        return file.to_string();
+    }
+    let dir = std::path::Path::new(dir);
+    match std::env::current_dir() {
+        Ok(cwd) if cwd == dir => file.to_string(),
+        _ => dir.join(path).display().to_string(),
     }
 }
