@@ -30,7 +30,7 @@ pub fn lower_global(dl: Dl, g: V) -> Result<Option<DataObject>, String> {
         0 => dl.align(t),
         a => a,
     }
-    .max(1);
+    .max(size_alignment(size));
     let init = g.initializer().ok_or_else(|| format!("global '{name}' has no initializer"))?;
     let mut bytes = vec![0u8; size as usize];
     let mut relocs = Vec::new();
@@ -161,5 +161,31 @@ fn const_expr_address(dl: Dl, c: V) -> Result<(Option<String>, i64), String> {
             }
         }
         _ => Err(format!("initializer '{}' is not supported", c.print())),
+    }
+}
+
+/// The alignment globals get from their size alone, whatever their type says:
+/// the largest power of two up to 8 that does not exceed the size (like GCC's
+/// DATA_ALIGNMENT). A packed structure's fields then sit at the offsets
+/// they would have from an aligned base, so a program that takes a field's
+/// address and uses it as an ordinary pointer behaves as it does on
+/// hosts that place globals aligned. That is still undefined behaviour;
+/// csmith generates it.
+fn size_alignment(size: u64) -> u32 {
+    match size {
+        0 | 1 => 1,
+        2 | 3 => 2,
+        4..=7 => 4,
+        _ => 8,
+    }
+}
+
+#[cfg(test)]
+mod size_alignment_tests {
+    use super::size_alignment;
+
+    #[test]
+    fn globals_are_aligned_by_size_up_to_8() {
+        assert_eq!([0, 1, 2, 3, 4, 7, 8, 36, 4096].map(size_alignment), [1, 1, 2, 2, 4, 4, 8, 8, 8]);
     }
 }
