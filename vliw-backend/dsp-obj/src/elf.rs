@@ -248,3 +248,13 @@ pub(crate) fn write_trailing_section_headers(
     w.write_strtab_section_header();
     w.write_shstrtab_section_header();
 }
+
+/// Whether a symbol's ELF binding is global (`STB_GLOBAL`) or local
+/// (`STB_LOCAL`); any other binding is an error naming the symbol.
+pub(crate) fn is_global_binding(name: &str, bind: u8) -> Result<bool, ObjError> {
+    match bind {
+        object::elf::STB_LOCAL => Ok(false),
+        object::elf::STB_GLOBAL => Ok(true),
+        b => Err(ObjError::malformed(format!("symbol '{name}': unsupported binding {b}"))),
+    }
+}

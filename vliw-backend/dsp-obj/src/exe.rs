@@ -289,15 +289,7 @@ pub fn read_executable(data: &[u8]) -> Result<Executable, ObjError> {
                 )))
             }
         };
-        let global = match sym.st_bind() {
-            elf::STB_LOCAL => false,
-            elf::STB_GLOBAL => true,
-            b => {
-                return Err(ObjError::malformed(format!(
-                    "symbol '{name}': unsupported binding {b}"
-                )))
-            }
-        };
+        let global = crate::elf::is_global_binding(&name, sym.st_bind())?;
         let shndx = sym.st_shndx(LE);
         if shndx == elf::SHN_UNDEF {
             return Err(ObjError::malformed(format!(

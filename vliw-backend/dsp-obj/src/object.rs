@@ -386,15 +386,7 @@ fn read_symbols(
                 )))
             }
         };
-        let global = match sym.st_bind() {
-            elf::STB_LOCAL => false,
-            elf::STB_GLOBAL => true,
-            b => {
-                return Err(ObjError::malformed(format!(
-                    "symbol '{name}': unsupported binding {b}"
-                )))
-            }
-        };
+        let global = crate::elf::is_global_binding(&name, sym.st_bind())?;
         let section = match shndx {
             elf::SHN_UNDEF => None,
             elf::SHN_ABS => {
