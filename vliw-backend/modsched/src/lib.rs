@@ -1,0 +1,16 @@
+//! dsp-modsched: modulo scheduling of a loop's dependence graph over an
+//! `.isa` machine. It knows nothing of machine IR: the pipeliner
+//! (`dsp-pipeliner`) builds a [`graph::LoopGraph`] from a loop and turns the
+//! [`schedule::Schedule`] it gets back into prologue, kernel and epilogue.
+//!
+//! - [`graph`]: nodes, edges ⟨delay, distance⟩ (seed 000 §4.1);
+//! - [`mrt`]: the modulo reservation table, asking the `.isa`;
+//! - [`schedule`]: a schedule and its independent check.
+
+pub mod graph;
+pub mod mrt;
+pub mod schedule;
+
+pub use graph::{DepKind, Edge, LoopGraph, Node, NodeId, PinnedRow};
+pub use mrt::Mrt;
+pub use schedule::{verify, Schedule, ScheduleError};

@@ -1,0 +1,199 @@
+//! The modulo reservation table (seed 003, "Resource usage legality"): II
+//! rows, each the bundle that issues in that cycle of the kernel. An
+//! operation issued at cycle `t` sits in row `t mod II`; a row is legal when
+//! the `.isa` can place its operations on slots and unit instances
+//! (`Machine::place_bundle`, the packer's and simulator's own question) with
+//! the instances still held by non-pipelined operations of earlier rows taken
+//! out, when its register reads fit every file's read ports, and when the
+//! results landing in each cycle (`(t + latency) mod II`) fit every file's
+//! write ports.
+//!
+//! A non-pipelined operation (busy `b > 1`) holds the unit instance its row's
+//! placement gave it for rows `t+1 … t+b-1` (mod II, wrapping as often as
+//! `b` exceeds II). Instances of one unit are interchangeable, so the table
+//! keeps counts of held instances per row and unit.
+
+use isa_tablegen::{InstrId, Machine, UnitId};
+
+use crate::graph::{LoopGraph, NodeId};
+
+#[derive(Clone, Debug)]
+pub struct Mrt<'a> {
+    m: &'a Machine,
+    g: &'a LoopGraph,
+    ii: u32,
+    /// Nodes issued in each row.
+    rows: Vec<Vec<NodeId>>,
+    /// Instances of each unit held in each row by non-pipelined operations
+    /// issued in other rows (or earlier wraps of the same row).
+    held: Vec<Vec<u32>>,
+    /// Results landing in each row, per register file.
+    landing: Vec<Vec<u32>>,
+    /// Register reads in each row, per register file.
+    reads: Vec<Vec<u32>>,
+    /// Issue cycle and held unit of every placed node.
+    placed: Vec<Option<(u32, Option<UnitId>)>>,
+}
+
+impl<'a> Mrt<'a> {
+    pub fn new(m: &'a Machine, g: &'a LoopGraph, ii: u32) -> Mrt<'a> {
+        let ii = ii.max(1);
+        let files = m.regfiles.len();
+        Mrt {
+            m,
+            g,
+            ii,
+            rows: vec![Vec::new(); ii as usize],
+            held: vec![vec![0; m.units.len()]; ii as usize],
+            landing: vec![vec![0; files]; ii as usize],
+            reads: vec![vec![0; files]; ii as usize],
+            placed: vec![None; g.nodes.len()],
+        }
+    }
+
+    pub fn ii(&self) -> u32 {
+        self.ii
+    }
+
+    /// Issue cycle of a placed node.
+    pub fn time(&self, n: NodeId) -> Option<u32> {
+        self.placed[n].map(|(t, _)| t)
+    }
+
+    /// Nodes issued in a row.
+    pub fn row(&self, r: u32) -> &[NodeId] {
+        &self.rows[r as usize]
+    }
+
+    fn busy(&self, n: NodeId) -> u32 {
+        self.m.instr(self.g.nodes[n].instr).busy.max(1)
+    }
+
+    /// Rows (with multiplicity) a non-pipelined node issued at `t` holds
+    /// its unit in, besides its issue cycle.
+    fn held_rows(&self, n: NodeId, t: u32) -> impl Iterator<Item = u32> {
+        let ii = self.ii;
+        (1..self.busy(n)).map(move |k| (t + k) % ii)
+    }
+
+    /// Whether node `n` can issue at cycle `t`; Err says which resource is
+    /// short. The unit a non-pipelined node would hold is returned.
+    fn check(&self, n: NodeId, t: u32) -> Result<Option<UnitId>, String> {
+        let m = self.m;
+        let node = &self.g.nodes[n];
+        let instr = m.instr(node.instr);
+        let r = (t % self.ii) as usize;
+        // Read ports.
+        for &(f, k) in &node.reads {
+            let used = self.reads[r][f.0 as usize] + k;
+            let file = m.regfile(f);
+            if used > file.read_ports {
+                return Err(format!("{} read ports of file '{}' (row {r})", file.read_ports, file.name));
+            }
+        }
+        // Write ports where the result lands.
+        if let Some(f) = node.writes {
+            let land = ((t + instr.latency) % self.ii) as usize;
+            let file = m.regfile(f);
+            if self.landing[land][f.0 as usize] + 1 > file.write_ports {
+                return Err(format!("{} write ports of file '{}' (results landing in row {land})", file.write_ports, file.name));
+            }
+        }
+        // Slots and units of the issue row, with held instances taken out.
+        let mut instrs: Vec<InstrId> = self.rows[r].iter().map(|&x| self.g.nodes[x].instr).collect();
+        instrs.push(node.instr);
+        let held = &self.held[r];
+        let placement = m
+            .place_bundle(&instrs, &|u: UnitId, k: u32| k < held[u.0 as usize])
+            .map_err(|e| format!("row {r}: {e}"))?;
+        let unit = placement.last().map(|p| p.unit);
+        if self.busy(n) <= 1 {
+            return Ok(None);
+        }
+        let unit = unit.expect("placement of every operation");
+        // The unit must also be free in every row it will be held in: count
+        // what those rows already need of it.
+        let count = m.unit(unit).count;
+        let mut extra = vec![0u32; self.ii as usize];
+        for hr in self.held_rows(n, t) {
+            extra[hr as usize] += 1;
+        }
+        for (hr, &k) in extra.iter().enumerate() {
+            if k == 0 {
+                continue;
+            }
+            let issued = self.rows[hr]
+                .iter()
+                .filter(|&&x| m.instr(self.g.nodes[x].instr).units.iter().all(|&u| u == unit))
+                .count() as u32;
+            if self.held[hr][unit.0 as usize] + k + issued > count {
+                return Err(format!(
+                    "unit '{}' is busy in row {hr} (non-pipelined, {} cycles)",
+                    m.unit(unit).name,
+                    self.busy(n)
+                ));
+            }
+            if issued > 0 || self.held[hr][unit.0 as usize] > 0 {
+                // Re-place that row with one more instance held.
+                let instrs: Vec<InstrId> = self.rows[hr].iter().map(|&x| self.g.nodes[x].instr).collect();
+                if !instrs.is_empty() {
+                    let mut h = self.held[hr].clone();
+                    h[unit.0 as usize] += k;
+                    m.place_bundle(&instrs, &|u: UnitId, i: u32| i < h[u.0 as usize])
+                        .map_err(|e| format!("row {hr}: unit '{}' held by a non-pipelined operation: {e}", m.unit(unit).name))?;
+                }
+            }
+        }
+        Ok(Some(unit))
+    }
+
+    /// Whether node `n` fits at cycle `t` (nothing changes).
+    pub fn can_place(&self, n: NodeId, t: u32) -> Result<(), String> {
+        self.check(n, t).map(|_| ())
+    }
+
+    /// Places node `n` at cycle `t` if it fits.
+    pub fn try_place(&mut self, n: NodeId, t: u32) -> Result<(), String> {
+        assert!(self.placed[n].is_none(), "node placed twice");
+        let unit = self.check(n, t)?;
+        let r = (t % self.ii) as usize;
+        self.rows[r].push(n);
+        let node = &self.g.nodes[n];
+        for &(f, k) in &node.reads {
+            self.reads[r][f.0 as usize] += k;
+        }
+        if let Some(f) = node.writes {
+            let land = ((t + self.m.instr(node.instr).latency) % self.ii) as usize;
+            self.landing[land][f.0 as usize] += 1;
+        }
+        if let Some(u) = unit {
+            let rows: Vec<u32> = self.held_rows(n, t).collect();
+            for hr in rows {
+                self.held[hr as usize][u.0 as usize] += 1;
+            }
+        }
+        self.placed[n] = Some((t, unit));
+        Ok(())
+    }
+
+    /// Takes a placed node out again (for schedulers that backtrack).
+    pub fn remove(&mut self, n: NodeId) {
+        let Some((t, unit)) = self.placed[n].take() else { return };
+        let r = (t % self.ii) as usize;
+        self.rows[r].retain(|&x| x != n);
+        let node = &self.g.nodes[n];
+        for &(f, k) in &node.reads {
+            self.reads[r][f.0 as usize] -= k;
+        }
+        if let Some(f) = node.writes {
+            let land = ((t + self.m.instr(node.instr).latency) % self.ii) as usize;
+            self.landing[land][f.0 as usize] -= 1;
+        }
+        if let Some(u) = unit {
+            let rows: Vec<u32> = self.held_rows(n, t).collect();
+            for hr in rows {
+                self.held[hr as usize][u.0 as usize] -= 1;
+            }
+        }
+    }
+}
