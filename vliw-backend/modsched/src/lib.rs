@@ -13,4 +13,4 @@ pub mod schedule;
 
 pub use graph::{DepKind, Edge, LoopGraph, Node, NodeId, PinnedRow};
 pub use mrt::Mrt;
-pub use schedule::{verify, Schedule, ScheduleError};
+pub use schedule::{verify, Attempt, Outcome, Schedule, ScheduleError, Scheduler};

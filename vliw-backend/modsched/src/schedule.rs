@@ -97,3 +97,54 @@ pub fn verify(m: &Machine, g: &LoopGraph, s: &Schedule) -> Result<(), ScheduleEr
     }
     Ok(())
 }
+
+/// One II a scheduler tried and why it failed there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    pub ii: u32,
+    /// Why no schedule was found at this II (e.g. "no slot for n7 (fmul)
+    /// in rows 3..8: 1 units 'vmac'").
+    pub reason: String,
+}
+
+/// What a modulo scheduler returns (every scheduler: sms, ims, ilp).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub schedule: Schedule,
+    /// The IIs that failed before `schedule.ii`, in order.
+    pub attempts: Vec<Attempt>,
+    /// The node order the scheduler used (SMS: its final order; others:
+    /// their priority order), for reports and tests.
+    pub order: Vec<usize>,
+    /// Free-form notes for the report ("symmetric second attempt reached
+    /// II=4", "time cap of 10 s reached: best found, not proven optimal").
+    pub notes: Vec<String>,
+    /// The ILP scheduler stopped at its time cap (result not proven optimal).
+    pub capped: bool,
+}
+
+/// Which scheduler (`--modulo-scheduler=sms|ims|ilp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scheduler {
+    Sms,
+    Ims,
+    Ilp,
+}
+
+impl Scheduler {
+    pub fn parse(s: &str) -> Option<Scheduler> {
+        match s {
+            "sms" => Some(Scheduler::Sms),
+            "ims" => Some(Scheduler::Ims),
+            "ilp" => Some(Scheduler::Ilp),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheduler::Sms => "sms",
+            Scheduler::Ims => "ims",
+            Scheduler::Ilp => "ilp",
+        }
+    }
+}
