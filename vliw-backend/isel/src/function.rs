@@ -524,7 +524,7 @@ impl<'a> Fx<'a> {
             let mut new = Vec::new();
             for (dst, inc) in regs.iter().zip(incoming) {
                 let Reg::Virt(d) = *dst else { return Err((phi, "internal: physical phi".into())) };
-                new.push(dsp_mir::Inst { kind: InstKind::Phi { dst: d, incoming: inc }, loc: None });
+                new.push(dsp_mir::Inst { kind: InstKind::Phi { dst: d, incoming: inc }, loc: None, cycle: None });
             }
             let insts = &mut self.f.block_mut(block).insts;
             let at = insts.iter().take_while(|i| matches!(i.kind, InstKind::Phi { .. })).count();

@@ -108,12 +108,43 @@ pub struct Loc {
 pub struct Inst {
     pub kind: InstKind,
     pub loc: Option<Loc>,
+    /// In a block with a fixed schedule ([`BlockData::fixed`]): the bundle,
+    /// counted from the block's first, this instruction issues in. `None`
+    /// everywhere else.
+    pub cycle: Option<u32>,
 }
 
 impl Inst {
     pub fn new(kind: InstKind) -> Inst {
-        Inst { kind, loc: None }
+        Inst { kind, loc: None, cycle: None }
     }
+}
+
+/// A block whose bundles were fixed by an earlier stage (the software
+/// pipeliner's prologue, kernel and epilogue). Every instruction has its
+/// [`Inst::cycle`]; later stages must not add, move or reorder anything in
+/// it (allocation only renames registers and may delete dead instructions;
+/// it must fail with an error rather than put spill code or copies in it),
+/// and the scheduler emits it as it is: bundle `c` holds the instructions
+/// with cycle `c`, empty bundles are nops, the block is `len` bundles long.
+///
+/// Timing: values may be in flight across the edges between fixed blocks
+/// (the modulo schedule accounts for them); a fixed block whose successor is
+/// an ordinary block (`drains`) has every result landed and every unit free
+/// by its end, as the timing rule of ABI.md requires of every block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixedBlock {
+    /// Bundles in the block (at least 1 + the last cycle used).
+    pub len: u32,
+    /// The bundle of the block's branch, for a `Branch` terminator (the
+    /// kernel's loop branch: `len - 1 - delay slots`, so that its delay
+    /// slots are the block's last bundles). Its not-taken successor must be
+    /// laid out right after the block. `None` for a `Jump` to the block that
+    /// must follow in layout (a fallthrough, no branch emitted) or, when the
+    /// block `drains`, to any block (an ordinary jump after the `len` bundles).
+    pub branch_cycle: Option<u32>,
+    /// Every result has landed and every unit is free by the end.
+    pub drains: bool,
 }
 
 /// How control leaves a block.
@@ -147,6 +178,11 @@ pub struct BlockData {
     pub term: Terminator,
     /// Source label (LLVM block name), for printing.
     pub name: String,
+    /// A fixed schedule (see [`FixedBlock`]); `None` for ordinary blocks.
+    pub fixed: Option<FixedBlock>,
+    /// Lines printed as `#` comments before the block in `-S` output (the
+    /// software pipeliner's report before a pipelined loop).
+    pub comments: Vec<String>,
 }
 
 /// What a stack object is for.
@@ -220,7 +256,13 @@ impl Function {
         FrameIndex(self.frame.len() as u32 - 1)
     }
     pub fn new_block(&mut self, name: impl Into<String>) -> Block {
-        self.blocks.push(BlockData { insts: Vec::new(), term: Terminator::Unreachable, name: name.into() });
+        self.blocks.push(BlockData {
+            insts: Vec::new(),
+            term: Terminator::Unreachable,
+            name: name.into(),
+            fixed: None,
+            comments: Vec::new(),
+        });
         Block(self.blocks.len() as u32 - 1)
     }
     pub fn block(&self, b: Block) -> &BlockData {

@@ -243,6 +243,7 @@ fn diagnostics() {
             src: Reg::Phys(r(&m, 0)),
         },
         loc: None,
+        cycle: None,
     });
     f.block_mut(Block(0)).term = ret_term(&m);
     let e = emit_module(&m, &one(f), &SchedOptions::default()).unwrap_err();
@@ -297,6 +298,7 @@ fn diagnostics() {
             line: 3,
             col: 1,
         }),
+        cycle: None,
     });
     f.vregs.push(m.scalar_file(Ty::I32).unwrap());
     let e = schedule_function(&m, &f, &SchedOptions::default()).unwrap_err();
