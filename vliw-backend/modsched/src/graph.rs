@@ -62,16 +62,20 @@ pub struct Node {
 }
 
 /// A fixed position modulo II, counted back from the end of the kernel:
-/// `from_end = k` means row `II - 1 - k` (the branch with `k` delay slots).
+/// `from_end = k` means row `(II - 1 - k) mod II` (the loop branch with `k`
+/// delay slots: the kernel, unrolled to at least `k + 1` cycles, ends with
+/// the branch's delay slots). Every II has such a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PinnedRow {
     pub from_end: u32,
 }
 
 impl PinnedRow {
-    /// The row for a given II (None when II is too small to hold it).
+    /// The row for a given II (always `Some`; kept an Option for callers
+    /// written against an earlier version).
     pub fn row(&self, ii: u32) -> Option<u32> {
-        (self.from_end < ii).then(|| ii - 1 - self.from_end)
+        let ii = ii.max(1);
+        Some(ii - 1 - self.from_end % ii)
     }
 }
 
