@@ -5,12 +5,17 @@
 //!
 //! - [`graph`]: nodes, edges ⟨delay, distance⟩ (seed 000 §4.1);
 //! - [`mrt`]: the modulo reservation table, asking the `.isa`;
-//! - [`schedule`]: a schedule and its independent check.
+//! - [`schedule`]: a schedule and its independent check;
+//! - [`mii`]: ResMII (exact, over units, slots and ports), RecMII (exact) and MII;
+//! - [`analysis`]: ASAP, ALAP, mobility, depth and height (seed 000 §4.1).
 
+pub mod analysis;
 pub mod graph;
+pub mod mii;
 pub mod mrt;
 pub mod schedule;
 
 pub use graph::{DepKind, Edge, LoopGraph, Node, NodeId, PinnedRow};
+pub use mii::MiiReport;
 pub use mrt::Mrt;
 pub use schedule::{verify, Attempt, Outcome, Schedule, ScheduleError, Scheduler};
