@@ -7,10 +7,12 @@
 //! - [`mrt`]: the modulo reservation table, asking the `.isa`;
 //! - [`schedule`]: a schedule and its independent check;
 //! - [`mii`]: ResMII (exact, over units, slots and ports), RecMII (exact) and MII;
-//! - [`analysis`]: ASAP, ALAP, mobility, depth and height (seed 000 §4.1).
+//! - [`analysis`]: ASAP, ALAP, mobility, depth and height (seed 000 §4.1);
+//! - [`ims`]: Rau's iterative modulo scheduling (reference heuristic).
 
 pub mod analysis;
 pub mod graph;
+pub mod ims;
 pub mod mii;
 pub mod mrt;
 pub mod schedule;
