@@ -3,8 +3,9 @@
 //! markers that lower to nothing (lifetime, dbg, assume), varargs, stack
 //! save/restore, floating point (fabs, fma/fmuladd, sqrt, min/max, copysign,
 //! rounding through libm), integer (min/max, abs, ctpop/ctlz/cttz, bswap,
-//! funnel shifts, saturating and overflow-checking arithmetic), and vector
-//! reductions (handed to `vector`).
+//! funnel shifts, saturating and overflow-checking arithmetic), the
+//! counter of loops in hardware-loop form (`start.loop.iterations`,
+//! `loop.decrement.reg`), and vector reductions (handed to `vector`).
 
 use dsp_mir::Reg;
 use isa_tablegen::{SemOp, Ty};
@@ -74,6 +75,24 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
         | "ptr.annotation" => {
             let v = fx.val(arg(0))?;
             fx.set(i, v);
+            Ok(())
+        }
+        // Counted loops from LLVM's hardware-loops pass (dsp-llc at -O2):
+        // the trip count enters the counter phi unchanged, and the latch
+        // subtracts the step (an add of the negated immediate).
+        "start.loop.iterations" => {
+            let v = fx.val(arg(0))?;
+            fx.set(i, v);
+            Ok(())
+        }
+        "loop.decrement.reg" => {
+            let sc = match fx.shape(i.ty())? {
+                Shape::Scalar(sc @ Sc::Int(_)) => sc,
+                _ => return Err(format!("intrinsic '{name}' on a non-integer counter")),
+            };
+            let (c, step) = (fx.arg(arg(0))?, fx.arg(arg(1))?);
+            let r = crate::inst::binop(fx, Op::LLVMSub, sc, c, step)?;
+            fx.set(i, Val::S(r));
             Ok(())
         }
         "objectsize" => {
