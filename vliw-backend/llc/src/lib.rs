@@ -7,7 +7,9 @@
 //!
 //! Optimization levels choose the stages' options: at `-O0` one operation
 //! per bundle in program order, no delay-slot filling, no renaming, no
-//! coalescing; from `-O1` on, all of them.
+//! coalescing; from `-O1` on, all of them. From `-O2` on, countable loops
+//! are first rewritten into counter form by LLVM's hardware-loops pass
+//! (`counted_loops`), which the software pipeliner relies on.
 
 use std::io::Write;
 use std::path::Path;
@@ -16,6 +18,8 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module as LlvmModule;
 use isa_tablegen::Machine;
+
+pub mod counted_loops;
 
 pub use dsp_sched::FunctionStats;
 
@@ -28,6 +32,21 @@ pub struct LlcOptions {
     pub print_mir: bool,
     /// Source-line comments in the assembly.
     pub comments: bool,
+    /// Rewrite countable loops into counter form (`llvm.start.loop.iterations`,
+    /// a counter phi, `llvm.loop.decrement.reg`, `icmp ne 0`) before
+    /// selection: see `counted_loops`. `LlcOptions::at_level` sets it from -O2 on.
+    pub counted_loops: bool,
+}
+
+impl LlcOptions {
+    /// The options of optimization level `opt_level` (0..=3), nothing printed.
+    pub fn at_level(opt_level: u8) -> LlcOptions {
+        LlcOptions {
+            opt_level,
+            counted_loops: opt_level >= 2,
+            ..LlcOptions::default()
+        }
+    }
 }
 
 /// The result of compiling a module.
@@ -71,6 +90,9 @@ pub fn compile_module(
     opts: &LlcOptions,
     mir_out: &mut dyn Write,
 ) -> Result<Compiled, Vec<String>> {
+    if opts.counted_loops {
+        counted_loops::run(module).map_err(|e| vec![e])?;
+    }
     let isel_opts = dsp_isel::IselOptions::default();
     let mut mir = dsp_isel::select_module(m, module, &isel_opts)
         .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;

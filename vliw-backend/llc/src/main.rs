@@ -76,9 +76,9 @@ fn run(cli: &Cli) -> Result<(), Vec<String>> {
     let ctx = Context::create();
     let module = read_module(&ctx, &cli.input).map_err(|e| vec![format!("dsp-llc: {e}")])?;
     let opts = LlcOptions {
-        opt_level: cli.opt,
         print_mir: cli.print_mir,
         comments: text_out,
+        ..LlcOptions::at_level(cli.opt)
     };
     let compiled = compile_module(&machine, &module, &opts, &mut std::io::stderr())?;
     if cli.stats {

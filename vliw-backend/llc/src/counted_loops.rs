@@ -1,0 +1,145 @@
+//! Counted loops in counter form: runs LLVM's hardware-loops pass
+//! (`HardwareLoops.cpp`, forced, counter carried through a phi) on the
+//! module before instruction selection, so that every countable loop
+//! reaches the backend as
+//!
+//! ```text
+//! preheader: %tc     = call i32 @llvm.start.loop.iterations.i32(i32 %n)
+//! header:    %c      = phi i32 [ %tc, %preheader ], [ %c.next, %latch ]
+//! latch:     %c.next = call i32 @llvm.loop.decrement.reg.i32(i32 %c, i32 1)
+//!            %t      = icmp ne i32 %c.next, 0
+//!            br i1 %t, label %header, label %exit
+//! ```
+//!
+//! with the trip count computed once at loop entry (SCEV's backedge-taken
+//! count + 1, expanded in the preheader). The software pipeliner needs
+//! exactly that: the trip count before the loop and a simple counter.
+//! Only innermost countable loops are converted (no nested counters), and
+//! the counter is 32 bits wide with a step of 1; dsp-isel lowers the two
+//! intrinsics to a copy and a subtraction.
+//!
+//! The pass runs through the C API's new-pass-manager entry point
+//! (`LLVMRunPasses`) without a target machine: with `force-hardware-loops`
+//! it never asks the target whether a hardware loop is profitable, and the
+//! default cost model is all else it needs.
+
+use std::ffi::{CStr, CString};
+
+use inkwell::module::Module as LlvmModule;
+use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMGetErrorMessage};
+use llvm_sys::transforms::pass_builder::{
+    LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMPassBuilderOptionsSetVerifyEach,
+    LLVMRunPasses,
+};
+
+/// The pass pipeline: LLVM's hardware-loops pass, forced on every
+/// countable innermost loop, with the counter in a phi (the
+/// `llvm.start.loop.iterations` / `llvm.loop.decrement.reg` form), a 32-bit
+/// counter and a decrement of 1.
+pub const PIPELINE: &str = "function(hardware-loops<force-hardware-loops;force-hardware-loop-phi;\
+hardware-loop-counter-bitwidth=32;hardware-loop-decrement=1>)";
+
+/// Rewrites every countable innermost loop of `module` into counter form.
+/// In debug builds the module is verified afterwards.
+pub fn run(module: &LlvmModule) -> Result<(), String> {
+    let passes = CString::new(PIPELINE).map_err(|e| format!("internal: pass pipeline: {e}"))?;
+    // SAFETY: the module pointer is live for the borrow of `module`; the
+    // options are created and disposed here; a null target machine is
+    // accepted by LLVMRunPasses (the pass builder then has no target).
+    let err = unsafe {
+        let options = LLVMCreatePassBuilderOptions();
+        LLVMPassBuilderOptionsSetVerifyEach(options, i32::from(cfg!(debug_assertions)));
+        let err = LLVMRunPasses(module.as_mut_ptr(), passes.as_ptr(), std::ptr::null_mut(), options);
+        LLVMDisposePassBuilderOptions(options);
+        err
+    };
+    if !err.is_null() {
+        // SAFETY: LLVMGetErrorMessage consumes the error and returns a
+        // C string that LLVMDisposeErrorMessage frees.
+        let msg = unsafe {
+            let raw = LLVMGetErrorMessage(err);
+            let msg = CStr::from_ptr(raw).to_string_lossy().into_owned();
+            LLVMDisposeErrorMessage(raw);
+            msg
+        };
+        return Err(format!("LLVM hardware-loops pass ({PIPELINE}): {msg}"));
+    }
+    if cfg!(debug_assertions) {
+        module
+            .verify()
+            .map_err(|e| format!("internal: the module is invalid after the hardware-loops pass: {}", e.to_string().trim_end()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+
+    const LOOP: &str = r#"
+define void @scale(ptr %b, ptr %a, i32 %n) {
+entry:
+  %pos = icmp sgt i32 %n, 0
+  br i1 %pos, label %loop, label %exit
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %pa = getelementptr inbounds i32, ptr %a, i32 %i
+  %x = load i32, ptr %pa, align 4
+  %y = mul i32 %x, 26
+  %pb = getelementptr inbounds i32, ptr %b, i32 %i
+  store i32 %y, ptr %pb, align 4
+  %i1 = add nuw nsw i32 %i, 1
+  %done = icmp eq i32 %i1, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+define i32 @search(ptr %a) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %pa = getelementptr inbounds i32, ptr %a, i32 %i
+  %x = load i32, ptr %pa, align 4
+  %i1 = add i32 %i, 1
+  %z = icmp eq i32 %x, 0
+  br i1 %z, label %exit, label %loop
+exit:
+  ret i32 %i
+}
+"#;
+
+    fn module<'c>(ctx: &'c Context, text: &str) -> LlvmModule<'c> {
+        let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "t.ll");
+        ctx.create_module_from_ir(buf).unwrap()
+    }
+
+    #[test]
+    fn countable_loops_get_a_counter_and_others_do_not() {
+        let ctx = Context::create();
+        let m = module(&ctx, LOOP);
+        run(&m).unwrap();
+        m.verify().unwrap();
+        let text = m.print_to_string().to_string();
+        let scale = &text[text.find("@scale").unwrap()..text.find("@search").unwrap()];
+        assert!(scale.contains("call i32 @llvm.start.loop.iterations.i32(i32 %n)"), "{scale}");
+        assert!(scale.contains("call i32 @llvm.loop.decrement.reg.i32("), "{scale}");
+        assert!(scale.contains("icmp ne i32"), "{scale}");
+        let search = &text[text.find("define i32 @search").unwrap()..];
+        let search = &search[..search.find("\n}").unwrap()];
+        assert!(!search.contains("loop.decrement"), "a search loop has no trip count: {search}");
+    }
+
+    #[test]
+    fn a_module_without_loops_is_unchanged() {
+        let ctx = Context::create();
+        let text = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n";
+        let m = module(&ctx, text);
+        let before = m.print_to_string().to_string();
+        run(&m).unwrap();
+        assert_eq!(m.print_to_string().to_string(), before);
+    }
+}
