@@ -8,10 +8,12 @@
 //! - [`schedule`]: a schedule and its independent check;
 //! - [`mii`]: ResMII (exact, over units, slots and ports), RecMII (exact) and MII;
 //! - [`analysis`]: ASAP, ALAP, mobility, depth and height (seed 000 §4.1);
-//! - [`ims`]: Rau's iterative modulo scheduling (reference heuristic).
+//! - [`ims`]: Rau's iterative modulo scheduling (reference heuristic);
+//! - [`ilp`]: the optimal modulo scheduler (integer program, CBC).
 
 pub mod analysis;
 pub mod graph;
+pub mod ilp;
 pub mod ims;
 pub mod mii;
 pub mod mrt;
