@@ -17,7 +17,9 @@
 //! operand its base register (`sp` or `fp`); after allocation
 //! [`rewrite_operands`] turns frame operands into immediates, choosing an
 //! instruction variant with a wider immediate or materializing the offset in
-//! a free scratch register when the offset does not fit.
+//! a free scratch register when the offset does not fit. In blocks with a
+//! fixed schedule an instruction is only replaced by one of the same timing
+//! (units, latency, occupancy), keeping its cycle; otherwise that is an error.
 
 use dsp_mir::builder::sem_inst;
 use dsp_mir::{FrameKind, Function, Inst, InstKind, Operand, PReg, Reg};
@@ -63,9 +65,18 @@ pub fn fix_bases(t: &Target, f: &mut Function) -> Result<(), String> {
                 let add = t.add_imm_instr(0).ok_or("no add with an immediate to form frame addresses")?;
                 let g = *guard;
                 let frame = ops[j].clone();
-                let loc = f.blocks[b].insts[i].loc.clone();
+                let old = &f.blocks[b].insts[i];
+                if f.blocks[b].fixed.is_some() && !same_timing(t, *instr, add) {
+                    return Err(format!(
+                        "bb{b}: the frame address '{}' of a fixed-schedule block becomes '{}', which has other timing",
+                        ins.mnemonic,
+                        m.instr(add).mnemonic
+                    ));
+                }
+                let (loc, cycle) = (old.loc.clone(), old.cycle);
                 let mut new = sem_inst(m, add, dst, &[Operand::Reg(Reg::Phys(base)), frame], g);
                 new.loc = loc;
+                new.cycle = cycle;
                 f.blocks[b].insts[i] = new;
                 continue;
             }
@@ -73,6 +84,13 @@ pub fn fix_bases(t: &Target, f: &mut Function) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether two instructions issue to the same units with the same latency
+/// and occupancy (one may replace the other in a fixed schedule).
+fn same_timing(t: &Target, a: isa_tablegen::InstrId, b: isa_tablegen::InstrId) -> bool {
+    let (x, y) = (t.m.instr(a), t.m.instr(b));
+    x.latency == y.latency && x.busy.max(1) == y.busy.max(1) && x.units == y.units
 }
 
 /// Where everything in the frame is.
@@ -212,13 +230,24 @@ pub fn rewrite_operands(t: &Target, f: &mut Function, l: &Layout) -> Result<(), 
             let args: Vec<Operand> =
                 sem.args.iter().map(|a| if a.0 == j { Operand::Imm(value) } else { ops[a.0].clone() }).collect();
             let dst = sem.dst.map(|d| ops[d.0].clone());
-            if let Some(alt) = m.find_instr(&Want { op: sem.op, ty: sem.ty, ty2: sem.ty2, dst: dst_file, args: &pats }) {
-                let loc = f.blocks[b].insts[i].loc.clone();
+            let fixed = f.blocks[b].fixed.is_some();
+            let alt = m
+                .find_instr(&Want { op: sem.op, ty: sem.ty, ty2: sem.ty2, dst: dst_file, args: &pats })
+                .filter(|&alt| !fixed || same_timing(t, instr, alt));
+            if let Some(alt) = alt {
+                let (loc, cycle) = (f.blocks[b].insts[i].loc.clone(), f.blocks[b].insts[i].cycle);
                 let mut new = sem_inst(m, alt, dst, &args, guard);
                 new.loc = loc;
+                new.cycle = cycle;
                 f.blocks[b].insts[i] = new;
                 i += 1;
                 continue;
+            }
+            if fixed {
+                return Err(format!(
+                    "bb{b}: frame offset {value} does not fit '{}' in a fixed-schedule block (no instruction of the same timing takes it)",
+                    ins.mnemonic
+                ));
             }
             // Materialize: s = value; s = base + s; the instruction uses s + 0.
             let base_slot = match sem.args.iter().position(|a| a.0 == j) {

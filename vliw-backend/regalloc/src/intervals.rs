@@ -5,7 +5,9 @@
 //! liveness in one backward pass per block. Definitions that are never read
 //! still occupy their write position, so the written register is never one
 //! that holds a live value. Physical registers get "fixed" intervals (their
-//! own uses and definitions, and every call's clobbers).
+//! own uses and definitions, and every call's clobbers). In blocks with a
+//! fixed schedule, writes also cover every position issued before they land
+//! ([`crate::fixed::extend_to_landing`]).
 
 use dsp_mir::Function;
 
@@ -155,6 +157,9 @@ pub fn build(t: &Target, keys: &RegKeys, f: &Function, live: &Liveness, freq: &[
         for k in cur.iter() {
             all[k].add_range(bstart, end[k]);
         }
+    }
+    if crate::fixed::any(f) {
+        crate::fixed::extend_to_landing(t, keys, f, &numbering, &mut all);
     }
     for iv in &mut all {
         iv.normalize();

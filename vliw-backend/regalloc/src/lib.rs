@@ -18,12 +18,22 @@
 //!
 //! Every machine fact (allocatable registers, caller/callee-saved, spill
 //! instructions, stack alignment) comes from the `.isa` through [`target`].
+//!
+//! Blocks with a fixed schedule (`dsp_mir::FixedBlock`, the software
+//! pipeliner's prologue, kernel and epilogue) only have their registers
+//! renamed and dead instructions deleted (the rest keep their cycles): the
+//! values they read or write are never spilled, no phi copy, split edge,
+//! spill code or prologue/epilogue code goes into them, and writes there
+//! occupy their register until they land ([`fixed`]). When that leaves too
+//! few registers, allocation fails with [`RaErrorKind::FixedBlockPressure`]
+//! (the pipeliner then tries a larger II or gives the loop up).
 
 pub mod bitset;
 pub mod cfg;
 pub mod check;
 pub mod coalesce;
 pub mod dce;
+pub mod fixed;
 pub mod frame;
 pub mod intervals;
 pub mod linear_scan;
@@ -97,6 +107,17 @@ pub struct RaReport {
 pub struct RaError {
     pub function: String,
     pub message: String,
+    pub kind: RaErrorKind,
+}
+
+/// What kind of failure, for callers that can react to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaErrorKind {
+    Other,
+    /// Allocation would have to spill a value read or written in a block
+    /// with a fixed schedule (`block`, registers of `file`): the block's
+    /// register pressure is too high.
+    FixedBlockPressure { block: Block, file: dsp_mir::RegFileId },
 }
 
 impl fmt::Display for RaError {
@@ -142,7 +163,7 @@ fn isolate_entry(f: &mut Function) {
 /// Allocates registers of `f` and lays out its frame.
 pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaReport, RaError> {
     let name = f.name.clone();
-    let err = |message: String| RaError { function: name.clone(), message };
+    let err = |message: String| RaError { function: name.clone(), message, kind: RaErrorKind::Other };
     verify(m, f, Stage::Selected).map_err(|e| err(format!("invalid input: {e}")))?;
     if f.blocks.is_empty() {
         return Err(err("function has no blocks".into()));
@@ -183,7 +204,32 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
             }
         }
         let partners = coalesce::copy_partners(f);
-        let res = linear_scan::run(&t, &keys, f, &ivs, &spill_state.unspillable, &partners).map_err(err)?;
+        // Values of fixed blocks are never spilled (their spill code would land inside).
+        let in_fixed = fixed::referenced(&t, f);
+        let mut unspillable = spill_state.unspillable.clone();
+        unspillable.resize(f.vregs.len(), false);
+        for (u, &x) in unspillable.iter_mut().zip(&in_fixed) {
+            *u |= x;
+        }
+        let res = linear_scan::run(&t, &keys, f, &ivs, &unspillable, &partners).map_err(|b| {
+            let v = b.vreg.0 as usize;
+            match fixed::pressure_block(&t, f, &ivs.numbering, &ivs.virt, &in_fixed, v, b.pos) {
+                Some(block) => {
+                    let file = f.vregs[v];
+                    RaError {
+                        function: name.clone(),
+                        message: format!(
+                            "register pressure in fixed-schedule block bb{} ({}): its values of file '{}' do not fit the registers, and they cannot be spilled there",
+                            block.0,
+                            f.block(block).name,
+                            m.regfile(file).name
+                        ),
+                        kind: RaErrorKind::FixedBlockPressure { block, file },
+                    }
+                }
+                None => err(b.message),
+            }
+        })?;
         if res.spilled.is_empty() {
             break res.assign;
         }

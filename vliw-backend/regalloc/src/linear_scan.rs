@@ -13,13 +13,24 @@
 //! preference), then the file's allocation order (caller-saved before
 //! callee-saved). When no register is free, the interval or the cheapest set
 //! of intervals occupying one register is spilled, by spill weight (use
-//! frequency over length; reload temporaries are unspillable); the caller
+//! frequency over length; reload temporaries and the values of blocks with
+//! a fixed schedule are unspillable); the caller
 //! inserts spill code and runs the allocation again.
 
 use dsp_mir::{Function, PReg, Reg, VReg};
 
 use crate::intervals::{Interval, Intervals};
 use crate::target::{RegKeys, Target};
+
+/// Allocation failed: no register of its file is left for a virtual
+/// register that may not be spilled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    pub vreg: VReg,
+    /// Where its interval starts.
+    pub pos: u32,
+    pub message: String,
+}
 
 pub struct ScanResult {
     /// Register of every virtual register that got one.
@@ -45,7 +56,7 @@ pub fn run(
     ivs: &Intervals,
     unspillable: &[bool],
     partners: &[Vec<Reg>],
-) -> Result<ScanResult, String> {
+) -> Result<ScanResult, Blocked> {
     let n = ivs.virt.len();
     let mut assign: Vec<Option<PReg>> = vec![None; n];
     let mut spilled = Vec::new();
@@ -142,10 +153,14 @@ pub fn run(
                 active.push(cur);
             }
             _ if unsp(cur) => {
-                return Err(format!(
-                    "no register of file '{}' left for a reload or spill temporary at position {pos}: every register is held by a value that cannot be spilled",
-                    t.m.regfile(file).name
-                ));
+                return Err(Blocked {
+                    vreg: VReg(cur as u32),
+                    pos,
+                    message: format!(
+                        "no register of file '{}' left for a value that cannot be spilled (a reload or spill temporary, or a value of a fixed-schedule block) at position {pos}: every register is held by such values",
+                        t.m.regfile(file).name
+                    ),
+                });
             }
             _ => spilled.push(VReg(cur as u32)),
         }

@@ -8,6 +8,9 @@
 //! indirect jump, whose targets are addresses in a jump table) is handled
 //! like Sreedhar's method I instead: the phis of that block write fresh
 //! registers in every predecessor and are copied at the block's top.
+//! Blocks with a fixed schedule get no copies and no split edges: a phi
+//! that needs a copy on an edge out of one is an error (identity copies,
+//! a phi reading its own register, are dropped).
 
 use std::collections::HashMap;
 
@@ -44,6 +47,21 @@ pub fn eliminate(f: &mut Function) -> Result<u32, String> {
             .iter()
             .any(|&p| critical(f, p) && !matches!(f.block(p).term, Terminator::Branch { .. }));
         let incoming = |inc: &[(Block, Reg)], p: Block| inc.iter().find(|(b, _)| *b == p).map(|(_, r)| *r);
+        // No copies on edges out of fixed blocks.
+        for &p in &spreds {
+            if f.block(p).fixed.is_none() {
+                continue;
+            }
+            let needs_copy = phis.iter().any(|(d, inc)| incoming(inc, p).is_some_and(|r| r != Reg::Virt(*d)));
+            if needs_copy || unsplittable {
+                return Err(format!(
+                    "bb{s} ({}): a phi needs a copy on the edge from bb{} ({}), which has a fixed schedule",
+                    f.blocks[s].name,
+                    p.0,
+                    f.block(p).name
+                ));
+            }
+        }
         if unsplittable {
             let mut head = Vec::new();
             let mut primes = Vec::new();
@@ -64,6 +82,9 @@ pub fn eliminate(f: &mut Function) -> Result<u32, String> {
             }
         } else {
             for &p in &spreds {
+                if f.block(p).fixed.is_some() {
+                    continue;
+                }
                 let list: Vec<(Reg, Reg)> =
                     phis.iter().filter_map(|(d, inc)| incoming(inc, p).map(|r| (Reg::Virt(*d), r))).collect();
                 let at = if critical(f, p) { split_edge(f, p, Block(s as u32)) } else { p };

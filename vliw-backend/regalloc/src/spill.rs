@@ -197,6 +197,11 @@ fn constant_move(t: &Target, inst: &Inst) -> bool {
 
 /// Inserts spill code for `spilled`.
 pub fn insert(t: &Target, f: &mut Function, spilled: &[VReg], st: &mut SpillState) -> Result<(), String> {
+    // The allocator never spills values of fixed blocks (their code must not change).
+    let in_fixed = crate::fixed::referenced(t, f);
+    if let Some(v) = spilled.iter().find(|v| in_fixed.get(v.0 as usize).copied().unwrap_or(false)) {
+        return Err(format!("internal: %{} of a fixed-schedule block was chosen for spilling", v.0));
+    }
     let mut homes = HashMap::new();
     let defs = single_defs(t, f);
     for &v in spilled {

@@ -7,5 +7,6 @@
 mod builder;
 mod clang;
 mod directed;
+mod fixed;
 mod fuzz;
 mod random;
