@@ -4,7 +4,8 @@
 //! data objects in `.rodata`, `.data` and `.bss` with `.align`, `.byte`,
 //! `.word sym+off` for relocated words and `.zero` for runs of zeros.
 //! With comments on, a `# FILE:LINE: text` line precedes the bundles of each
-//! source line.
+//! source line. A block's own comments (`dsp_mir::BlockData::comments`, the
+//! software pipeliner's report) are `# text` lines before its label, always.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -120,6 +121,14 @@ pub fn function(
     let _ = writeln!(out, "{}:", f.name);
     let mut last: Option<(String, u32)> = None;
     for b in &f.blocks {
+        for line in b.comments.iter().flat_map(|c| c.split('\n')) {
+            let line = line.trim_end();
+            if line.is_empty() {
+                out.push_str("#\n");
+            } else {
+                let _ = writeln!(out, "# {line}");
+            }
+        }
         let _ = writeln!(out, "{}:", b.label);
         for bundle in &b.bundles {
             if comments {

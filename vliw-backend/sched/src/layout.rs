@@ -14,6 +14,13 @@
 //!   placed yet and every other predecessor of it is (so no other block
 //!   loses it as a fallthrough). A loop latch is followed by the loop exit,
 //!   a split edge by its target. The entry block stays first.
+//! - Blocks with a fixed schedule (`dsp_mir::FixedBlock`) impose their
+//!   successor: a kernel's not-taken successor, and the target of a fixed
+//!   block that neither branches nor drains (a fallthrough), comes right
+//!   after it. Such a successor is placed only there; when that is
+//!   impossible (two blocks need the same successor, the successor is the
+//!   entry, the requirements form a cycle), layout fails. Fixed blocks and
+//!   blocks with comments are never threaded through, even when empty.
 
 use dsp_mir::{Block, Function, Terminator};
 
@@ -59,10 +66,9 @@ fn thread(f: &Function) -> Vec<Block> {
             let mut b = Block(i as u32);
             for _ in 0..n {
                 let data = f.block(b);
+                let plain = data.insts.is_empty() && data.fixed.is_none() && data.comments.is_empty();
                 match data.term {
-                    Terminator::Jump(t)
-                        if data.insts.is_empty() && (t.0 as usize) < n && t != b =>
-                    {
+                    Terminator::Jump(t) if plain && (t.0 as usize) < n && t != b => {
                         b = t
                     }
                     _ => return b,
@@ -74,15 +80,26 @@ fn thread(f: &Function) -> Vec<Block> {
         .collect()
 }
 
-/// The layout of `f`.
-pub fn layout(f: &Function) -> Layout {
+/// The block that must come right after a fixed block, if any: a
+/// kernel's not-taken successor, a fallthrough's target.
+pub fn must_follow(f: &Function, lay: &Layout, b: Block) -> Option<Block> {
+    let fx = f.block(b).fixed.as_ref()?;
+    match (&f.block(b).term, fx.branch_cycle) {
+        (Terminator::Branch { not_taken, .. }, Some(_)) => Some(lay.resolve(*not_taken)),
+        (Terminator::Jump(t), None) if !fx.drains => Some(lay.resolve(*t)),
+        _ => None,
+    }
+}
+
+/// The layout of `f`; Err when fixed blocks require an impossible order.
+pub fn layout(f: &Function) -> Result<Layout, String> {
     let n = f.blocks.len();
     let mut lay = Layout {
         order: Vec::new(),
         target: thread(f),
     };
     if n == 0 {
-        return lay;
+        return Ok(lay);
     }
     // Reachable blocks and their predecessors (threaded edges).
     let mut reachable = vec![false; n];
@@ -101,6 +118,36 @@ pub fn layout(f: &Function) -> Layout {
             }
         }
     }
+    // Successors that fixed blocks require right after them.
+    let name = |b: Block| format!("bb{} ({})", b.0, f.block(b).name);
+    let mut follow: Vec<Option<Block>> = vec![None; n];
+    let mut required: Vec<Option<Block>> = vec![None; n];
+    for b in (0..n).filter(|&b| reachable[b]) {
+        let b = Block(b as u32);
+        let Some(c) = must_follow(f, &lay, b) else {
+            continue;
+        };
+        if c.0 as usize >= n {
+            return Err(format!("{} jumps to a missing block", name(b)));
+        }
+        if c == Block(0) || c == b {
+            return Err(format!(
+                "{} must be followed by {} in layout, which is impossible",
+                name(b),
+                name(c)
+            ));
+        }
+        if let Some(other) = required[c.0 as usize] {
+            return Err(format!(
+                "{} must follow both {} and {} in layout (fixed schedules fall through into it)",
+                name(c),
+                name(other),
+                name(b)
+            ));
+        }
+        follow[b.0 as usize] = Some(c);
+        required[c.0 as usize] = Some(b);
+    }
     let mut placed = vec![false; n];
     let pullable = |c: Block, from: Block, placed: &[bool]| {
         let i = c.0 as usize;
@@ -108,18 +155,30 @@ pub fn layout(f: &Function) -> Layout {
             && c != Block(0)
             && reachable[i]
             && !placed[i]
+            && required[i].is_none()
             && preds[i]
                 .iter()
                 .all(|&p| p == from || p == c || placed[p.0 as usize])
     };
     for start in 0..n {
-        if placed[start] || !reachable[start] {
+        if placed[start] || !reachable[start] || required[start].is_some() {
             continue;
         }
         let mut b = Block(start as u32);
         loop {
             placed[b.0 as usize] = true;
             lay.order.push(b);
+            if let Some(c) = follow[b.0 as usize] {
+                if placed[c.0 as usize] {
+                    return Err(format!(
+                        "{} must follow {} in layout, but it is already placed",
+                        name(c),
+                        name(b)
+                    ));
+                }
+                b = c;
+                continue;
+            }
             let cands = match &f.block(b).term {
                 Terminator::Jump(_) | Terminator::Branch { .. } => lay.successors(f, b),
                 _ => vec![],
@@ -137,7 +196,13 @@ pub fn layout(f: &Function) -> Layout {
             }
         }
     }
-    lay
+    if let Some(b) = (0..n).find(|&b| reachable[b] && !placed[b]) {
+        return Err(format!(
+            "{} cannot be laid out: the fallthroughs of fixed-schedule blocks form a cycle",
+            name(Block(b as u32))
+        ));
+    }
+    Ok(lay)
 }
 
 #[cfg(test)]
@@ -173,7 +238,7 @@ mod tests {
     }
 
     fn order(f: &Function) -> Vec<u32> {
-        layout(f).order.iter().map(|b| b.0).collect()
+        layout(f).unwrap().order.iter().map(|b| b.0).collect()
     }
 
     #[test]
@@ -228,7 +293,7 @@ mod tests {
             ret(),
         ]);
         f.block_mut(Block(1)).insts.clear();
-        let lay = layout(&f);
+        let lay = layout(&f).unwrap();
         assert_eq!(lay.resolve(Block(1)), Block(3));
         assert_eq!(lay.successors(&f, Block(0)), vec![Block(3), Block(2)]);
         // 1 is never jumped to any more and 4 never was: both dropped; 3 follows 0.

@@ -11,6 +11,9 @@
 //! that the region's last bundles are its delay slots (filled with the
 //! region's own operations, or nops) and every result lands before control
 //! leaves, and `verify` checks the result. `emit` writes the text.
+//! Blocks with a fixed schedule (the software pipeliner's) skip renaming,
+//! list scheduling and delay-slot placement: `fixed` emits their bundles as
+//! given and checks them, with their neighbours, against the machine.
 //!
 //! Timing contract (vliw-backend/ABI.md): no interlocks, so every result of a
 //! block lands before control leaves it, before a callee starts and before a
@@ -19,6 +22,7 @@
 pub mod ddg;
 pub mod delay;
 pub mod emit;
+pub mod fixed;
 pub mod layout;
 pub mod list;
 pub mod liveness;
@@ -121,6 +125,8 @@ impl FunctionStats {
 pub struct ScheduledBlock {
     pub label: String,
     pub bundles: Vec<Vec<LOp>>,
+    /// Printed as `#` lines before the label (`dsp_mir::BlockData::comments`).
+    pub comments: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -147,8 +153,8 @@ pub fn schedule_function(
 ) -> Result<ScheduledFunction, SchedError> {
     dsp_mir::verify::verify(m, f, dsp_mir::verify::Stage::Allocated)
         .map_err(|e| error(f, e, None))?;
-    let mut blocks =
-        lower::lower_function(m, f, &layout::layout(f)).map_err(|(msg, loc)| error(f, msg, loc))?;
+    let lay = layout::layout(f).map_err(|e| error(f, format!("block layout: {e}"), None))?;
+    let mut blocks = lower::lower_function(m, f, &lay).map_err(|(msg, loc)| error(f, msg, loc))?;
     let nop = lower::nop_op(m);
     let mut stats = FunctionStats {
         name: f.name.clone(),
@@ -160,9 +166,29 @@ pub fn schedule_function(
     }
     let mut out = Vec::with_capacity(blocks.len());
     let control_height = m.control.delay_slots + 1;
+    let mut fixed_code = std::collections::HashMap::new();
     for b in blocks {
         let mut bundles: Vec<Vec<LOp>> = Vec::new();
-        for region in &b.regions {
+        let mut regions: &[lower::Region] = &b.regions;
+        if let Some(plan) = &b.fixed {
+            let fb = fixed::bundles(m, plan, &b.regions[0].body)
+                .map_err(|e| error(f, format!("{}: {e}", b.label), None))?;
+            let delay = plan.branch_cycle.map_or(0..0, |c| c as usize + 1..plan.len as usize);
+            for (k, ops) in fb.iter().enumerate() {
+                let useful = ops.iter().filter(|o| o.class != OpClass::Nop).count();
+                stats.ops += useful;
+                stats.nops += ops.len() - useful;
+                if delay.contains(&k) {
+                    stats.delay_slots += 1;
+                    stats.delay_slots_filled += (useful > 0) as usize;
+                }
+            }
+            stats.bundles += fb.len();
+            bundles.extend(fb.iter().cloned());
+            fixed_code.insert(b.block, fb);
+            regions = &b.regions[1..];
+        }
+        for region in regions {
             let control: &[LOp] = region.control.as_ref().map_or(&[], |c| &c.ops);
             let g = ddg::build(m, &region.body, control);
             let prio = list::heights(
@@ -214,8 +240,10 @@ pub fn schedule_function(
         out.push(ScheduledBlock {
             label: b.label,
             bundles,
+            comments: f.block(b.block).comments.clone(),
         });
     }
+    fixed::check(m, f, &fixed_code).map_err(|e| error(f, e, None))?;
     Ok(ScheduledFunction {
         name: f.name.clone(),
         global: f.global,

@@ -13,6 +13,8 @@
 //! through), `Return` a `jmp` through the link register, `IndirectJump` a
 //! `jmp` through its register.
 //!
+//! Blocks with a fixed schedule are lowered by [`crate::fixed::lower_block`].
+//!
 //! Every operation records the registers it reads and writes, including the
 //! implicit ones (the link register a call writes, the ABI registers a system
 //! call reads and writes), and its memory access for the dependence graph.
@@ -112,6 +114,10 @@ pub struct LBlock {
     pub regions: Vec<Region>,
     /// Successors (threaded jump targets).
     pub succs: Vec<Block>,
+    /// For a block with a fixed schedule: the cycle of every operation of
+    /// its first region (which then has no control transfer of its own;
+    /// its branch is one of the operations), see [`crate::fixed`].
+    pub fixed: Option<crate::fixed::FixedPlan>,
 }
 
 /// The label of a block in the assembly: `.L<function>_<block>`.
@@ -238,13 +244,13 @@ pub fn make_op(
     }
 }
 
-struct Ctx<'a> {
-    m: &'a Machine,
-    f: &'a Function,
+pub(crate) struct Ctx<'a> {
+    pub(crate) m: &'a Machine,
+    pub(crate) f: &'a Function,
 }
 
 impl Ctx<'_> {
-    fn phys(&self, r: Reg, loc: &Option<Loc>) -> Result<PReg, LowerError> {
+    pub(crate) fn phys(&self, r: Reg, loc: &Option<Loc>) -> Result<PReg, LowerError> {
         match r {
             Reg::Phys(p) => Ok(p),
             Reg::Virt(v) => Err((
@@ -285,7 +291,7 @@ impl Ctx<'_> {
         (format!("machine {} has no {what}", self.m.name), None)
     }
 
-    fn branch_to(&self, target: Block, guard: Option<(PReg, bool)>) -> Result<LOp, LowerError> {
+    pub(crate) fn branch_to(&self, target: Block, guard: Option<(PReg, bool)>) -> Result<LOp, LowerError> {
         let br =
             query::branch_instr(self.m).ok_or_else(|| self.missing("pc-relative branch (br)"))?;
         Ok(self.op(
@@ -304,7 +310,7 @@ impl Ctx<'_> {
         Ok(self.op(jmp, None, vec![LOperand::Reg(r)], None))
     }
 
-    fn lower_inst(&self, inst: &dsp_mir::Inst) -> Result<Option<LOp>, LowerError> {
+    pub(crate) fn lower_inst(&self, inst: &dsp_mir::Inst) -> Result<Option<LOp>, LowerError> {
         let loc = inst.loc.clone();
         match &inst.kind {
             InstKind::Machine { instr, guard, ops } => {
@@ -384,7 +390,7 @@ impl Ctx<'_> {
 
     /// The control transfer of the terminator of block `cur`; `next` is the
     /// block laid out next.
-    fn terminator(
+    pub(crate) fn terminator(
         &self,
         cur: Block,
         term: &Terminator,
@@ -469,6 +475,10 @@ pub fn lower_function(
     for (i, &b) in layout.order.iter().enumerate() {
         let block = f.block(b);
         let next = layout.order.get(i + 1).copied();
+        if let Some(fx) = &block.fixed {
+            out.push(crate::fixed::lower_block(&cx, b, fx, next, layout)?);
+            continue;
+        }
         let mut regions = Vec::new();
         let mut body = Vec::new();
         for inst in &block.insts {
@@ -522,6 +532,7 @@ pub fn lower_function(
             label: block_label(f, b),
             regions,
             succs: layout.successors(f, b),
+            fixed: None,
         });
     }
     Ok(out)

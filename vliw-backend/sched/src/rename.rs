@@ -196,7 +196,8 @@ fn rename_region(m: &Machine, region: &mut Region, pool: &[Vec<PReg>]) -> usize 
 pub fn rename_function(m: &Machine, blocks: &mut [LBlock]) -> usize {
     let pool = pool(m, blocks);
     let mut count = 0;
-    for b in blocks.iter_mut() {
+    // Fixed schedules are emitted as they are.
+    for b in blocks.iter_mut().filter(|b| b.fixed.is_none()) {
         for r in &mut b.regions {
             count += rename_region(m, r, &pool);
         }

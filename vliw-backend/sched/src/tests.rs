@@ -501,7 +501,7 @@ fn liveness_across_blocks_and_calls() {
         .insts
         .push(op(&m, SemOp::Add, Ty::I32, Some(a), &[reg(a), reg(c)]));
     f.block_mut(Block(1)).term = ret_term(&m);
-    let mut blocks = crate::lower::lower_function(&m, &f, &crate::layout::layout(&f)).unwrap();
+    let mut blocks = crate::lower::lower_function(&m, &f, &crate::layout::layout(&f).unwrap()).unwrap();
     crate::liveness::compute(&mut blocks);
     let call_region = &blocks[0].regions[0];
     // Before the call: its argument (and the stack pointer); `c` is clobbered by the call.
