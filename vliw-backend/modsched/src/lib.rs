@@ -8,6 +8,9 @@
 //! - [`schedule`]: a schedule and its independent check;
 //! - [`mii`]: ResMII (exact, over units, slots and ports), RecMII (exact) and MII;
 //! - [`analysis`]: ASAP, ALAP, mobility, depth and height (seed 000 §4.1);
+//! - [`order`]: SMS's partial order and node ordering (§4.2, §6.2);
+//! - [`sms`]: SMS placement (§4.3), II+1 on failure, symmetric retry;
+//! - [`regs`]: lifetimes, MaxLive and kernel copies of a schedule;
 //! - [`ims`]: Rau's iterative modulo scheduling (reference heuristic);
 //! - [`ilp`]: the optimal modulo scheduler (integer program, CBC).
 
@@ -17,9 +20,14 @@ pub mod ilp;
 pub mod ims;
 pub mod mii;
 pub mod mrt;
+pub mod order;
+pub mod regs;
 pub mod schedule;
+pub mod sms;
 
 pub use graph::{DepKind, Edge, LoopGraph, Node, NodeId, PinnedRow};
 pub use mii::MiiReport;
 pub use mrt::Mrt;
+pub use regs::Pressure;
+pub use sms::SmsOptions;
 pub use schedule::{verify, Attempt, Outcome, Schedule, ScheduleError, Scheduler};

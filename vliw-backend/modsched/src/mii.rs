@@ -14,7 +14,8 @@
 //!    the fractional assignment); the operations that can only run on `T`
 //!    over the slots that feed `T`; all operations over the issue width;
 //!    register reads and written results per file over its read and write
-//!    ports; and `from_end + 1` for a pinned operation (the loop branch).
+//!    ports. (A pinned operation, the loop branch, has a row at every II:
+//!    [`crate::graph::PinnedRow`]; it constrains the packing of step 3.)
 //! 2. A max-flow check of operations onto units and slots (source →
 //!    operation class → unit, capacity `count·II` → slot feeding it,
 //!    capacity `II` → sink): for fully pipelined operations this is exact
@@ -47,7 +48,7 @@ pub struct MiiReport {
     pub mii: u32,
     /// The resource that sets ResMII: a unit name (`smul`), alternative units
     /// together (`salu|smul`), `slots`, `issue width`, `read ports of file
-    /// 'r'`, `write ports of file 'v'`, `pinned row of 'br'`, or `units and
+    /// 'r'`, `write ports of file 'v'`, or `units and
     /// slots together` / `packing of units, slots and ports` when only the
     /// exact check raised it above every single count.
     pub bottleneck: String,
@@ -222,11 +223,6 @@ pub fn named_bounds(m: &Machine, g: &LoopGraph) -> Vec<(u32, String)> {
             out.push((ceil_div(writes, file.write_ports as u64), format!("write ports of file '{}'", file.name)));
         }
     }
-    for nd in &g.nodes {
-        if let Some(p) = nd.pinned_row {
-            out.push((p.from_end.saturating_add(1), format!("pinned row of '{}'", nd.name)));
-        }
-    }
     out
 }
 
@@ -353,12 +349,8 @@ impl MaxFlow {
 /// None: the search gave up.
 pub fn pack(m: &Machine, g: &LoopGraph, ii: u32) -> Option<bool> {
     let n = g.nodes.len();
-    for nd in &g.nodes {
-        if let Some(p) = nd.pinned_row {
-            if p.row(ii).is_none() {
-                return Some(false);
-            }
-        }
+    if g.nodes.iter().any(|nd| nd.pinned_row.is_some_and(|p| p.row(ii).is_none())) {
+        return Some(false);
     }
     // Most constrained first: pinned, non-pipelined, few alternatives,
     // many register reads.
