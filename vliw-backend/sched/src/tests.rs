@@ -519,3 +519,191 @@ fn liveness_across_blocks_and_calls() {
         .iter()
         .all(|r| ret_region.live_out.contains(r)));
 }
+
+/// The instruction with a cycle (for fixed blocks).
+fn at(mut i: Inst, c: u32) -> Inst {
+    i.cycle = Some(c);
+    i
+}
+
+fn fix(f: &mut Function, b: u32, len: u32, branch_cycle: Option<u32>, drains: bool) {
+    f.block_mut(Block(b)).fixed = Some(dsp_mir::FixedBlock {
+        len,
+        branch_cycle,
+        drains,
+    });
+}
+
+fn pred_reg(m: &Machine) -> PReg {
+    PReg {
+        file: m.predicate_file().unwrap(),
+        index: 1,
+    }
+}
+
+fn kernel_branch(m: &Machine, taken: u32, not_taken: u32) -> Terminator {
+    Terminator::Branch {
+        cond: Reg::Phys(pred_reg(m)),
+        negate: false,
+        taken: Block(taken),
+        not_taken: Block(not_taken),
+    }
+}
+
+#[test]
+fn fixed_blocks_impose_their_layout() {
+    for m in machines() {
+        let delay = m.control.delay_slots;
+        // Function order: entry, epilogue, other, prologue, exit, kernel.
+        let mut f = Function::new("f");
+        for name in ["entry", "epilogue", "other", "prologue", "exit", "kernel"] {
+            f.new_block(name);
+        }
+        f.block_mut(Block(0)).insts.push(li(&m, r(&m, 0), 1));
+        f.block_mut(Block(0)).term = Terminator::Jump(Block(3));
+        f.block_mut(Block(3)).term = Terminator::Jump(Block(5));
+        fix(&mut f, 3, 1, None, false);
+        f.block_mut(Block(5)).term = kernel_branch(&m, 5, 1);
+        fix(&mut f, 5, delay + 1, Some(0), false);
+        f.block_mut(Block(1)).term = Terminator::Jump(Block(4));
+        fix(&mut f, 1, 1, None, true);
+        f.block_mut(Block(4)).term = ret_term(&m);
+        f.block_mut(Block(2)).term = ret_term(&m);
+        let order: Vec<u32> = crate::layout::layout(&f)
+            .unwrap()
+            .order
+            .iter()
+            .map(|b| b.0)
+            .collect();
+        assert_eq!(order, vec![0, 3, 5, 1, 4]);
+        let sf = schedule_function(&m, &f, &SchedOptions::default()).unwrap();
+        let len = |label: &str| {
+            sf.blocks
+                .iter()
+                .find(|b| b.label == label)
+                .unwrap()
+                .bundles
+                .len()
+        };
+        // Empty fixed blocks keep their bundles (nops); the kernel branches to itself.
+        assert_eq!(
+            (len(".Lf_3"), len(".Lf_5"), len(".Lf_1")),
+            (1, delay as usize + 1, 1)
+        );
+        let k = &sf.blocks.iter().find(|b| b.label == ".Lf_5").unwrap().bundles;
+        assert!(k[0]
+            .iter()
+            .any(|o| o.operands.contains(&LOperand::Label(".Lf_5".into()))));
+
+        // Two blocks falling through into one.
+        let mut g = f.clone();
+        g.block_mut(Block(0)).term = kernel_branch(&m, 2, 3);
+        g.block_mut(Block(2)).term = Terminator::Jump(Block(5));
+        fix(&mut g, 2, 1, None, false);
+        let e = schedule_function(&m, &g, &SchedOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("must follow both"), "{e}");
+        // Fallthroughs in a cycle.
+        let mut g = f.clone();
+        g.block_mut(Block(5)).term = Terminator::Jump(Block(3));
+        g.block_mut(Block(5)).fixed.as_mut().unwrap().branch_cycle = None;
+        let e = schedule_function(&m, &g, &SchedOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("form a cycle"), "{e}");
+        // A kernel leaving for the entry block.
+        let mut g = f.clone();
+        g.block_mut(Block(5)).term = kernel_branch(&m, 5, 0);
+        g.block_mut(Block(5)).fixed.as_mut().unwrap().drains = true;
+        let e = schedule_function(&m, &g, &SchedOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("impossible"), "{e}");
+    }
+}
+
+#[test]
+fn fixed_blocks_are_checked_with_their_neighbours() {
+    for m in machines() {
+        let (a, b, base) = (r(&m, 0), r(&m, 1), r(&m, 2));
+        let ld = |dst: PReg| op(&m, SemOp::Load, Ty::I32, Some(dst), &[reg(base), Operand::Imm(0)]);
+        let add = |dst: PReg, x: PReg| op(&m, SemOp::Add, Ty::I32, Some(dst), &[reg(x), reg(x)]);
+        let lat = match &ld(a).kind {
+            InstKind::Machine { instr, .. } => m.instr(*instr).latency,
+            _ => unreachable!(),
+        };
+        assert!(lat > 1, "{}: the tests need a load latency above 1", m.name);
+        // entry → bb1 (fixed, drains) → bb2 (return).
+        let straight = |insts: Vec<Inst>, len: u32| {
+            let mut f = Function::new("f");
+            for name in ["entry", "fixed", "exit"] {
+                f.new_block(name);
+            }
+            f.block_mut(Block(0)).term = Terminator::Jump(Block(1));
+            f.block_mut(Block(1)).insts = insts;
+            f.block_mut(Block(1)).term = Terminator::Jump(Block(2));
+            fix(&mut f, 1, len, None, true);
+            f.block_mut(Block(2)).term = ret_term(&m);
+            f
+        };
+        let err = |f: &Function| {
+            schedule_function(&m, f, &SchedOptions::default())
+                .unwrap_err()
+                .to_string()
+        };
+        // A legal block.
+        let ok = straight(vec![at(ld(a), 0), at(add(b, a), lat)], lat + 1);
+        let sf = schedule_function(&m, &ok, &SchedOptions::default()).unwrap();
+        assert_eq!(sf.blocks[1].bundles.len(), lat as usize + 1);
+        // Nops: the fixed block's empty bundles and the return's delay slots.
+        let delay = m.control.delay_slots as usize;
+        assert_eq!(sf.stats.nops, lat as usize - 1 + delay, "{}: {:?}", m.name, sf.stats);
+        // A read before the load lands.
+        let e = err(&straight(vec![at(ld(a), 0), at(add(b, a), lat - 1)], lat + 1));
+        assert!(e.contains("invalid fixed schedule") && e.contains("reads"), "{e}");
+        // Not drained before an ordinary block.
+        let e = err(&straight(vec![at(ld(a), 0)], lat - 1));
+        assert!(e.contains("must drain"), "{e}");
+        // More loads in one bundle than load units.
+        let load_id = match &ld(a).kind {
+            InstKind::Machine { instr, .. } => *instr,
+            _ => unreachable!(),
+        };
+        let units: u32 = m
+            .instr(load_id)
+            .units
+            .iter()
+            .map(|u| m.units[u.0 as usize].count)
+            .sum();
+        let many: Vec<Inst> = (0..=units as usize).map(|k| at(ld(r(&m, 3 + k)), 0)).collect();
+        let e = err(&straight(many, lat + 1));
+        assert!(e.contains("invalid fixed schedule") && e.contains("pipeliner"), "{e}");
+        // Across a kernel's back edge: the load issued in the last bundle
+        // lands in the next pass, read one cycle too early.
+        let delay = m.control.delay_slots;
+        let len = (delay + 1).max(lat);
+        let mut f = Function::new("f");
+        for name in ["entry", "kernel", "epilogue", "exit"] {
+            f.new_block(name);
+        }
+        f.block_mut(Block(0)).term = Terminator::Jump(Block(1));
+        f.block_mut(Block(1)).insts = vec![at(add(b, a), lat - 2), at(ld(a), len - 1)];
+        f.block_mut(Block(1)).term = kernel_branch(&m, 1, 2);
+        fix(&mut f, 1, len, Some(len - 1 - delay), false);
+        f.block_mut(Block(2)).term = Terminator::Jump(Block(3));
+        fix(&mut f, 2, lat, None, true);
+        f.block_mut(Block(3)).term = ret_term(&m);
+        let e = err(&f);
+        assert!(e.contains("bb1 → bb1") && e.contains("reads"), "{e}");
+        // Read when it lands: legal.
+        f.block_mut(Block(1)).insts[0].cycle = Some(lat - 1);
+        schedule_function(&m, &f, &SchedOptions::default()).unwrap();
+    }
+}
+
+#[test]
+fn block_comments_precede_labels() {
+    let m = Machine::load("ftm").unwrap();
+    let mut f = branchy(&m, 2, 1);
+    f.block_mut(Block(2)).comments = vec!["loop report".into(), "two\nlines".into(), String::new()];
+    let text = emit_module(&m, &one(f), &SchedOptions::default()).unwrap();
+    assert!(
+        text.contains("# loop report\n# two\n# lines\n#\n.Lf_2:\n"),
+        "{text}"
+    );
+}
