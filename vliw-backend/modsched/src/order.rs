@@ -11,7 +11,7 @@
 //! Recurrences of RecMII 0 do not constrain II and are not sets. By
 //! decreasing RecMII, each recurrence gives a set: its nodes not already in
 //! a set, plus the nodes on paths (within an iteration) between the earlier
-//! sets and it. The remaining nodes form one set per connected component of
+//! sets and it (over the same edges as the sweeps, below). The remaining nodes form one set per connected component of
 //! the graph, components that touch earlier sets first.
 //!
 //! **Ordering** (Fig. 7): per set `S`, if `Pred_L(O) ∩ S` is not empty the
@@ -22,8 +22,11 @@
 //! bottom-up sweep takes the highest depth (ties: lowest mobility) and adds
 //! its predecessors; when `R` runs dry the direction swings and `R` becomes
 //! `Pred_L(O) ∩ S` or `Succ_L(O) ∩ S`. Successors and predecessors are over
-//! the edges within an iteration (distance 0): the loop-carried edges are
-//! the back edges the paper ignores. If a set still has unordered nodes when
+//! the graph without its back edges, as the seed says
+//! ([`crate::analysis::acyclic_edges`]: loop-carried edges that close a
+//! circuit are ignored, loop-carried edges between components are kept, so
+//! that a node fed by another iteration's value is still ordered next to
+//! its producer). Paths between sets use the same edges. If a set still has unordered nodes when
 //! both are empty (a recurrence whose distance-0 edges fall apart), the set
 //! starts again with its remaining nodes.
 //!
@@ -43,7 +46,7 @@ use std::collections::BTreeSet;
 
 use isa_tablegen::Machine;
 
-use crate::analysis::NodeTimes;
+use crate::analysis::{acyclic_edges, sccs, NodeTimes};
 use crate::graph::{LoopGraph, NodeId};
 use crate::mii;
 
@@ -92,66 +95,6 @@ pub fn compute(m: &Machine, g: &LoopGraph, times: &NodeTimes, symmetric: bool) -
 
 // ---------------------------------------------------------------------------
 // Recurrences.
-
-/// Strongly connected components over all edges (Tarjan, iterative), each
-/// sorted, in order of their smallest node.
-pub fn sccs(g: &LoopGraph) -> Vec<Vec<NodeId>> {
-    let n = g.nodes.len();
-    let (succ, _) = g.adjacency();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next = 0;
-    let mut out = Vec::new();
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        // (node, position in its successor list)
-        let mut work = vec![(root, 0usize)];
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut pos)) = work.last_mut() {
-            if *pos < succ[v].len() {
-                let w = g.edges[succ[v][*pos]].to;
-                *pos += 1;
-                if index[w] == usize::MAX {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                work.pop();
-                if let Some(&(p, _)) = work.last() {
-                    low[p] = low[p].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    comp.sort_unstable();
-                    out.push(comp);
-                }
-            }
-        }
-    }
-    out.sort_by_key(|c| c[0]);
-    out
-}
 
 /// RecMII of the sub-graph made of `nodes` and the edges among them that
 /// `keep` accepts (0 if acyclic or on error).
@@ -337,13 +280,15 @@ pub fn recurrences(g: &LoopGraph) -> Vec<Recurrence> {
 // ---------------------------------------------------------------------------
 // Partial order.
 
-/// Distance-0 successor and predecessor lists (node ids, deduplicated).
+/// Successor and predecessor lists over the edges that are not back edges
+/// ([`acyclic_edges`]; node ids, deduplicated).
 fn local_adjacency(g: &LoopGraph) -> (Vec<Vec<NodeId>>, Vec<Vec<NodeId>>) {
     let n = g.nodes.len();
     let mut succ = vec![Vec::new(); n];
     let mut pred = vec![Vec::new(); n];
-    for e in &g.edges {
-        if e.distance == 0 && e.from != e.to {
+    for i in acyclic_edges(g) {
+        let e = &g.edges[i];
+        if e.from != e.to {
             if !succ[e.from].contains(&e.to) {
                 succ[e.from].push(e.to);
             }
