@@ -24,7 +24,9 @@
 //! renamed and dead instructions deleted (the rest keep their cycles): the
 //! values they read or write are never spilled, no phi copy, split edge,
 //! spill code or prologue/epilogue code goes into them, and writes there
-//! occupy their register until they land ([`fixed`]). When that leaves too
+//! occupy their register until they land ([`fixed`]). When registers run
+//! out for such values, those that also live in ordinary code are first
+//! split at the boundaries of fixed code ([`split`]); when that leaves too
 //! few registers, allocation fails with [`RaErrorKind::FixedBlockPressure`]
 //! (the pipeliner then tries a larger II or gives the loop up).
 
@@ -43,6 +45,7 @@ pub mod phi;
 pub mod prologue;
 pub mod slots;
 pub mod spill;
+pub mod split;
 pub mod target;
 
 #[cfg(test)]
@@ -176,6 +179,8 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
     report.phi_copies = phi::eliminate(f).map_err(err)?;
 
     let mut spill_state = spill::SpillState::new(f.vregs.len());
+    // Values split around fixed code (never split twice; the inner part is never coalesced).
+    let mut split_done: Vec<bool> = Vec::new();
     let assign = loop {
         report.rounds += 1;
         if report.rounds > opts.max_rounds {
@@ -195,7 +200,10 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
         }
         if opts.coalesce {
             let entry_live: Vec<bool> = (0..f.vregs.len()).map(|v| live.live_in[0].contains(v)).collect();
-            let pinned = spill_state.pinned(f.vregs.len());
+            let mut pinned = spill_state.pinned(f.vregs.len());
+            for (p, &d) in pinned.iter_mut().zip(&split_done) {
+                *p |= d;
+            }
             let n = coalesce::merge(m, f, &ivs, &freq, &pinned, &entry_live);
             if n > 0 {
                 report.copies_coalesced += n;
@@ -211,7 +219,22 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
         for (u, &x) in unspillable.iter_mut().zip(&in_fixed) {
             *u |= x;
         }
-        let res = linear_scan::run(&t, &keys, f, &ivs, &unspillable, &partners).map_err(|b| {
+        let scan = linear_scan::run(&t, &keys, f, &ivs, &unspillable, &partners);
+        if let Err(b) = &scan {
+            let v = b.vreg.0 as usize;
+            let cands = split::candidates(&t, f, &live, &ivs.virt, &in_fixed, &split_done, v, b.pos);
+            if !cands.is_empty() {
+                for w in cands {
+                    let inner = split::split(&t, f, &live, w).map_err(&err)?;
+                    split_done.resize(f.vregs.len(), false);
+                    split_done[w.0 as usize] = true;
+                    split_done[inner.0 as usize] = true;
+                    live = liveness::compute(&t, &RegKeys::new(m, f.vregs.len()), f);
+                }
+                continue;
+            }
+        }
+        let res = scan.map_err(|b| {
             let v = b.vreg.0 as usize;
             match fixed::pressure_block(&t, f, &ivs.numbering, &ivs.virt, &in_fixed, v, b.pos) {
                 Some(block) => {

@@ -310,3 +310,49 @@ fn phi_copies_are_never_put_into_fixed_blocks() {
         }
     }
 }
+
+/// Two fixed blocks, each reading its own values defined at the entry:
+/// together too many for the registers at the entry, each set fits in its
+/// block. The values of the second block are split around it and spilled
+/// in ordinary code.
+#[test]
+fn values_of_fixed_blocks_split_around_them_when_ordinary_code_is_crowded() {
+    for m in machines() {
+        let mut b = Fb::new(&m, "two");
+        let f1 = b.block("fixed1");
+        let mid = b.block("mid");
+        let f2 = b.block("fixed2");
+        let exit = b.block("exit");
+        let a = b.arg(0);
+        let n = (m.regfile(b.int).count * 2 / 3) as i64;
+        let xs: Vec<Reg> = (0..n).map(|i| b.bini(SemOp::Mul, a, i + 3)).collect();
+        let ys: Vec<Reg> = (0..n).map(|i| b.bini(SemOp::Mul, a, i + 100)).collect();
+        b.jump(f1);
+        let sum = |b: &mut Fb, vals: &[Reg]| {
+            let mut s = vals[0];
+            for (i, v) in vals.iter().enumerate().skip(1) {
+                s = b.bin(SemOp::Add, s, *v);
+                cyc(b, i as u32 - 1);
+            }
+            s
+        };
+        b.at(f1);
+        let s1 = sum(&mut b, &xs);
+        b.jump(mid);
+        fix(&mut b.f, f1, n as u32, None, true);
+        b.at(mid);
+        let s1b = b.bini(SemOp::Add, s1, 1);
+        b.jump(f2);
+        b.at(f2);
+        let s2 = sum(&mut b, &ys);
+        b.jump(exit);
+        fix(&mut b.f, f2, n as u32, None, true);
+        b.at(exit);
+        let r = b.bin(SemOp::Add, s1b, s2);
+        b.ret(r);
+        let (rep, g, _) = alloc_and_compare(&m, &b.f, &[3], &[]);
+        assert!(rep.spills > 0, "{}: {rep:?}", m.name);
+        assert_eq!(fixed_shape(&b.f), fixed_shape(&g), "{}", m.name);
+        check_landing(&m, &g).unwrap();
+    }
+}

@@ -1,0 +1,179 @@
+//! Live-range splitting around blocks with a fixed schedule. A value read
+//! or written in a fixed block may not be spilled (its spill code would land
+//! inside the block), so its whole interval is unspillable — also where it
+//! lives in ordinary code before or after the fixed blocks (a loop
+//! invariant, a pipelined loop's result). When the allocator runs out of
+//! registers for such values, [`split`] gives the value a new register
+//! inside the fixed blocks that read or write it (and the fixed blocks it
+//! flows through between them: a prologue before the kernel that reads a
+//! loop invariant) and copies it on the edges between them and ordinary
+//! code (`v' = v` where ordinary code enters them with `v` live, `v = v'`
+//! where they leave for ordinary code with `v` live), in the ordinary block at
+//! the edge's end when it is the only one there, else in a new block on the
+//! edge; the part in ordinary code is then spillable like any other value
+//! (the classic splitting of a live range at region boundaries, as around
+//! loops in Wimmer and Mössenböck's linear scan, VEE 2005 §5). Only when the
+//! values that remain do not fit is fixed code itself too crowded.
+
+use dsp_mir::{Block, Function, Inst, InstKind, Reg, Terminator, VReg};
+
+use crate::intervals::Interval;
+use crate::liveness::Liveness;
+use crate::operands::{for_each_reg_mut, for_each_term_reg_mut, inst_regs, term_uses};
+use crate::target::Target;
+
+/// Whether `v` lives or is referenced in some ordinary block (something to gain by splitting).
+fn outside(t: &Target, f: &Function, live: &Liveness, v: usize) -> bool {
+    f.blocks.iter().enumerate().any(|(b, data)| {
+        data.fixed.is_none()
+            && (live.live_in[b].contains(v)
+                || live.live_out[b].contains(v)
+                || data.insts.iter().any(|i| inst_regs(t.m, i, &[]).iter().any(|(r, _)| *r == Reg::Virt(VReg(v as u32))))
+                || term_uses(&data.term).contains(&Reg::Virt(VReg(v as u32))))
+    })
+}
+
+/// The values worth splitting when no register is left for virtual
+/// register `v` at position `pos`: the values of fixed code that also live
+/// in ordinary code among `v` and the values of its file live at `pos`.
+/// `done`: values split before (never split twice).
+#[allow(clippy::too_many_arguments)]
+pub fn candidates(
+    t: &Target,
+    f: &Function,
+    live: &Liveness,
+    virt: &[Interval],
+    in_fixed: &[bool],
+    done: &[bool],
+    v: usize,
+    pos: u32,
+) -> Vec<VReg> {
+    let ok = |w: usize| {
+        in_fixed.get(w).copied().unwrap_or(false) && !done.get(w).copied().unwrap_or(false) && outside(t, f, live, w)
+    };
+    let file = f.vregs[v];
+    (0..virt.len().min(f.vregs.len()))
+        .filter(|&w| w == v || (f.vregs[w] == file && virt[w].covers(pos)))
+        .filter(|&w| ok(w))
+        .map(|w| VReg(w as u32))
+        .collect()
+}
+
+fn retarget(term: &mut Terminator, from: Block, to: Block) {
+    let fix = |x: &mut Block| {
+        if *x == from {
+            *x = to;
+        }
+    };
+    match term {
+        Terminator::Jump(x) => fix(x),
+        Terminator::Branch { taken, not_taken, .. } => {
+            fix(taken);
+            fix(not_taken);
+        }
+        _ => {}
+    }
+}
+
+fn distinct_successors(f: &Function, b: usize) -> Vec<Block> {
+    let mut s = f.blocks[b].term.successors();
+    s.sort();
+    s.dedup();
+    s
+}
+
+/// Puts `copy` on the edge `p → s` (one of them ordinary): at the end of
+/// `p` if `s` is its only successor and `p` is ordinary, at the top of `s`
+/// if `p` is its only predecessor and `s` is ordinary, else in a new block.
+fn on_edge(f: &mut Function, preds: &[Vec<Block>], p: Block, s: Block, copy: Inst) -> Result<(), String> {
+    let (pu, su) = (p.0 as usize, s.0 as usize);
+    if f.blocks[pu].fixed.is_none() && distinct_successors(f, pu) == [s] {
+        f.blocks[pu].insts.push(copy);
+        return Ok(());
+    }
+    if f.blocks[su].fixed.is_none() && preds[su] == [p] {
+        f.blocks[su].insts.insert(0, copy);
+        return Ok(());
+    }
+    if matches!(f.blocks[pu].term, Terminator::IndirectJump { .. }) {
+        return Err(format!("cannot split the edge from bb{pu} (an indirect jump) into fixed code"));
+    }
+    let name = format!("{}.{}.split", f.blocks[pu].name, f.blocks[su].name);
+    let n = f.new_block(name);
+    f.block_mut(n).insts.push(copy);
+    f.block_mut(n).term = Terminator::Jump(s);
+    retarget(&mut f.blocks[pu].term, s, n);
+    Ok(())
+}
+
+/// Splits `v` around fixed code (see the module documentation); returns
+/// the new register that stands for it inside fixed blocks.
+pub fn split(t: &Target, f: &mut Function, live: &Liveness, v: VReg) -> Result<VReg, String> {
+    let preds = crate::cfg::predecessors(f);
+    let inner = f.new_vreg(f.vreg_file(v));
+    let key = v.0 as usize;
+    let n = f.blocks.len().min(live.live_in.len());
+    // The region: fixed blocks referencing v, closed over the fixed-to-fixed
+    // edges v is live across.
+    let reg = Reg::Virt(v);
+    let mut region: Vec<bool> = (0..f.blocks.len())
+        .map(|b| {
+            let d = &f.blocks[b];
+            d.fixed.is_some()
+                && (d.insts.iter().any(|i| inst_regs(t.m, i, &[]).iter().any(|(r, _)| *r == reg))
+                    || term_uses(&d.term).contains(&reg))
+        })
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..n {
+            for s in distinct_successors(f, b) {
+                let su = s.0 as usize;
+                let both_fixed = f.blocks[b].fixed.is_some() && f.blocks[su].fixed.is_some();
+                if both_fixed && region[b] != region[su] && su < n && live.live_in[su].contains(key) {
+                    region[b] = true;
+                    region[su] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let mut entries = Vec::new();
+    let mut exits = Vec::new();
+    for b in 0..n {
+        for s in distinct_successors(f, b) {
+            let su = s.0 as usize;
+            if su < n && region[b] != region[su] && live.live_in[su].contains(key) {
+                if region[su] {
+                    entries.push((Block(b as u32), s));
+                } else {
+                    exits.push((Block(b as u32), s));
+                }
+            }
+        }
+    }
+    for (b, data) in f.blocks.iter_mut().enumerate() {
+        if !region[b] {
+            continue;
+        }
+        let rename = |r: &mut Reg| {
+            if *r == Reg::Virt(v) {
+                *r = Reg::Virt(inner);
+            }
+        };
+        for inst in &mut data.insts {
+            for_each_reg_mut(t.m, inst, |r, _| rename(r));
+        }
+        for_each_term_reg_mut(&mut data.term, rename);
+    }
+    for (p, s) in entries {
+        let copy = Inst::new(InstKind::Copy { dst: Reg::Virt(inner), src: Reg::Virt(v) });
+        on_edge(f, &preds, p, s, copy)?;
+    }
+    for (p, s) in exits {
+        let copy = Inst::new(InstKind::Copy { dst: Reg::Virt(v), src: Reg::Virt(inner) });
+        on_edge(f, &preds, p, s, copy)?;
+    }
+    Ok(inner)
+}
