@@ -1,5 +1,5 @@
 //! `dsp-llc [--isa NAME|FILE] [-O0|-O1|-O2|-O3] [-S] [-o OUT] [--print-mir]
-//! [--stats] IN.ll|IN.bc`: LLVM IR to assembly (`-S`, or OUT ending in `.s`)
+//! [--stats] [--no-counted-loops] IN.ll|IN.bc`: LLVM IR to assembly (`-S`, or OUT ending in `.s`)
 //! or to a relocatable object. Errors are printed one per line; exit status
 //! 1 for errors in the input, 2 for usage errors.
 
@@ -29,6 +29,10 @@ struct Cli {
     /// Print the machine IR after selection and after register allocation (to stderr).
     #[arg(long)]
     print_mir: bool,
+    /// Keep loops' own exit tests at -O2 and above (no counter form; see
+    /// dsp_llc::counted_loops).
+    #[arg(long)]
+    no_counted_loops: bool,
     /// Print bundle statistics per function (to stderr).
     #[arg(long)]
     stats: bool,
@@ -78,6 +82,7 @@ fn run(cli: &Cli) -> Result<(), Vec<String>> {
     let opts = LlcOptions {
         print_mir: cli.print_mir,
         comments: text_out,
+        counted_loops: cli.opt >= 2 && !cli.no_counted_loops,
         ..LlcOptions::at_level(cli.opt)
     };
     let compiled = compile_module(&machine, &module, &opts, &mut std::io::stderr())?;
