@@ -20,6 +20,7 @@ use inkwell::module::Module as LlvmModule;
 use isa_tablegen::Machine;
 
 pub mod counted_loops;
+pub mod pipeline;
 
 pub use dsp_sched::FunctionStats;
 
@@ -36,6 +37,9 @@ pub struct LlcOptions {
     /// a counter phi, `llvm.loop.decrement.reg`, `icmp ne 0`) before
     /// selection: see `counted_loops`. `LlcOptions::at_level` sets it from -O2 on.
     pub counted_loops: bool,
+    /// Software-pipeline innermost counted loops (`dsp_pipeliner`); needs
+    /// `counted_loops`. `LlcOptions::at_level` sets it from -O2 on.
+    pub pipeline: Option<dsp_pipeliner::PipelineOptions>,
 }
 
 impl LlcOptions {
@@ -44,6 +48,7 @@ impl LlcOptions {
         LlcOptions {
             opt_level,
             counted_loops: opt_level >= 2,
+            pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
         }
     }
@@ -54,6 +59,8 @@ impl LlcOptions {
 pub struct Compiled {
     pub asm: String,
     pub stats: Vec<FunctionStats>,
+    /// The software pipeliner's record of every innermost loop.
+    pub loops: Vec<dsp_pipeliner::LoopReport>,
 }
 
 /// Reads LLVM IR: bitcode when the file starts with the bitcode magic (or
@@ -110,10 +117,16 @@ pub fn compile_module(
         ..dsp_regalloc::RaOptions::default()
     };
     let mut errors = Vec::new();
+    let mut loops = Vec::new();
     for f in &mut mir.functions {
-        if let Err(e) = dsp_regalloc::allocate(m, f, &ra_opts) {
-            errors.push(e.to_string());
-        } else if opts.print_mir {
+        match pipeline::pipeline_and_allocate(m, f, opts.pipeline.as_ref(), &ra_opts) {
+            Ok(reports) => loops.extend(reports),
+            Err(e) => {
+                errors.push(e.to_string());
+                continue;
+            }
+        }
+        if opts.print_mir {
             let _ = writeln!(
                 mir_out,
                 "# after register allocation\n{}",
@@ -126,7 +139,7 @@ pub fn compile_module(
     }
     let (asm, stats) = dsp_sched::emit_module_stats(m, &mir, &sched_options(opts))
         .map_err(|e| vec![e.to_string()])?;
-    Ok(Compiled { asm, stats })
+    Ok(Compiled { asm, stats, loops })
 }
 
 /// Assembles compiled text into the bytes of a relocatable object.

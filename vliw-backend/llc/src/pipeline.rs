@@ -1,0 +1,63 @@
+//! Software pipelining and register allocation of one function, retried
+//! until allocation succeeds: when the allocator reports that a pipelined
+//! loop's fixed-schedule blocks need more registers than the machine has
+//! (`RaErrorKind::FixedBlockPressure`), the loop is scheduled again at a
+//! larger II (fewer values live at once), and after a few tries left as an
+//! ordinary loop; its report says which.
+
+use dsp_mir::{Block, Function, Machine};
+use dsp_pipeliner::{pipeline_function, LoopReport, PipelineOptions};
+use dsp_regalloc::{allocate, RaError, RaErrorKind, RaOptions};
+
+/// Times a loop's II is raised before it is given up.
+const MAX_RAISES: u32 = 4;
+
+/// Pipelines (when `popts` is given) and allocates `f`; returns the loop reports.
+pub fn pipeline_and_allocate(
+    m: &Machine,
+    f: &mut Function,
+    popts: Option<&PipelineOptions>,
+    ra: &RaOptions,
+) -> Result<Vec<LoopReport>, RaError> {
+    let Some(popts) = popts else {
+        allocate(m, f, ra)?;
+        return Ok(Vec::new());
+    };
+    let original = f.clone();
+    let mut opts = popts.clone();
+    let mut raises: Vec<(Block, u32)> = Vec::new();
+    loop {
+        let mut work = original.clone();
+        let result = pipeline_function(m, &mut work, &opts);
+        match allocate(m, &mut work, ra) {
+            Ok(_) => {
+                *f = work;
+                return Ok(result.loops);
+            }
+            Err(RaError { kind: RaErrorKind::FixedBlockPressure { block, .. }, .. }) => {
+                let Some(&(_, owner)) = result.owners.iter().find(|(b, _)| *b == block) else {
+                    // Not one of ours: give up pipelining this function.
+                    opts.skip.extend(result.iis.iter().map(|(l, _)| *l));
+                    continue;
+                };
+                let ii = result.iis.iter().find(|(l, _)| *l == owner).map(|(_, ii)| *ii).unwrap_or(1);
+                let n = match raises.iter_mut().find(|(l, _)| *l == owner) {
+                    Some((_, n)) => {
+                        *n += 1;
+                        *n
+                    }
+                    None => {
+                        raises.push((owner, 1));
+                        1
+                    }
+                };
+                if n > MAX_RAISES {
+                    opts.skip.insert(owner);
+                } else {
+                    opts.min_ii.insert(owner, ii + 1);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}

@@ -1,0 +1,586 @@
+//! Code generation for a modulo-scheduled loop (seed 003 "A software
+//! pipeline"; seed 000 §2 and §6.3 on kernel copies): prologue, kernel and
+//! epilogue as blocks with fixed schedules, with modulo variable expansion
+//! instead of rotating registers, plus the ordinary blocks around them.
+//!
+//! Iteration `i`'s operation `n` issues at `i·II + t(n)`; `S` stages. The
+//! prologue holds cycles `[0, (S−1)·II)`; one kernel pass holds `K` copies
+//! of the II rows, copy `j` of pass `k` running stage `s` of iteration
+//! `k·K + j + S−1 − s`; the epilogue finishes the last `S−1` iterations and
+//! waits for every result (it is the only block that drains). The kernel
+//! runs `M = (N − (S−1)) div K` passes, so the pipeline executes
+//! `N' = S−1 + M·K` iterations; the `N − N'` left (fewer than K) run in the
+//! original loop, which stays as it was and also takes trip counts below the
+//! pipeline's minimum and loops whose address ranges overlap at run time.
+//!
+//! Modulo variable expansion: the value of operation `u` in iteration `i`
+//! lives in register `R[u][i mod K_u]`, `K_u` the smallest power of two above
+//! `lifetime(u) / II` (and at least the largest phi distance it is read at),
+//! so no value is overwritten before its last read — `dsp-sim --strict`
+//! faults a read of a register whose write is pending, so the next write
+//! must not even issue before that read. `K` is a power of two ≥ every
+//! `K_u`, so names repeat exactly from one kernel pass to the next; values
+//! of iterations before the first (phi initial values) are copied into the
+//! registers of iterations −1, −2, … before the prologue.
+//!
+//! Blocks: `guard` (trip count ≥ minimum) → `check` (run-time overlap of
+//! the address ranges, when needed) → `setup` (pass count, remainder,
+//! initial values) → prologue → kernel ⟲ → epilogue → `exit test`
+//! (remainder zero?) → the original loop through `remainder`, or straight
+//! to `join`, whose phis merge the loop's live-out values.
+
+use std::collections::HashMap;
+
+use dsp_mir::{Block, FixedBlock, Function, Inst, InstKind, Machine, Operand, Reg, RegFileId, Terminator, VReg};
+use dsp_modsched::Schedule;
+use isa_tablegen::{SemOp, Ty};
+
+use crate::candidate::{def_of, Candidate};
+use crate::ddg::{as_machine, ControlInstrs, LoopDdg, NodeKind, Source};
+use crate::emit::Emit;
+
+/// Facts of the generated pipeline, for the reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expansion {
+    pub stages: u32,
+    pub kernel_copies: u32,
+    pub min_trip: u32,
+    /// Virtual registers the expansion created, per file.
+    pub registers: Vec<(RegFileId, u32)>,
+    pub alias_checks: usize,
+    /// The new blocks with fixed schedules (prologue, kernel, epilogue).
+    pub fixed_blocks: Vec<Block>,
+    /// The guard block (the loop's reports go before it in `-S`).
+    pub guard: Block,
+}
+
+/// Per-node register plan.
+pub struct Plan {
+    pub ii: u32,
+    pub stages: u32,
+    pub k: u32,
+    /// Times with the body's first stage at 0.
+    pub time: Vec<u32>,
+    /// Copies (registers) per node with a result.
+    pub copies: Vec<u32>,
+    pub lifetime: Vec<u32>,
+}
+
+fn next_pow2(x: u32) -> u32 {
+    x.max(1).next_power_of_two()
+}
+
+/// Lifetimes, register copies, stages and kernel copies of a schedule.
+pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule) -> Plan {
+    let g = &ddg.graph;
+    let ii = s.ii;
+    let body: Vec<usize> = (0..g.nodes.len()).filter(|&n| matches!(ddg.kinds[n], NodeKind::Inst(_))).collect();
+    let shift = body.iter().map(|&n| s.time[n]).min().unwrap_or(0) / ii * ii;
+    let mut time = s.time.clone();
+    for &n in &body {
+        time[n] -= shift;
+    }
+    let stages = body.iter().map(|&n| time[n] / ii + 1).max().unwrap_or(1);
+    let mut lifetime = vec![0u32; g.nodes.len()];
+    for e in &g.edges {
+        if e.kind != dsp_modsched::DepKind::Flow || !matches!(ddg.kinds[e.from], NodeKind::Inst(_)) {
+            continue;
+        }
+        let end = time[e.to] as i64 + (e.distance * ii) as i64 - time[e.from] as i64;
+        lifetime[e.from] = lifetime[e.from].max(end.max(0) as u32);
+    }
+    let mut copies = vec![1u32; g.nodes.len()];
+    for &n in &body {
+        let d = ddg.max_distance.get(&n).copied().unwrap_or(0);
+        copies[n] = next_pow2((lifetime[n] / ii + 1).max(d));
+    }
+    // The loop control: one decrement, test and branch per kernel pass, in
+    // its last cycles.
+    let ctl = |k: NodeKind| (0..g.nodes.len()).find(|&n| ddg.kinds[n] == k).unwrap();
+    let (dec, br) = (ctl(NodeKind::Dec), ctl(NodeKind::Branch));
+    let span = s.time[br] as i64 - s.time[dec] as i64;
+    let need = m.control.delay_slots as i64 + 1 + span.max(0);
+    let k_ctl = ((need + ii as i64 - 1) / ii as i64).max(1) as u32;
+    let k = next_pow2(body.iter().map(|&n| copies[n]).max().unwrap_or(1).max(k_ctl));
+    Plan { ii, stages, k, time, copies, lifetime }
+}
+
+/// Rewrites the registers of a body instruction: its definition with `def`,
+/// every read of a virtual register with `read`.
+fn rename(m: &Machine, inst: &Inst, def: &dyn Fn(VReg) -> VReg, read: &dyn Fn(VReg) -> VReg) -> Inst {
+    let mut out = inst.clone();
+    if let InstKind::Machine { instr, guard, ops } = &mut out.kind {
+        let sem = &m.instr(*instr).sem;
+        let dst = sem.dst.map(|d| d.0);
+        for (i, o) in ops.iter_mut().enumerate() {
+            if let Operand::Reg(Reg::Virt(v)) = o {
+                *v = if Some(i) == dst { def(*v) } else { read(*v) };
+            }
+        }
+        if let Some(g) = guard {
+            if let Reg::Virt(v) = g.reg {
+                g.reg = Reg::Virt(read(v));
+            }
+        }
+    }
+    out
+}
+
+struct Ctx<'a> {
+    m: &'a Machine,
+    ddg: &'a LoopDdg,
+    regs: HashMap<usize, Vec<VReg>>,
+    /// Each body node as a machine instruction.
+    mbody: HashMap<usize, Inst>,
+}
+
+impl Ctx<'_> {
+    fn reg(&self, n: usize, it: i64) -> VReg {
+        let r = &self.regs[&n];
+        r[it.rem_euclid(r.len() as i64) as usize]
+    }
+    fn source(&self, v: VReg, it: i64) -> VReg {
+        match self.ddg.sources.get(&v) {
+            Some(Source::Node { node, distance }) => self.reg(*node, it - *distance as i64),
+            _ => v,
+        }
+    }
+    /// Node `n` (a body instruction) of iteration class `it` at `cycle`.
+    fn instance(&self, n: usize, it: i64, cycle: u32) -> Result<Inst, String> {
+        let mi = self.mbody.get(&n).ok_or("not a body node")?;
+        let mut x = rename(self.m, mi, &|_| self.reg(n, it), &|v| self.source(v, it));
+        x.cycle = Some(cycle);
+        Ok(x)
+    }
+}
+
+fn retarget(t: &mut Terminator, from: Block, to: Block) {
+    let fix = |b: &mut Block| {
+        if *b == from {
+            *b = to;
+        }
+    };
+    match t {
+        Terminator::Jump(b) => fix(b),
+        Terminator::Branch { taken, not_taken, .. } => {
+            fix(taken);
+            fix(not_taken);
+        }
+        Terminator::IndirectJump { targets, .. } => targets.iter_mut().for_each(fix),
+        _ => {}
+    }
+}
+
+/// Transforms the function. `plan` must come from [`plan`] on `s`.
+#[allow(clippy::too_many_arguments)]
+pub fn generate(
+    m: &Machine,
+    f: &mut Function,
+    c: &Candidate,
+    ddg: &LoopDdg,
+    s: &Schedule,
+    plan: &Plan,
+    ctl: &ControlInstrs,
+    comments: Vec<String>,
+) -> Result<Expansion, String> {
+    let g = &ddg.graph;
+    let (ii, stages, k) = (plan.ii, plan.stages, plan.k);
+    let l = c.block;
+    let body: Vec<Inst> = f.block(l).insts.clone();
+    for (&i, _) in &ddg.node_of_inst {
+        if let InstKind::Machine { instr, .. } = &body[i].kind {
+            let sem = &m.instr(*instr).sem;
+            if let Some(d) = sem.dst {
+                if sem.args.iter().any(|a| a.0 == d.0) {
+                    return Err(format!("'{}' reads its own destination (a tied operand)", m.instr(*instr).mnemonic));
+                }
+            }
+        }
+    }
+    let body_nodes: Vec<usize> = (0..g.nodes.len()).filter(|&n| matches!(ddg.kinds[n], NodeKind::Inst(_))).collect();
+    // Registers.
+    let mut regs: HashMap<usize, Vec<VReg>> = HashMap::new();
+    let mut counts: HashMap<RegFileId, u32> = HashMap::new();
+    for &n in &body_nodes {
+        let NodeKind::Inst(i) = ddg.kinds[n] else { continue };
+        if let Some(v) = def_of(m, &body[i].kind) {
+            let file = f.vreg_file(v);
+            let rs: Vec<VReg> = (0..plan.copies[n]).map(|_| f.new_vreg(file)).collect();
+            *counts.entry(file).or_insert(0) += rs.len() as u32;
+            regs.insert(n, rs);
+        }
+    }
+    let mut mbody = HashMap::new();
+    for &n in &body_nodes {
+        let NodeKind::Inst(i) = ddg.kinds[n] else { continue };
+        mbody.insert(n, as_machine(m, f, &body[i])?);
+    }
+    let cx = Ctx { m, ddg, regs, mbody };
+    let node_reg_of = |v: VReg| -> Option<usize> {
+        ddg.node_of_inst.iter().find(|(&i, _)| def_of(m, &body[i].kind) == Some(v)).map(|(_, &n)| n)
+    };
+    // Values after the pipeline's last iteration N'-1 ≡ S-2 (mod K).
+    let last = stages as i64 - 2;
+    let value_after = |v: VReg| -> VReg {
+        match ddg.sources.get(&v) {
+            Some(Source::Node { node, distance }) => cx.reg(*node, last - *distance as i64),
+            _ => match node_reg_of(v) {
+                Some(n) => cx.reg(n, last),
+                None => v,
+            },
+        }
+    };
+    let max_phi_distance = ddg
+        .phis
+        .iter()
+        .filter_map(|(d, _, _)| match ddg.sources.get(d) {
+            Some(Source::Node { distance, .. }) => Some(*distance),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let min_trip = (stages - 1 + k).max(max_phi_distance + 1);
+
+    let emit = Emit { m, int: ctl.int_file, pred: ctl.pred_file };
+    // Blocks.
+    let base = f.block(l).name.clone();
+    let guard = f.new_block(format!("{base}.pipe.guard"));
+    let check = (!ddg.alias_pairs.is_empty()).then(|| f.new_block(format!("{base}.pipe.check")));
+    let setup = f.new_block(format!("{base}.pipe.setup"));
+    let pro = (stages > 1).then(|| f.new_block(format!("{base}.pipe.prologue")));
+    let kern = f.new_block(format!("{base}.pipe.kernel"));
+    let epi = f.new_block(format!("{base}.pipe.epilogue"));
+    let exit_test = f.new_block(format!("{base}.pipe.exit"));
+    let rem = f.new_block(format!("{base}.pipe.remainder"));
+    let join = f.new_block(format!("{base}.pipe.join"));
+
+    let mut vregs = std::mem::take(&mut f.vregs);
+    let mut new_vreg = |file: RegFileId| -> Reg {
+        vregs.push(file);
+        Reg::Virt(VReg(vregs.len() as u32 - 1))
+    };
+
+    // guard: tc < min_trip → original loop.
+    let tc = Reg::Virt(c.trip_count);
+    let mut gi = Vec::new();
+    let fo = |r: &Reg| -> RegFileId {
+        match r {
+            Reg::Virt(_) => ctl.int_file,
+            Reg::Phys(p) => p.file,
+        }
+    };
+    let small = emit.op(&mut gi, &mut new_vreg, &fo, SemOp::Lt, &[Ty::U32], ctl.pred_file, &[Operand::Reg(tc), Operand::Imm(min_trip as i64)])?;
+    // Overlap checks.
+    let mut ci = Vec::new();
+    let mut ok_pred: Option<Reg> = None;
+    if check.is_some() {
+        let nm1 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(tc), Operand::Imm(-1)])?;
+        let mut ranges: Vec<(Reg, Reg)> = Vec::new();
+        for grp in &ddg.alias_groups {
+            // base = Σ scale·v
+            let mut basev: Option<Reg> = None;
+            for (v, sc) in &grp[0].addr.terms {
+                let term = if *sc == 1 {
+                    Reg::Virt(*v)
+                } else {
+                    emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(Reg::Virt(*v)), Operand::Imm(*sc)])?
+                };
+                basev = Some(match basev {
+                    None => term,
+                    Some(b) => emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(b), Operand::Reg(term)])?,
+                });
+            }
+            let basev = match basev {
+                Some(b) => b,
+                None => emit.li(&mut ci, &mut new_vreg, 0)?,
+            };
+            let mut lo: Option<Reg> = None;
+            let mut hi: Option<Reg> = None;
+            for a in grp {
+                let span = if a.addr.coef == 0 {
+                    None
+                } else {
+                    Some(emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(nm1), Operand::Imm(a.addr.coef)])?)
+                };
+                let start = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(a.addr.offset)])?;
+                let end = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(a.addr.offset + a.size as i64)])?;
+                let (start, end) = match span {
+                    Some(sp) if a.addr.coef < 0 => {
+                        (emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(start), Operand::Reg(sp)])?, end)
+                    }
+                    Some(sp) => (start, emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(end), Operand::Reg(sp)])?),
+                    None => (start, end),
+                };
+                lo = Some(match lo {
+                    None => start,
+                    Some(x) => emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Min, &[Ty::U32], ctl.int_file, &[Operand::Reg(x), Operand::Reg(start)])?,
+                });
+                hi = Some(match hi {
+                    None => end,
+                    Some(x) => emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Max, &[Ty::U32], ctl.int_file, &[Operand::Reg(x), Operand::Reg(end)])?,
+                });
+            }
+            ranges.push((lo.unwrap(), hi.unwrap()));
+        }
+        for &(a, b) in &ddg.alias_pairs {
+            let (loa, hia) = ranges[a];
+            let (lob, hib) = ranges[b];
+            let p1 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Le, &[Ty::U32], ctl.pred_file, &[Operand::Reg(hia), Operand::Reg(lob)])?;
+            let p2 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Le, &[Ty::U32], ctl.pred_file, &[Operand::Reg(hib), Operand::Reg(loa)])?;
+            let pf = |r: &Reg| -> RegFileId {
+                let _ = r;
+                ctl.pred_file
+            };
+            let disjoint = emit.op(&mut ci, &mut new_vreg, &pf, SemOp::Or, &[Ty::U32, Ty::I32], ctl.pred_file, &[Operand::Reg(p1), Operand::Reg(p2)])?;
+            ok_pred = Some(match ok_pred {
+                None => disjoint,
+                Some(x) => emit.op(&mut ci, &mut new_vreg, &pf, SemOp::And, &[Ty::U32, Ty::I32], ctl.pred_file, &[Operand::Reg(x), Operand::Reg(disjoint)])?,
+            });
+        }
+    }
+    // setup: passes M, remainder r, counter, initial values.
+    let mut si = Vec::new();
+    let avail = if stages > 1 {
+        emit.op(&mut si, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(tc), Operand::Imm(-(stages as i64 - 1))])?
+    } else {
+        tc
+    };
+    let log2k = k.trailing_zeros();
+    let passes = if log2k > 0 {
+        emit.op(&mut si, &mut new_vreg, &fo, SemOp::Shr, &[Ty::U32], ctl.int_file, &[Operand::Reg(avail), Operand::Imm(log2k as i64)])?
+    } else {
+        avail
+    };
+    let remainder = if log2k > 0 {
+        emit.op(&mut si, &mut new_vreg, &fo, SemOp::And, &[Ty::I32, Ty::U32], ctl.int_file, &[Operand::Reg(avail), Operand::Imm(k as i64 - 1)])?
+    } else {
+        emit.li(&mut si, &mut new_vreg, 0)?
+    };
+    let counter = new_vreg(ctl.int_file);
+    si.push(Inst::new(InstKind::Copy { dst: counter, src: passes }));
+    // Initial values: registers of iterations -1, -2, … hold the phi chains.
+    for &(dst, _, _) in &ddg.phis {
+        let Some(Source::Node { node, distance }) = ddg.sources.get(&dst).copied() else { continue };
+        // x at iteration j (< distance) is the j-th value down the phi chain.
+        let mut x = dst;
+        for j in 0..distance as i64 {
+            let Some(&(_, init, next)) = ddg.phis.iter().find(|(d, _, _)| *d == x) else { break };
+            let r = cx.reg(node, j - distance as i64);
+            si.push(Inst::new(InstKind::Copy { dst: Reg::Virt(r), src: Reg::Virt(init) }));
+            x = next;
+        }
+    }
+    // Prologue, kernel, epilogue.
+    let mut pro_insts = Vec::new();
+    for it in 0..stages.saturating_sub(1) as i64 {
+        for &n in &body_nodes {
+            let t = it as u32 * ii + plan.time[n];
+            if t < (stages - 1) * ii {
+                pro_insts.push(cx.instance(n, it, t)?);
+            }
+        }
+    }
+    let mut kern_insts = Vec::new();
+    for j in 0..k {
+        for &n in &body_nodes {
+            let (st, row) = (plan.time[n] / ii, plan.time[n] % ii);
+            let it = j as i64 + stages as i64 - 1 - st as i64;
+            kern_insts.push(cx.instance(n, it, j * ii + row)?);
+        }
+    }
+    let ctl_node = |kind: NodeKind| (0..g.nodes.len()).find(|&n| ddg.kinds[n] == kind).unwrap();
+    let (ndec, ntest, nbr) = (ctl_node(NodeKind::Dec), ctl_node(NodeKind::Test), ctl_node(NodeKind::Branch));
+    let kl = k * ii;
+    let bcycle = kl as i64 - 1 - m.control.delay_slots as i64;
+    let tcycle = bcycle - (s.time[nbr] as i64 - s.time[ntest] as i64);
+    let dcycle = tcycle - (s.time[ntest] as i64 - s.time[ndec] as i64);
+    if dcycle < 0 || bcycle < 0 {
+        return Err("the loop control does not fit the kernel".into());
+    }
+    let q = new_vreg(ctl.pred_file);
+    let mut dec = dsp_mir::builder::sem_inst(m, ctl.dec, Some(Operand::Reg(counter)), &[Operand::Reg(counter), Operand::Imm(-1)], None);
+    dec.cycle = Some(dcycle as u32);
+    let mut test = dsp_mir::builder::sem_inst(m, ctl.test, Some(Operand::Reg(q)), &[Operand::Reg(counter), Operand::Imm(0)], None);
+    test.cycle = Some(tcycle as u32);
+    kern_insts.push(dec);
+    kern_insts.push(test);
+    let mut epi_insts = Vec::new();
+    let mut drain = 1u32;
+    for e in 0..stages.saturating_sub(1) {
+        for &n in &body_nodes {
+            let (st, row) = (plan.time[n] / ii, plan.time[n] % ii);
+            if st > e {
+                let it = stages as i64 - 1 + e as i64 - st as i64;
+                epi_insts.push(cx.instance(n, it, e * ii + row)?);
+            }
+        }
+    }
+    let lat_busy = |inst: &Inst| -> u32 {
+        match &inst.kind {
+            InstKind::Machine { instr, .. } => m.instr(*instr).latency.max(m.instr(*instr).busy),
+            _ => 1,
+        }
+    };
+    for i in &epi_insts {
+        drain = drain.max(i.cycle.unwrap() + lat_busy(i));
+    }
+    for i in &kern_insts {
+        let end = i.cycle.unwrap() + lat_busy(i);
+        drain = drain.max(end.saturating_sub(kl));
+    }
+    drain = drain.max((stages - 1) * ii);
+    for v in [&mut pro_insts, &mut kern_insts, &mut epi_insts] {
+        v.sort_by_key(|i| i.cycle);
+    }
+    // Exit test, remainder entry and join.
+    let mut xi = Vec::new();
+    let done = emit.op(&mut xi, &mut new_vreg, &fo, SemOp::Eq, &[Ty::I32, Ty::U32], ctl.pred_file, &[Operand::Reg(remainder), Operand::Imm(0)])?;
+    f.vregs = vregs;
+
+    // Live-outs: loop definitions used outside the loop.
+    let mut loop_defs: Vec<VReg> = Vec::new();
+    for inst in &body {
+        if let Some(v) = def_of(m, &inst.kind) {
+            loop_defs.push(v);
+        }
+    }
+    let new_blocks: Vec<Block> = [Some(guard), check, Some(setup), pro, Some(kern), Some(epi), Some(exit_test), Some(rem), Some(join)]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut live_out: Vec<VReg> = Vec::new();
+    for (b, data) in f.blocks.iter().enumerate() {
+        if b == l.0 as usize || new_blocks.contains(&Block(b as u32)) {
+            continue;
+        }
+        for inst in &data.insts {
+            let (uses, _) = dsp_mir::uses_defs(m, inst);
+            for r in uses {
+                if let Reg::Virt(v) = r {
+                    if loop_defs.contains(&v) && !live_out.contains(&v) {
+                        live_out.push(v);
+                    }
+                }
+            }
+        }
+        if let Terminator::Branch { cond: Reg::Virt(v), .. } | Terminator::IndirectJump { target: Reg::Virt(v), .. } = &data.term {
+            if loop_defs.contains(v) && !live_out.contains(v) {
+                live_out.push(*v);
+            }
+        }
+    }
+    let mut join_phis = Vec::new();
+    let mut replace: HashMap<VReg, VReg> = HashMap::new();
+    for &v in &live_out {
+        if [c.counter, c.counter_next, c.test].contains(&v) {
+            return Err("the loop counter is used after the loop".into());
+        }
+        let file = f.vreg_file(v);
+        let nv = f.new_vreg(file);
+        replace.insert(v, nv);
+        join_phis.push(Inst::new(InstKind::Phi {
+            dst: nv,
+            incoming: vec![(l, Reg::Virt(v)), (exit_test, Reg::Virt(value_after(v)))],
+        }));
+    }
+    // Rewrite uses outside the loop.
+    for b in 0..f.blocks.len() {
+        if b == l.0 as usize || new_blocks.contains(&Block(b as u32)) {
+            continue;
+        }
+        let data = &mut f.blocks[b];
+        for inst in &mut data.insts {
+            if let InstKind::Phi { incoming, .. } = &mut inst.kind {
+                for (from, r) in incoming.iter_mut() {
+                    if *from == l {
+                        *from = join;
+                    }
+                    if let Reg::Virt(v) = r {
+                        if let Some(nv) = replace.get(v) {
+                            *r = Reg::Virt(*nv);
+                        }
+                    }
+                }
+                continue;
+            }
+            let x = rename(m, inst, &|v| v, &|v| replace.get(&v).copied().unwrap_or(v));
+            *inst = x;
+            if let InstKind::Copy { src: Reg::Virt(v), .. } = &mut inst.kind {
+                if let Some(nv) = replace.get(v) {
+                    *v = *nv;
+                }
+            }
+        }
+        match &mut data.term {
+            Terminator::Branch { cond: Reg::Virt(v), .. } | Terminator::IndirectJump { target: Reg::Virt(v), .. } => {
+                if let Some(nv) = replace.get(v) {
+                    *v = *nv;
+                }
+            }
+            _ => {}
+        }
+    }
+    // The original loop: entered from guard/check (small or overlapping)
+    // and from the remainder; leaves to the join.
+    retarget(&mut f.blocks[c.preheader.0 as usize].term, l, guard);
+    retarget(&mut f.blocks[l.0 as usize].term, c.exit, join);
+    let mut rem_values: Vec<(VReg, VReg)> = Vec::new();
+    for &(dst, _, next) in &ddg.phis {
+        rem_values.push((dst, value_after(next)));
+    }
+    for inst in &mut f.blocks[l.0 as usize].insts {
+        if let InstKind::Phi { dst, incoming } = &mut inst.kind {
+            let mut extra = Vec::new();
+            for (from, r) in incoming.iter_mut() {
+                if *from == c.preheader {
+                    *from = guard;
+                    if let Some(ch) = check {
+                        extra.push((ch, *r));
+                    }
+                }
+            }
+            incoming.extend(extra);
+            let rv = if *dst == c.counter {
+                remainder
+            } else {
+                Reg::Virt(rem_values.iter().find(|(d, _)| d == dst).map(|(_, v)| *v).ok_or("a loop phi without a value")?)
+            };
+            incoming.push((rem, rv));
+        }
+    }
+    let after_guard = check.unwrap_or(setup);
+    let set = |f: &mut Function, b: Block, insts: Vec<Inst>, term: Terminator| {
+        let d = f.block_mut(b);
+        d.insts = insts;
+        d.term = term;
+    };
+    set(f, guard, gi, Terminator::Branch { cond: small, negate: false, taken: l, not_taken: after_guard });
+    if let Some(ch) = check {
+        set(f, ch, ci, Terminator::Branch { cond: ok_pred.unwrap(), negate: false, taken: setup, not_taken: l });
+    }
+    let first = pro.unwrap_or(kern);
+    set(f, setup, si, Terminator::Jump(first));
+    if let Some(p) = pro {
+        set(f, p, pro_insts, Terminator::Jump(kern));
+        f.block_mut(p).fixed = Some(FixedBlock { len: (stages - 1) * ii, branch_cycle: None, drains: false });
+    }
+    set(f, kern, kern_insts, Terminator::Branch { cond: q, negate: false, taken: kern, not_taken: epi });
+    f.block_mut(kern).fixed = Some(FixedBlock { len: kl, branch_cycle: Some(bcycle as u32), drains: false });
+    set(f, epi, epi_insts, Terminator::Jump(exit_test));
+    f.block_mut(epi).fixed = Some(FixedBlock { len: drain, branch_cycle: None, drains: true });
+    set(f, exit_test, xi, Terminator::Branch { cond: done, negate: false, taken: join, not_taken: rem });
+    set(f, rem, Vec::new(), Terminator::Jump(l));
+    set(f, join, join_phis, Terminator::Jump(c.exit));
+    f.block_mut(guard).comments = comments;
+    let mut registers: Vec<(RegFileId, u32)> = counts.into_iter().collect();
+    registers.sort();
+    Ok(Expansion {
+        stages,
+        kernel_copies: k,
+        min_trip,
+        registers,
+        alias_checks: ddg.alias_pairs.len(),
+        fixed_blocks: [pro, Some(kern), Some(epi)].into_iter().flatten().collect(),
+        guard,
+    })
+}

@@ -1,0 +1,303 @@
+//! dsp-pipeliner: software pipelining of innermost loops in machine IR,
+//! between instruction selection and register allocation (like LLVM's
+//! MachinePipeliner). For each innermost loop of a function:
+//!
+//! 1. [`candidate`]: is it a single-block counted loop without calls?
+//! 2. [`ddg`]: its dependence graph ⟨delay, distance⟩ (registers, memory with
+//!    [`affine`] address analysis, loop control), seed 000 §4.1;
+//! 3. `dsp_modsched`: MII, then a modulo schedule by SMS (default), IMS or
+//!    the MILP scheduler; II is raised when the schedule's MaxLive exceeds
+//!    the registers;
+//! 4. [`expand`]: prologue, kernel and epilogue as fixed-schedule blocks with
+//!    modulo variable expansion, the trip-count guard, run-time overlap
+//!    checks, and the original loop for small trip counts and remainders;
+//! 5. [`report`]: remarks, `-S` comment blocks, JSON records.
+//!
+//! Consumes SSA machine IR from `dsp-isel`; produces machine IR whose new
+//! blocks have fixed schedules (`dsp_mir::FixedBlock`) that register
+//! allocation and the scheduler keep as they are.
+
+pub mod affine;
+pub mod candidate;
+pub mod ddg;
+pub mod emit;
+pub mod expand;
+pub mod report;
+
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+use dsp_mir::{Block, Function, InstKind, Machine, Reg, RegFileId};
+use dsp_modsched::{LoopGraph, Outcome, Schedule, Scheduler};
+
+pub use report::{LoopReport, Pipelined};
+
+/// How to pipeline.
+#[derive(Clone, Debug)]
+pub struct PipelineOptions {
+    pub scheduler: Scheduler,
+    /// Seconds the MILP scheduler may spend on one loop.
+    pub ilp_time_limit: f64,
+    /// Loops (by their block in the function given to [`pipeline_function`])
+    /// that must get at least this II (raised after allocation failed).
+    pub min_ii: HashMap<Block, u32>,
+    /// Loops not to pipeline (allocation failed even at a larger II).
+    pub skip: HashSet<Block>,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions { scheduler: Scheduler::Sms, ilp_time_limit: 10.0, min_ii: HashMap::new(), skip: HashSet::new() }
+    }
+}
+
+/// The result for one function: a report per innermost loop and which new
+/// fixed blocks belong to which loop.
+#[derive(Clone, Debug, Default)]
+pub struct FunctionResult {
+    pub loops: Vec<LoopReport>,
+    /// (fixed block, loop block) pairs.
+    pub owners: Vec<(Block, Block)>,
+    /// (loop block, II) of every pipelined loop.
+    pub iis: Vec<(Block, u32)>,
+}
+
+/// Largest II tried above the MII before giving up.
+const MAX_EXTRA_II: u32 = 64;
+/// Largest loop body pipelined (the schedulers are polynomial, but the
+/// kernel and its copies grow with it).
+const MAX_NODES: usize = 400;
+
+fn run_scheduler(
+    m: &Machine,
+    g: &LoopGraph,
+    mii: &dsp_modsched::mii::MiiReport,
+    opts: &PipelineOptions,
+    max_ii: u32,
+) -> Result<Outcome, Vec<dsp_modsched::Attempt>> {
+    match opts.scheduler {
+        Scheduler::Sms => dsp_modsched::sms::schedule(
+            m,
+            g,
+            mii,
+            &dsp_modsched::sms::SmsOptions { max_ii: Some(max_ii), symmetric_retry: true },
+        ),
+        Scheduler::Ims => dsp_modsched::ims::schedule(
+            m,
+            g,
+            mii,
+            &dsp_modsched::ims::ImsOptions { budget_ratio: 6, max_ii: Some(max_ii) },
+        ),
+        Scheduler::Ilp => dsp_modsched::ilp::schedule(
+            m,
+            g,
+            mii,
+            &dsp_modsched::ilp::IlpOptions { time_limit_secs: opts.ilp_time_limit, max_ii: Some(max_ii), min_registers: true },
+        ),
+    }
+}
+
+/// Registers of each file a loop can use for values it computes: the file's
+/// registers less those with fixed values, the stack, frame and link
+/// registers, and the loop's invariants.
+fn available_registers(m: &Machine, f: &Function, l: Block) -> HashMap<RegFileId, i64> {
+    let mut avail: HashMap<RegFileId, i64> = HashMap::new();
+    for (i, file) in m.regfiles.iter().enumerate() {
+        let id = RegFileId(i as u16);
+        let mut n = file.count as i64 - file.specials.len() as i64;
+        for r in [m.abi.sp, m.abi.fp, m.control.link].into_iter().flatten() {
+            if r.file == id {
+                n -= 1;
+            }
+        }
+        avail.insert(id, n);
+    }
+    let defs: HashSet<_> = f.block(l).insts.iter().filter_map(|i| candidate::def_of(m, &i.kind)).collect();
+    let mut inv = HashSet::new();
+    for inst in &f.block(l).insts {
+        if matches!(inst.kind, InstKind::Phi { .. }) {
+            continue;
+        }
+        for r in dsp_mir::uses_defs(m, inst).0 {
+            if let Reg::Virt(v) = r {
+                if !defs.contains(&v) {
+                    inv.insert(v);
+                }
+            }
+        }
+    }
+    for v in inv {
+        *avail.entry(f.vreg_file(v)).or_insert(0) -= 1;
+    }
+    avail
+}
+
+/// MaxLive per register file of a plan: values live from their issue to
+/// their last read, counted in every kernel row they cover.
+fn max_live(ddg: &ddg::LoopDdg, plan: &expand::Plan) -> HashMap<RegFileId, u32> {
+    let ii = plan.ii as usize;
+    let mut rows: HashMap<RegFileId, Vec<u32>> = HashMap::new();
+    for (n, node) in ddg.graph.nodes.iter().enumerate() {
+        let (Some(file), ddg::NodeKind::Inst(_)) = (node.writes, ddg.kinds[n]) else { continue };
+        let r = rows.entry(file).or_insert_with(|| vec![0; ii]);
+        let t = plan.time[n] as usize;
+        for tau in t..=t + plan.lifetime[n] as usize {
+            r[tau % ii] += 1;
+        }
+    }
+    rows.into_iter().map(|(f, r)| (f, r.into_iter().max().unwrap_or(0))).collect()
+}
+
+/// Pipelines every innermost loop it can.
+pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) -> FunctionResult {
+    let mut out = FunctionResult::default();
+    let loops = candidate::innermost_loops(m, f);
+    for lp in loops {
+        let l = lp.header;
+        let block = f.block(l).name.clone();
+        let loc = f.block(l).insts.iter().find_map(|i| i.loc.clone()).or_else(|| f.loc.clone());
+        let fname = f.name.clone();
+        let report = |outcome| LoopReport { function: fname.clone(), loc: loc.clone(), block: block.clone(), outcome };
+        let result = if opts.skip.contains(&l) {
+            Err("register allocation failed for the pipelined loop even at a larger II".to_string())
+        } else {
+            lp.verdict.and_then(|c| pipeline_loop(m, f, &c, opts))
+        };
+        match result {
+            Ok((p, exp)) => {
+                out.iis.push((l, p.ii));
+                for b in &exp.fixed_blocks {
+                    out.owners.push((*b, l));
+                }
+                let rep = report(Ok(p));
+                f.block_mut(exp.guard).comments = rep.comment_block();
+                out.loops.push(rep);
+            }
+            Err(why) => {
+                let rep = report(Err(why));
+                f.block_mut(l).comments = rep.comment_block();
+                out.loops.push(rep);
+            }
+        }
+    }
+    out
+}
+
+fn pipeline_loop(
+    m: &Machine,
+    f: &mut Function,
+    c: &candidate::Candidate,
+    opts: &PipelineOptions,
+) -> Result<(Pipelined, expand::Expansion), String> {
+    let ctl = ddg::ControlInstrs::find(m)?;
+    let d = ddg::build(m, f, c, &ctl)?;
+    if d.graph.nodes.len() > MAX_NODES {
+        return Err(format!("loop body too large ({} operations; the limit is {MAX_NODES})", d.graph.nodes.len()));
+    }
+    let mii = dsp_modsched::mii::compute(m, &d.graph)?;
+    let start = Instant::now();
+    let floor = opts.min_ii.get(&c.block).copied().unwrap_or(0);
+    let avail = available_registers(m, f, c.block);
+    let mut notes = Vec::new();
+    let mut extra_attempts = Vec::new();
+    let mut mii_used = mii.clone();
+    if floor > mii_used.mii {
+        notes.push(format!("II raised to {floor}: register allocation failed at a smaller II"));
+        mii_used.mii = floor;
+    }
+    let max_ii = mii.mii + MAX_EXTRA_II;
+    let (outcome, plan) = loop {
+        let outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii).map_err(|attempts| {
+            format!(
+                "no modulo schedule up to II={max_ii}{}",
+                attempts.last().map(|a| format!(" (last: {})", a.reason)).unwrap_or_default()
+            )
+        })?;
+        dsp_modsched::verify(m, &d.graph, &outcome.schedule)
+            .map_err(|e| format!("internal error: the {} schedule is invalid: {e}", opts.scheduler.name()))?;
+        let plan = expand::plan(m, &d, &outcome.schedule);
+        let live = max_live(&d, &plan);
+        let over: Vec<(RegFileId, u32, i64)> = live
+            .iter()
+            .filter(|(f, &n)| n as i64 > avail.get(f).copied().unwrap_or(0))
+            .map(|(f, &n)| (*f, n, avail.get(f).copied().unwrap_or(0)))
+            .collect();
+        if over.is_empty() {
+            break (outcome, plan);
+        }
+        let ii = outcome.schedule.ii;
+        if ii >= max_ii {
+            return Err(format!(
+                "register pressure: MaxLive {} exceeds the {} registers of file '{}' at every II up to {max_ii}",
+                over[0].1,
+                over[0].2,
+                m.regfile(over[0].0).name
+            ));
+        }
+        let why = format!(
+            "MaxLive {} exceeds the {} registers of file '{}'; II raised",
+            over[0].1,
+            over[0].2,
+            m.regfile(over[0].0).name
+        );
+        extra_attempts.push(dsp_modsched::Attempt { ii, reason: why.clone() });
+        notes.push(format!("II={ii}: {why}"));
+        mii_used.mii = ii + 1;
+    };
+    let elapsed = start.elapsed().as_micros();
+    let s: &Schedule = &outcome.schedule;
+    let max_live_total = dsp_modsched::regs::pressure(m, &d.graph, s).max_live;
+    let trip_count = match const_value(m, f, c.trip_count) {
+        Some(n) => format!("{n} (known at compile time)"),
+        None => "unknown at compile time (computed at loop entry, at least 1)".into(),
+    };
+    let mut attempts = outcome.attempts.clone();
+    attempts.extend(extra_attempts);
+    attempts.sort_by_key(|a| a.ii);
+    notes.extend(outcome.notes.iter().cloned());
+    let mut p = Pipelined {
+        res_mii: mii.res_mii,
+        rec_mii: mii.rec_mii,
+        mii: mii.mii,
+        ii: s.ii,
+        stages: plan.stages,
+        max_live: max_live_total,
+        kernel_copies: plan.k,
+        min_trip: 0,
+        scheduler: opts.scheduler.name().into(),
+        schedule_us: elapsed,
+        bottleneck: mii.bottleneck.clone(),
+        recurrence: mii.recurrence.iter().map(|&n| d.graph.nodes[n].name.clone()).collect(),
+        attempts,
+        registers: Vec::new(),
+        alias_checks: 0,
+        trip_count,
+        notes,
+        capped: outcome.capped,
+    };
+    let exp = expand::generate(m, f, c, &d, s, &plan, &ctl, Vec::new())?;
+    p.min_trip = exp.min_trip;
+    p.alias_checks = exp.alias_checks;
+    p.registers = exp.registers.iter().map(|(file, n)| (m.regfile(*file).name.clone(), *n)).collect();
+    Ok((p, exp))
+}
+
+/// The value of a register defined by a load-immediate, if it is one.
+fn const_value(m: &Machine, f: &Function, v: dsp_mir::VReg) -> Option<i64> {
+    for b in &f.blocks {
+        for i in &b.insts {
+            if candidate::def_of(m, &i.kind) == Some(v) {
+                if let InstKind::Machine { instr, ops, .. } = &i.kind {
+                    let sem = &m.instr(*instr).sem;
+                    if sem.op == isa_tablegen::SemOp::Mov {
+                        if let Some(dsp_mir::Operand::Imm(x)) = sem.args.first().map(|a| &ops[a.0]) {
+                            return Some(*x);
+                        }
+                    }
+                }
+                return None;
+            }
+        }
+    }
+    None
+}
