@@ -51,7 +51,9 @@
 //! instruction each essential operation maps to.
 
 pub mod bound;
+pub mod json;
 pub mod kernels;
+pub mod loops;
 pub mod measure;
 pub mod report;
 pub mod runner;
