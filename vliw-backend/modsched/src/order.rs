@@ -3,7 +3,11 @@
 //! Lifetime-Sensitive Approach", PACT'96), with the production changes of
 //! §6.2.
 //!
-//! **Partial order.** Recurrences are the elementary circuits of the graph
+//! **Partial order.** A node pinned to a row (the loop branch, whose
+//! delay slots close the kernel) forms the first set, alone: it has one
+//! row at every II, so it goes before anything can take that row (our
+//! addition, in the spirit of §6.2's sets for chains on a unique resource).
+//! Recurrences are the elementary circuits of the graph
 //! (Johnson's algorithm, capped; an SCC with more circuits than the cap is
 //! taken as one recurrence), each with its RecMII `⌈delay/distance⌉`;
 //! circuits of equal RecMII that share a node form one recurrence (as LLVM's
@@ -66,8 +70,11 @@ pub struct Recurrence {
 pub struct NodeSet {
     /// Sorted node ids.
     pub nodes: Vec<NodeId>,
-    /// RecMII of its recurrence; None for a set of remaining nodes.
+    /// RecMII of its recurrence; None for a set of remaining nodes (or of
+    /// a pinned node).
     pub rec_mii: Option<u32>,
+    /// A set of one node pinned to a row (see [`partial_order`]).
+    pub pinned: bool,
 }
 
 /// The ordering's result.
@@ -325,6 +332,15 @@ pub fn partial_order(g: &LoopGraph, recs: &[Recurrence]) -> Vec<NodeSet> {
     let (succ, pred) = local_adjacency(g);
     let mut assigned = vec![false; n];
     let mut sets = Vec::new();
+    // A node pinned to one row (the loop branch) can go nowhere else: it
+    // comes first, a set of its own (as the seed's §6.2 puts the chains of
+    // operations on a unique resource before the recurrences).
+    for (v, nd) in g.nodes.iter().enumerate() {
+        if nd.pinned_row.is_some() {
+            assigned[v] = true;
+            sets.push(NodeSet { nodes: vec![v], rec_mii: None, pinned: true });
+        }
+    }
     for r in recs {
         let mut in_rec = vec![false; n];
         for &v in &r.nodes {
@@ -352,7 +368,7 @@ pub fn partial_order(g: &LoopGraph, recs: &[Recurrence]) -> Vec<NodeSet> {
         for &v in &nodes {
             assigned[v] = true;
         }
-        sets.push(NodeSet { nodes, rec_mii: Some(r.rec_mii) });
+        sets.push(NodeSet { nodes, rec_mii: Some(r.rec_mii), pinned: false });
     }
     // Remaining nodes: one set per connected component of the whole graph.
     let mut comp = vec![usize::MAX; n];
@@ -392,7 +408,7 @@ pub fn partial_order(g: &LoopGraph, recs: &[Recurrence]) -> Vec<NodeSet> {
         })
         .collect();
     rest.sort();
-    sets.extend(rest.into_iter().map(|(_, _, nodes)| NodeSet { nodes, rec_mii: None }));
+    sets.extend(rest.into_iter().map(|(_, _, nodes)| NodeSet { nodes, rec_mii: None, pinned: false }));
     sets
 }
 

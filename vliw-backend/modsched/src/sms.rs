@@ -9,10 +9,31 @@
 //! - both: from `Early_Start` upward to `min(Late_Start, Early_Start + II − 1)`;
 //! - neither: from `ASAP` upward to `ASAP + II − 1`.
 //!
-//! A node pinned to a row (the loop branch) is only tried at the cycles of
-//! that row. When a node finds no cycle, II grows by one and the placement
+//! One strengthening, for graphs the seed does not consider (circuits of
+//! zero or negative delay, §6.2, and loop-carried edges that make a placed
+//! node's neighbours depend on each other through nodes not yet placed):
+//! the window is also clipped by the longest paths (`delay − distance·II`)
+//! from and to every placed node, through any nodes. The direction of the
+//! scan still follows the seed (which direct neighbours are placed); when
+//! the direct neighbours are the only constraints, as in every graph the
+//! seed discusses, the window is exactly the seed's. With it a window is
+//! never empty for dependence reasons at II ≥ RecMII: only resources can
+//! make a placement fail. A node pinned to a row (the loop branch) is only
+//! tried at the cycles of that row. When a node finds no cycle, II grows by one and the placement
 //! starts again with the same order. Delays are the edges' own, so zero and
 //! negative delays need nothing special here.
+//!
+//! Our additions for resource-tight loops (the seed's II+1 keeps the
+//! order; these only act where it would have given up an II):
+//!
+//! - when a node finds no cycle for lack of resources, the same II is tried
+//!   again (at most [`PROMOTIONS`] times) with that node moved to the front
+//!   of the order, so that the resources it needs are not taken first by
+//!   nodes that had a choice; the next II starts from the original order;
+//! - the reservation table's choice of unit for a non-pipelined operation
+//!   with alternative units depends on the order of placement, and
+//!   [`verify`] places in time order: a pass whose table `verify` rejects is
+//!   repeated checking each candidate the way `verify` will.
 //!
 //! §6.2's symmetric second attempt: when the first schedule's II exceeds
 //! MII, the order of the symmetric (top-down first) variant is placed at
@@ -72,22 +93,24 @@ pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) 
     let first = order::compute(m, g, &times, false);
     let mut attempts = Vec::new();
     let found = search(m, g, &times, &first.order, start, max_ii, &mut attempts);
-    let Some(sched) = found else {
+    let Some((sched, order, notes)) = found else {
         return Err(attempts);
     };
-    let mut out = Outcome { schedule: sched, attempts, order: first.order, notes: Vec::new(), capped: false };
+    let mut out = Outcome { schedule: sched, attempts, order, notes, capped: false };
     if opts.symmetric_retry && out.schedule.ii > start {
         let second = order::compute(m, g, &times, true);
         let mut attempts2 = Vec::new();
         match search(m, g, &times, &second.order, start, out.schedule.ii - 1, &mut attempts2) {
-            Some(s) => {
-                out.notes.push(format!(
+            Some((s, order, notes)) => {
+                let mut all = vec![format!(
                     "symmetric second attempt (top-down first) reached II={} where the first reached II={}",
                     s.ii, out.schedule.ii
-                ));
+                )];
+                all.extend(notes);
                 out.schedule = s;
                 out.attempts = attempts2;
-                out.order = second.order;
+                out.order = order;
+                out.notes = all;
             }
             None => out.notes.push(format!(
                 "symmetric second attempt (top-down first) found nothing below II={}",
@@ -99,6 +122,12 @@ pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) 
 }
 
 /// Places `order` at II = `from` … `to`; the first success.
+///
+/// At each II, when a node finds no cycle for lack of resources, the pass
+/// is repeated (up to [`PROMOTIONS`] times) with that node moved to the
+/// front of the order — our addition, in the spirit of §6.2's
+/// resource-aware choice: the node the others crowded out is placed before
+/// them. The next II starts again from `order` (the seed keeps its order).
 fn search(
     m: &Machine,
     g: &LoopGraph,
@@ -107,66 +136,155 @@ fn search(
     from: u32,
     to: u32,
     attempts: &mut Vec<Attempt>,
-) -> Option<Schedule> {
+) -> Option<(Schedule, Vec<NodeId>, Vec<String>)> {
     for ii in from..=to {
-        match place(m, g, times, order, ii) {
-            Ok(s) => match verify(m, g, &s) {
-                Ok(()) => return Some(s),
-                Err(e) => attempts.push(Attempt { ii, reason: format!("internal: schedule failed its check: {e}") }),
-            },
-            Err(reason) => attempts.push(Attempt { ii, reason }),
+        let mut current = order.to_vec();
+        let mut first_reason = None;
+        let mut notes = Vec::new();
+        for _ in 0..=PROMOTIONS.min(g.nodes.len()) {
+            match place_checked(m, g, times, &current, ii) {
+                Ok(s) => return Some((s, current, notes)),
+                Err((culprit, reason)) => {
+                    first_reason.get_or_insert(reason);
+                    match culprit {
+                        Some(v) if current[0] != v => {
+                            notes.push(format!(
+                                "II={ii}: {} found no cycle; placed again with it first",
+                                g.nodes[v].name
+                            ));
+                            current.retain(|&x| x != v);
+                            current.insert(0, v);
+                        }
+                        _ => break,
+                    }
+                }
+            }
         }
+        attempts.push(Attempt { ii, reason: first_reason.unwrap_or_default() });
     }
     None
 }
 
-/// One placement pass at a fixed II (§4.3).
-pub fn place(m: &Machine, g: &LoopGraph, times: &NodeTimes, order: &[NodeId], ii: u32) -> Result<Schedule, String> {
+/// Nodes moved to the front of the order per II before giving up on it.
+pub const PROMOTIONS: usize = 8;
+
+/// One pass at `ii`, its schedule checked by [`verify`].
+fn place_checked(
+    m: &Machine,
+    g: &LoopGraph,
+    times: &NodeTimes,
+    order: &[NodeId],
+    ii: u32,
+) -> Result<Schedule, (Option<NodeId>, String)> {
+    let s = place_at(m, g, times, order, ii, false)?;
+    let Err(e) = verify(m, g, &s) else { return Ok(s) };
+    // The table's unit choices depend on the order of placement
+    // (non-pipelined operations with alternative units); `verify` places in
+    // time order. Place again, checking every candidate the way `verify`
+    // will.
+    let s2 = place_at(m, g, times, order, ii, true)?;
+    match verify(m, g, &s2) {
+        Ok(()) => Ok(s2),
+        Err(_) => Err((None, format!("internal: schedule failed its check: {e}"))),
+    }
+}
+
+/// One placement pass at a fixed II (§4.3). `time_order`: also check each
+/// candidate by placing every placed node into a fresh table in time order,
+/// as [`verify`] does (slower; for tables whose unit choices depend on the
+/// order of placement).
+pub fn place(
+    m: &Machine,
+    g: &LoopGraph,
+    times: &NodeTimes,
+    order: &[NodeId],
+    ii: u32,
+    time_order: bool,
+) -> Result<Schedule, String> {
+    place_at(m, g, times, order, ii, time_order).map_err(|(_, e)| e)
+}
+
+/// [`place`], with the node that found no cycle.
+fn place_at(
+    m: &Machine,
+    g: &LoopGraph,
+    times: &NodeTimes,
+    order: &[NodeId],
+    ii: u32,
+    time_order: bool,
+) -> Result<Schedule, (Option<NodeId>, String)> {
     let n = g.nodes.len();
     let iil = ii as i64;
     let (succ, pred) = g.adjacency();
     let mut mrt = Mrt::new(m, g, ii);
+    let closure = (n <= CLOSURE_MAX_NODES).then(|| Closure::new(g, ii));
     let mut t: Vec<Option<i64>> = vec![None; n];
     for &v in order {
         let node = &g.nodes[v];
         if let Some(p) = node.pinned_row {
             if p.row(ii).is_none() {
-                return Err(format!("{} is pinned {} rows from the end, more than II allows", node.name, p.from_end));
+                return Err((None, format!("{} is pinned {} rows from the end, more than II allows", node.name, p.from_end)));
             }
         }
+        // The seed's Early_Start / Late_Start from the placed direct
+        // neighbours decide the direction of the scan …
+        let has_pred = pred[v].iter().any(|&e| g.edges[e].from != v && t[g.edges[e].from].is_some());
+        let has_succ = succ[v].iter().any(|&e| g.edges[e].to != v && t[g.edges[e].to].is_some());
         let mut es: Option<i64> = None;
+        let mut ls: Option<i64> = None;
         for &e in &pred[v] {
             let e = &g.edges[e];
-            if let Some(tu) = t[e.from] {
+            if let (Some(tu), true) = (t[e.from], e.from != v) {
                 let x = tu + e.delay as i64 - e.distance as i64 * iil;
                 es = Some(es.map_or(x, |y: i64| y.max(x)));
             }
         }
-        let mut ls: Option<i64> = None;
         for &e in &succ[v] {
             let e = &g.edges[e];
-            if let Some(tw) = t[e.to] {
+            if let (Some(tw), true) = (t[e.to], e.to != v) {
                 let x = tw - e.delay as i64 + e.distance as i64 * iil;
                 ls = Some(ls.map_or(x, |y: i64| y.min(x)));
             }
         }
-        // Self-loops constrain only II (checked by RecMII); they are not
-        // neighbours.
-        let (cycles, what): (Vec<i64>, String) = match (es, ls) {
-            (Some(es), None) => ((es..es + iil).collect(), format!("Early_Start={es}")),
-            (None, Some(ls)) => ((ls - iil + 1..=ls).rev().collect(), format!("Late_Start={ls}")),
-            (Some(es), Some(ls)) => {
-                if es > ls {
-                    return Err(format!(
-                        "no cycle for {}: Early_Start={es} > Late_Start={ls} (its placed predecessors and successors are too close)",
-                        node.name
-                    ));
+        // … and the bounds over paths through nodes not yet placed tighten
+        // the window, so that no dependence can leave it empty.
+        if let Some(c) = &closure {
+            for (u, tu) in t.iter().enumerate() {
+                let Some(tu) = *tu else { continue };
+                if let Some(d) = c.get(u, v) {
+                    es = Some(es.map_or(tu + d, |y| y.max(tu + d)));
                 }
-                ((es..=ls.min(es + iil - 1)).collect(), format!("Early_Start={es}, Late_Start={ls}"))
+                if let Some(d) = c.get(v, u) {
+                    ls = Some(ls.map_or(tu - d, |y| y.min(tu - d)));
+                }
             }
-            (None, None) => {
+        }
+        if let (Some(e), Some(l)) = (es, ls) {
+            if e > l {
+                return Err((
+                    Some(v),
+                    format!(
+                        "no cycle for {}: Early_Start={e} > Late_Start={l} (its placed predecessors and successors are too close)",
+                        node.name
+                    ),
+                ));
+            }
+        }
+        let up = |from: i64, to: Option<i64>| -> Vec<i64> { (from..=to.map_or(from + iil - 1, |l| l.min(from + iil - 1))).collect() };
+        let down = |from: i64, to: Option<i64>| -> Vec<i64> {
+            (to.map_or(from - iil + 1, |e| e.max(from - iil + 1))..=from).rev().collect()
+        };
+        let (cycles, what): (Vec<i64>, String) = match (has_pred, has_succ, es, ls) {
+            (true, false, Some(e), l) => (up(e, l), format!("Early_Start={e}")),
+            (false, true, e, Some(l)) => (down(l, e), format!("Late_Start={l}")),
+            (true, true, Some(e), Some(l)) => (up(e, Some(l)), format!("Early_Start={e}, Late_Start={l}")),
+            (_, _, e, l) => {
                 let a = times.asap[v];
-                ((a..a + iil).collect(), format!("ASAP={a}"))
+                let s = e.map_or(a, |e| e.max(a));
+                match l {
+                    Some(l) if s > l => (down(l, e), format!("ASAP={a}, Late_Start={l}")),
+                    _ => (up(s, l), format!("ASAP={a}")),
+                }
             }
         };
         let want = node.pinned_row.and_then(|p| p.row(ii));
@@ -177,7 +295,14 @@ pub fn place(m: &Machine, g: &LoopGraph, times: &NodeTimes, order: &[NodeId], ii
             if want.is_some_and(|w| w != row) {
                 continue;
             }
-            match mrt.try_place(v, row) {
+            let fits = mrt.can_place(v, row).and_then(|()| {
+                if time_order {
+                    fits_in_time_order(m, g, &t, v, c, ii)
+                } else {
+                    Ok(())
+                }
+            });
+            match fits.and_then(|()| mrt.try_place(v, row)) {
                 Ok(()) => {
                     t[v] = Some(c);
                     done = true;
@@ -193,7 +318,7 @@ pub fn place(m: &Machine, g: &LoopGraph, times: &NodeTimes, order: &[NodeId], ii
                 (None, Some(w)) => format!("its pinned row {w} is outside the window"),
                 (None, None) => "empty window".to_string(),
             };
-            return Err(format!("no slot for {} ({instr}) from {what}: {why}", node.name));
+            return Err((Some(v), format!("no slot for {} ({instr}) from {what}: {why}", node.name)));
         }
     }
     let times: Vec<i64> = t.into_iter().map(|x| x.unwrap_or(0)).collect();
@@ -202,9 +327,70 @@ pub fn place(m: &Machine, g: &LoopGraph, times: &NodeTimes, order: &[NodeId], ii
     let shift = if pinned { -min.div_euclid(iil) * iil } else { -min };
     let time: Vec<u32> = times
         .iter()
-        .map(|&x| u32::try_from(x + shift).map_err(|_| format!("time {} out of range", x + shift)))
+        .map(|&x| u32::try_from(x + shift).map_err(|_| (None, format!("time {} out of range", x + shift))))
         .collect::<Result<_, _>>()?;
     Ok(Schedule { ii, time })
+}
+
+/// Whether the placed nodes and `v` at cycle `c` fill a fresh table in
+/// time order (ties by node), as [`verify`] fills it.
+fn fits_in_time_order(m: &Machine, g: &LoopGraph, t: &[Option<i64>], v: NodeId, c: i64, ii: u32) -> Result<(), String> {
+    let mut all: Vec<(i64, NodeId)> = t.iter().enumerate().filter_map(|(u, x)| x.map(|x| (x, u))).collect();
+    all.push((c, v));
+    all.sort_unstable();
+    let mut mrt = Mrt::new(m, g, ii);
+    for (x, u) in all {
+        mrt.try_place(u, x.rem_euclid(ii as i64) as u32)?;
+    }
+    Ok(())
+}
+
+/// Largest graph for which placement computes the longest paths between
+/// all nodes (O(n³) per II); larger graphs use the seed's windows alone.
+pub const CLOSURE_MAX_NODES: usize = 400;
+
+/// Longest path weights `delay − distance·II` between all pairs of nodes
+/// (Floyd–Warshall; II ≥ RecMII, so no circuit is positive).
+struct Closure {
+    n: usize,
+    d: Vec<i64>,
+}
+
+const NO_PATH: i64 = i64::MIN / 4;
+
+impl Closure {
+    fn new(g: &LoopGraph, ii: u32) -> Closure {
+        let n = g.nodes.len();
+        let mut d = vec![NO_PATH; n * n];
+        for e in &g.edges {
+            if e.from < n && e.to < n {
+                let w = e.delay as i64 - e.distance as i64 * ii as i64;
+                let x = &mut d[e.from * n + e.to];
+                *x = (*x).max(w);
+            }
+        }
+        for k in 0..n {
+            for i in 0..n {
+                let dik = d[i * n + k];
+                if dik == NO_PATH {
+                    continue;
+                }
+                for j in 0..n {
+                    let dkj = d[k * n + j];
+                    if dkj != NO_PATH && dik + dkj > d[i * n + j] {
+                        d[i * n + j] = (dik + dkj).min(i64::MAX / 8);
+                    }
+                }
+            }
+        }
+        Closure { n, d }
+    }
+
+    /// The longest path from `a` to `b` (a ≠ b), if any.
+    fn get(&self, a: usize, b: usize) -> Option<i64> {
+        let x = self.d[a * self.n + b];
+        (a != b && x != NO_PATH).then_some(x)
+    }
 }
 
 #[cfg(test)]
