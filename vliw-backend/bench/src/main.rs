@@ -2,7 +2,8 @@
 //! `dspcc` at each -O level and size, runs it on the simulator (strict),
 //! checks its output against the host build and prints a table per machine
 //! (see the crate documentation for the columns and the lower-bound model).
-//! `--bounds` prints only the bounds. Exit status: 0, 1 when a build, a run
+//! `--bounds` prints only the bounds; `--compare-pipelining` builds every
+//! run without and with software pipelining and prints them side by side. Exit status: 0, 1 when a build, a run
 //! or a checksum failed, 2 on usage errors.
 
 use std::path::PathBuf;
@@ -12,7 +13,7 @@ use std::time::Instant;
 use clap::Parser;
 use dsp_bench::bound::bound;
 use dsp_bench::kernels::{Kernel, KERNELS};
-use dsp_bench::report::{render, Check, Row};
+use dsp_bench::report::{render, render_compare, Check, Row};
 use dsp_bench::runner::{default_kernels_dir, host_ref, parallel, run_job, HostRef, Job, Setup};
 use isa_tablegen::Machine;
 
@@ -52,6 +53,14 @@ struct Cli {
     /// Where the kernels' C sources are.
     #[arg(long)]
     kernels_dir: Option<PathBuf>,
+    /// Extra dspcc flags for every build (one string, split at white space).
+    #[arg(long, allow_hyphen_values = true, default_value = "")]
+    extra_cflags: String,
+    /// Build every run twice, without software pipelining
+    /// (`-fno-modulo-sched`) and with it (the default from -O2), and print
+    /// the two side by side with their ratios to the bound and the speedup.
+    #[arg(long)]
+    compare_pipelining: bool,
     /// Stop a simulated run after this many cycles.
     #[arg(long, default_value_t = 2_000_000_000)]
     max_cycles: u64,
@@ -165,16 +174,29 @@ fn main() -> ExitCode {
         .into_iter()
         .flatten()
         .collect();
+    let extra: Vec<String> = cli.extra_cflags.split_whitespace().map(String::from).collect();
+    // The builds of a comparison: (variant, flags); one plain build otherwise.
+    let variants: Vec<(&'static str, Vec<String>)> = if cli.compare_pipelining {
+        let mut off = extra.clone();
+        off.push("-fno-modulo-sched".to_string());
+        vec![(".noswp", off), ("", extra.clone())]
+    } else {
+        vec![("", extra.clone())]
+    };
     let mut jobs = Vec::new();
     for mi in 0..machines.len() {
         for &(kernel, size) in &cases {
             for &level in &cli.levels {
-                jobs.push(Job {
-                    machine: mi,
-                    kernel,
-                    size,
-                    level,
-                });
+                for (variant, flags) in &variants {
+                    jobs.push(Job {
+                        machine: mi,
+                        kernel,
+                        size,
+                        level,
+                        flags: flags.clone(),
+                        variant,
+                    });
+                }
             }
         }
     }
@@ -214,7 +236,18 @@ fn main() -> ExitCode {
             })
             .collect();
         bad += rows.iter().filter(|r| r.bad()).count();
-        println!("{}", render(m, &rows));
+        if cli.compare_pipelining {
+            let pairs: Vec<(Row, Row)> = rows
+                .chunks(2)
+                .filter_map(|c| match c {
+                    [a, b] => Some((a.clone(), b.clone())),
+                    _ => None,
+                })
+                .collect();
+            println!("{}", render_compare(m, &pairs, "no SWP", "SWP"));
+        } else {
+            println!("{}", render(m, &rows));
+        }
     }
     println!(
         "dsp-bench: {} runs, {} with problems, {:.0} s",

@@ -55,6 +55,11 @@ pub struct Job {
     pub kernel: &'static Kernel,
     pub size: u64,
     pub level: u8,
+    /// Extra dspcc flags (`--extra-cflags`, `-fno-modulo-sched`).
+    pub flags: Vec<String>,
+    /// Names this build's executable apart from other builds of the same
+    /// kernel, size and level with other flags (empty for the plain build).
+    pub variant: &'static str,
 }
 
 /// Runs `f` on every item with `jobs` threads; results in item order (`None`
@@ -134,13 +139,14 @@ pub fn host_ref(setup: &Setup, kernel: &'static Kernel, size: u64) -> HostRef {
 pub fn compile(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result<PathBuf, String> {
     let dir = setup.work.join(&machine.name);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let exe = dir.join(format!("{}.{}.O{}", job.kernel.name, job.size, job.level));
+    let exe = dir.join(format!("{}.{}.O{}{}", job.kernel.name, job.size, job.level, job.variant));
     let src = setup.kernels_dir.join(format!("{}.c", job.kernel.name));
     let out = output_of(
         Command::new(&setup.dspcc)
             .arg(format!("--isa={isa}"))
             .arg(format!("-O{}", job.level))
             .arg(format!("-DSIZE={}", job.size))
+            .args(&job.flags)
             .arg(&src)
             .arg("-o")
             .arg(&exe),
