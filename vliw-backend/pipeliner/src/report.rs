@@ -47,12 +47,21 @@ fn at(loc: &Option<Loc>) -> String {
 }
 
 impl LoopReport {
+    /// Where a remark is: `FILE:LINE:COL: ` before `remark:` when the IR
+    /// had debug locations, else `in function 'F', loop BLOCK: ` after it.
+    fn place(&self) -> (String, String) {
+        match &self.loc {
+            Some(_) => (at(&self.loc), String::new()),
+            None => (String::new(), format!("in function '{}', loop {}: ", self.function, self.block)),
+        }
+    }
+
     /// `-Rpass=sms` / `-Rpass-missed=sms` remark.
     pub fn remark(&self) -> String {
+        let (before, after) = self.place();
         match &self.outcome {
             Ok(p) => format!(
-                "{}remark: loop software pipelined: II={} (ResMII={}, RecMII={}), {} stages, MaxLive={}, {} kernel copies [-Rpass=sms]",
-                at(&self.loc),
+                "{before}remark: {after}loop software pipelined: II={} (ResMII={}, RecMII={}), {} stages, MaxLive={}, {} kernel copies [-Rpass=sms]",
                 p.ii,
                 p.res_mii,
                 p.rec_mii,
@@ -60,7 +69,7 @@ impl LoopReport {
                 p.max_live,
                 p.kernel_copies
             ),
-            Err(why) => format!("{}remark: loop not software pipelined: {why} [-Rpass-missed=sms]", at(&self.loc)),
+            Err(why) => format!("{before}remark: {after}loop not software pipelined: {why} [-Rpass-missed=sms]"),
         }
     }
 
@@ -132,30 +141,42 @@ impl LoopReport {
         let mut s = String::from("{");
         s.push_str(&format!("\"function\":{},", json_str(&self.function)));
         match &self.loc {
-            Some(l) => s.push_str(&format!("\"file\":{},\"line\":{},", json_str(&l.file), l.line)),
-            None => s.push_str("\"file\":null,\"line\":null,"),
+            Some(l) => s.push_str(&format!("\"file\":{},\"line\":{},\"column\":{},", json_str(&l.file), l.line, l.col)),
+            None => s.push_str("\"file\":null,\"line\":null,\"column\":null,"),
         }
         s.push_str(&format!("\"block\":{},", json_str(&self.block)));
         match &self.outcome {
-            Ok(p) => s.push_str(&format!(
-                "\"pipelined\":true,\"res_mii\":{},\"rec_mii\":{},\"mii\":{},\"ii\":{},\"stages\":{},\"max_live\":{},\"kernel_copies\":{},\"min_trip\":{},\"scheduler\":{},\"schedule_time_us\":{},\"capped\":{},\"attempts\":[{}]",
-                p.res_mii,
-                p.rec_mii,
-                p.mii,
-                p.ii,
-                p.stages,
-                p.max_live,
-                p.kernel_copies,
-                p.min_trip,
-                json_str(&p.scheduler),
-                p.schedule_us,
-                p.capped,
-                p.attempts
-                    .iter()
-                    .map(|a| format!("{{\"ii\":{},\"reason\":{}}}", a.ii, json_str(&a.reason)))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            )),
+            Ok(p) => {
+                let strs = |v: &[String]| v.iter().map(|x| json_str(x)).collect::<Vec<_>>().join(",");
+                s.push_str(&format!(
+                    "\"pipelined\":true,\"res_mii\":{},\"rec_mii\":{},\"mii\":{},\"ii\":{},\"stages\":{},\"max_live\":{},\"kernel_copies\":{},\"min_trip\":{},\"scheduler\":{},\"schedule_time_us\":{},\"capped\":{},\"attempts\":[{}],",
+                    p.res_mii,
+                    p.rec_mii,
+                    p.mii,
+                    p.ii,
+                    p.stages,
+                    p.max_live,
+                    p.kernel_copies,
+                    p.min_trip,
+                    json_str(&p.scheduler),
+                    p.schedule_us,
+                    p.capped,
+                    p.attempts
+                        .iter()
+                        .map(|a| format!("{{\"ii\":{},\"reason\":{}}}", a.ii, json_str(&a.reason)))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ));
+                s.push_str(&format!(
+                    "\"bottleneck\":{},\"recurrence\":[{}],\"registers\":{{{}}},\"trip_count\":{},\"alias_checks\":{},\"notes\":[{}]",
+                    json_str(&p.bottleneck),
+                    strs(&p.recurrence),
+                    p.registers.iter().map(|(f, n)| format!("{}:{n}", json_str(f))).collect::<Vec<_>>().join(","),
+                    json_str(&p.trip_count),
+                    p.alias_checks,
+                    strs(&p.notes)
+                ));
+            }
             Err(why) => s.push_str(&format!("\"pipelined\":false,\"reason\":{}", json_str(why))),
         }
         s.push('}');
@@ -176,4 +197,73 @@ pub fn json_str(s: &str) -> String {
     }
     o.push('"');
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pipelined() -> Pipelined {
+        Pipelined {
+            res_mii: 2,
+            rec_mii: 1,
+            mii: 2,
+            ii: 3,
+            stages: 3,
+            max_live: 9,
+            kernel_copies: 2,
+            min_trip: 4,
+            scheduler: "sms".into(),
+            schedule_us: 12,
+            bottleneck: "unit \"alu\"".into(),
+            recurrence: vec!["a".into(), "b".into()],
+            attempts: vec![Attempt { ii: 2, reason: "no slot for n3".into() }],
+            registers: vec![("r".into(), 9), ("v".into(), 2)],
+            alias_checks: 1,
+            trip_count: "100 (known at compile time)".into(),
+            notes: Vec::new(),
+            capped: false,
+        }
+    }
+
+    fn report(loc: bool, outcome: Result<Pipelined, String>) -> LoopReport {
+        LoopReport {
+            function: "f".into(),
+            loc: loc.then(|| Loc { file: "k.c".into(), line: 12, col: 3 }),
+            block: "bb3".into(),
+            outcome,
+        }
+    }
+
+    #[test]
+    fn remarks_with_and_without_a_location() {
+        assert_eq!(
+            report(true, Ok(pipelined())).remark(),
+            "k.c:12:3: remark: loop software pipelined: II=3 (ResMII=2, RecMII=1), 3 stages, MaxLive=9, 2 kernel copies [-Rpass=sms]"
+        );
+        assert_eq!(
+            report(false, Err("the loop contains a call".into())).remark(),
+            "remark: in function 'f', loop bb3: loop not software pipelined: the loop contains a call [-Rpass-missed=sms]"
+        );
+        let a = report(true, Ok(pipelined())).analysis();
+        assert_eq!(a.len(), 2);
+        assert!(a[1].starts_with("k.c:12:3: remark: II=2 failed: no slot for n3"), "{a:?}");
+    }
+
+    #[test]
+    fn json_records() {
+        let ok = report(true, Ok(pipelined())).json();
+        assert!(ok.starts_with("{\"function\":\"f\",\"file\":\"k.c\",\"line\":12,\"column\":3,\"block\":\"bb3\",\"pipelined\":true,"), "{ok}");
+        for key in ["res_mii\":2", "rec_mii\":1", "\"mii\":2", "\"ii\":3", "stages\":3", "max_live\":9", "kernel_copies\":2", "scheduler\":\"sms\"", "schedule_time_us\":12"] {
+            assert!(ok.contains(key), "{key} in {ok}");
+        }
+        assert!(ok.contains("\"attempts\":[{\"ii\":2,\"reason\":\"no slot for n3\"}]"), "{ok}");
+        assert!(ok.contains("\"bottleneck\":\"unit \\\"alu\\\"\",\"recurrence\":[\"a\",\"b\"],\"registers\":{\"r\":9,\"v\":2}"), "{ok}");
+        assert!(ok.ends_with("\"notes\":[]}"), "{ok}");
+        let missed = report(false, Err("a\tb\n".into())).json();
+        assert_eq!(
+            missed,
+            "{\"function\":\"f\",\"file\":null,\"line\":null,\"column\":null,\"block\":\"bb3\",\"pipelined\":false,\"reason\":\"a\\u0009b\\n\"}"
+        );
+    }
 }
