@@ -22,6 +22,7 @@ pub mod candidate;
 pub mod ddg;
 pub mod emit;
 pub mod expand;
+pub mod ifconv;
 pub mod report;
 
 use std::collections::{HashMap, HashSet};
@@ -151,7 +152,7 @@ fn max_live(ddg: &ddg::LoopDdg, plan: &expand::Plan) -> HashMap<RegFileId, u32> 
 /// Pipelines every innermost loop it can.
 pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) -> FunctionResult {
     let mut out = FunctionResult::default();
-    let loops = candidate::innermost_loops(m, f);
+    let loops = ifconv::convert_and_find_loops(m, f);
     for lp in loops {
         let l = lp.header;
         let block = f.block(l).name.clone();
