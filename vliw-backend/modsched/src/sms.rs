@@ -127,7 +127,12 @@ pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) 
 /// is repeated (up to [`PROMOTIONS`] times) with that node moved to the
 /// front of the order — our addition, in the spirit of §6.2's
 /// resource-aware choice: the node the others crowded out is placed before
-/// them. The next II starts again from `order` (the seed keeps its order).
+/// them. If that fails too, one last pass uses a topological order of the
+/// graph without back edges (earliest ASAP first): every node then has only
+/// predecessors placed, its window is II cycles wide, and a large enough
+/// II always succeeds — where the swing order can leave a node with no
+/// slack between neighbours placed before it, which no II relaxes. The next
+/// II starts again from `order` (the seed keeps its order).
 fn search(
     m: &Machine,
     g: &LoopGraph,
@@ -137,12 +142,14 @@ fn search(
     to: u32,
     attempts: &mut Vec<Attempt>,
 ) -> Option<(Schedule, Vec<NodeId>, Vec<String>)> {
+    let mut fallback: Option<Vec<NodeId>> = None;
     for ii in from..=to {
+        let closure = Closure::for_graph(g, ii);
         let mut current = order.to_vec();
         let mut first_reason = None;
         let mut notes = Vec::new();
         for _ in 0..=PROMOTIONS.min(g.nodes.len()) {
-            match place_checked(m, g, times, &current, ii) {
+            match place_checked(m, g, times, &current, ii, closure.as_ref()) {
                 Ok(s) => return Some((s, current, notes)),
                 Err((culprit, reason)) => {
                     first_reason.get_or_insert(reason);
@@ -160,9 +167,53 @@ fn search(
                 }
             }
         }
+        let topo = fallback.get_or_insert_with(|| topological_order(g, times));
+        if let Ok(s) = place_checked(m, g, times, topo, ii, closure.as_ref()) {
+            notes.push(format!("II={ii}: the swing order found no schedule; a topological order (by ASAP) did"));
+            return Some((s, topo.clone(), notes));
+        }
         attempts.push(Attempt { ii, reason: first_reason.unwrap_or_default() });
     }
     None
+}
+
+/// A topological order of the graph without back edges, earliest ASAP
+/// (then lowest index) first; circuits of zero or negative delay within an
+/// iteration are entered at their earliest node.
+pub fn topological_order(g: &LoopGraph, times: &NodeTimes) -> Vec<NodeId> {
+    let n = g.nodes.len();
+    let mut indeg = vec![0usize; n];
+    let mut succ: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for i in crate::analysis::acyclic_edges(g) {
+        let e = &g.edges[i];
+        if e.from != e.to {
+            indeg[e.to] += 1;
+            succ[e.from].push(e.to);
+        }
+    }
+    let mut done = vec![false; n];
+    let mut ready: std::collections::BTreeSet<(i64, NodeId)> =
+        (0..n).filter(|&v| indeg[v] == 0).map(|v| (times.asap[v], v)).collect();
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let (_, v) = match ready.pop_first() {
+            Some(x) => x,
+            // Only circuits left: enter one at its earliest node.
+            None => (0..n).filter(|&v| !done[v]).map(|v| (times.asap[v], v)).min().expect("a node left"),
+        };
+        if done[v] {
+            continue;
+        }
+        done[v] = true;
+        out.push(v);
+        for &w in &succ[v] {
+            indeg[w] = indeg[w].saturating_sub(1);
+            if indeg[w] == 0 && !done[w] {
+                ready.insert((times.asap[w], w));
+            }
+        }
+    }
+    out
 }
 
 /// Nodes moved to the front of the order per II before giving up on it.
@@ -175,14 +226,15 @@ fn place_checked(
     times: &NodeTimes,
     order: &[NodeId],
     ii: u32,
+    closure: Option<&Closure>,
 ) -> Result<Schedule, (Option<NodeId>, String)> {
-    let s = place_at(m, g, times, order, ii, false)?;
+    let s = place_at(m, g, times, order, ii, false, closure)?;
     let Err(e) = verify(m, g, &s) else { return Ok(s) };
     // The table's unit choices depend on the order of placement
     // (non-pipelined operations with alternative units); `verify` places in
     // time order. Place again, checking every candidate the way `verify`
     // will.
-    let s2 = place_at(m, g, times, order, ii, true)?;
+    let s2 = place_at(m, g, times, order, ii, true, closure)?;
     match verify(m, g, &s2) {
         Ok(()) => Ok(s2),
         Err(_) => Err((None, format!("internal: schedule failed its check: {e}"))),
@@ -201,7 +253,8 @@ pub fn place(
     ii: u32,
     time_order: bool,
 ) -> Result<Schedule, String> {
-    place_at(m, g, times, order, ii, time_order).map_err(|(_, e)| e)
+    let closure = Closure::for_graph(g, ii);
+    place_at(m, g, times, order, ii, time_order, closure.as_ref()).map_err(|(_, e)| e)
 }
 
 /// [`place`], with the node that found no cycle.
@@ -212,12 +265,12 @@ fn place_at(
     order: &[NodeId],
     ii: u32,
     time_order: bool,
+    closure: Option<&Closure>,
 ) -> Result<Schedule, (Option<NodeId>, String)> {
     let n = g.nodes.len();
     let iil = ii as i64;
     let (succ, pred) = g.adjacency();
     let mut mrt = Mrt::new(m, g, ii);
-    let closure = (n <= CLOSURE_MAX_NODES).then(|| Closure::new(g, ii));
     let mut t: Vec<Option<i64>> = vec![None; n];
     for &v in order {
         let node = &g.nodes[v];
@@ -248,7 +301,7 @@ fn place_at(
         }
         // … and the bounds over paths through nodes not yet placed tighten
         // the window, so that no dependence can leave it empty.
-        if let Some(c) = &closure {
+        if let Some(c) = closure {
             for (u, tu) in t.iter().enumerate() {
                 let Some(tu) = *tu else { continue };
                 if let Some(d) = c.get(u, v) {
@@ -359,6 +412,11 @@ struct Closure {
 const NO_PATH: i64 = i64::MIN / 4;
 
 impl Closure {
+    /// The closure, for graphs of at most [`CLOSURE_MAX_NODES`] nodes.
+    fn for_graph(g: &LoopGraph, ii: u32) -> Option<Closure> {
+        (g.nodes.len() <= CLOSURE_MAX_NODES).then(|| Closure::new(g, ii))
+    }
+
     fn new(g: &LoopGraph, ii: u32) -> Closure {
         let n = g.nodes.len();
         let mut d = vec![NO_PATH; n * n];

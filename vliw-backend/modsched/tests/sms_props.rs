@@ -257,6 +257,10 @@ struct Stats {
     sum_ii: u64,
     sum_mii: u64,
     symmetric_helped: u32,
+    /// Schedules that needed a node moved to the front / the topological
+    /// order (sms.rs's additions to the seed).
+    promoted: u32,
+    topological: u32,
     rec_checked: u32,
     res_checked: u32,
     ims_compared: u32,
@@ -359,6 +363,12 @@ fn check_graph(m: &Machine, g: &LoopGraph, stats: &mut Stats, ctx: &str) {
         if s.ii < p.schedule.ii {
             stats.symmetric_helped += 1;
         }
+    }
+    if out.notes.iter().any(|n| n.contains("placed again with it first")) {
+        stats.promoted += 1;
+    }
+    if out.notes.iter().any(|n| n.contains("topological order")) {
+        stats.topological += 1;
     }
     stats.sum_ii += s.ii as u64;
     stats.sum_mii += r.mii as u64;
@@ -464,4 +474,22 @@ fn random_graphs_alternative_units_and_ports() {
 fn random_graphs_ftm() {
     let s = run("ftm", 0xf7a_0001, 200);
     assert_quality(&s, 98);
+}
+
+/// Loops of 60–250 operations on ftm: SMS schedules them (a swing order can
+/// trap a node between neighbours placed with no slack; the topological
+/// fallback of sms.rs must get out of it) and stays close to MII.
+#[test]
+fn large_random_graphs_ftm() {
+    let m = machine("ftm");
+    let pool = pool(&m);
+    let mut rng = Rng(0x1a7_9e5);
+    let mut stats = Stats::default();
+    for (k, &nodes) in [60usize, 90, 120, 160, 250].iter().enumerate() {
+        let g = random_graph(&m, &mut rng, &pool, nodes);
+        check_graph(&m, &g, &mut stats, &format!("large graph {k} of {nodes} nodes"));
+    }
+    eprintln!("large: {stats:?}");
+    assert_eq!(stats.scheduled, 5, "{stats:?}");
+    assert!(stats.sum_ii <= stats.sum_mii + 5, "{stats:?}");
 }
