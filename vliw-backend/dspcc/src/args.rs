@@ -5,7 +5,11 @@
 //! clang-style errors (`unknown argument: '-foo'`) for anything else.
 //!
 //! Flags that only shape the C compilation (`-D`, `-W…`, `-f…`, `-std=`, …)
-//! are collected in order and handed to clang unchanged.
+//! are collected in order and handed to clang unchanged. The software
+//! pipeliner's flags (`--modulo-scheduler=`, `-fmodulo-sched`,
+//! `-fno-modulo-sched`, `--ilp-time-limit=`, `--pipeline-report=`) go to
+//! every `dsp-llc`; clang's remark flags (`-Rpass=`, `-Rpass-missed=`,
+//! `-Rpass-analysis=`) go to clang and to every `dsp-llc`.
 
 use std::fmt;
 
@@ -149,6 +153,20 @@ pub struct Options {
     pub query: Option<String>,
     /// Warnings to print (clang's "argument unused" kind).
     pub warnings: Vec<String>,
+    /// `-Rpass=REGEX`, `-Rpass-missed=REGEX`, `-Rpass-analysis=REGEX`, in
+    /// order: for clang (its own remarks, and source locations in the IR)
+    /// and for `dsp-llc` (the software pipeliner's remarks).
+    pub remarks: Vec<String>,
+    /// Software pipelining: `-fmodulo-sched` (`Some(true)`) or
+    /// `-fno-modulo-sched` (`Some(false)`), the last one given; `None`: the
+    /// optimization level decides (on from -O2).
+    pub modulo_sched: Option<bool>,
+    /// `--modulo-scheduler=sms|ims|ilp`.
+    pub modulo_scheduler: Option<String>,
+    /// `--ilp-time-limit=SECONDS`, as given.
+    pub ilp_time_limit: Option<String>,
+    /// `--pipeline-report=FILE.json`.
+    pub pipeline_report: Option<String>,
 }
 
 impl Default for Options {
@@ -176,6 +194,11 @@ impl Default for Options {
             no_std_inc: false,
             query: None,
             warnings: Vec::new(),
+            remarks: Vec::new(),
+            modulo_sched: None,
+            modulo_scheduler: None,
+            ilp_time_limit: None,
+            pipeline_report: None,
         }
     }
 }
@@ -255,6 +278,11 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-MF" => o.deps.file = Some(value(args, &mut i, a)?.to_string()),
             "-MT" | "-MQ" => o.deps.targets.push((a.to_string(), value(args, &mut i, a)?.to_string())),
             "-MP" | "-MG" => o.deps.extra.push(a.to_string()),
+            "-fmodulo-sched" => o.modulo_sched = Some(true),
+            "-fno-modulo-sched" => o.modulo_sched = Some(false),
+            "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
+            "--ilp-time-limit" => o.ilp_time_limit = Some(seconds(a, value(args, &mut i, a)?)?),
+            "--pipeline-report" => o.pipeline_report = Some(value(args, &mut i, a)?.to_string()),
             "-dumpmachine" | "-dumpversion" | "-print-libgcc-file-name" | "-print-search-dirs" => o.query = Some(a.to_string()),
             "-" => add_input(&mut o, "-", lang.or(Some(Lang::C))),
             _ if IGNORED_FLAGS.contains(&a) => {}
@@ -269,6 +297,10 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             }
             _ if CLANG_VALUE_FLAGS.iter().any(|f| a.starts_with(f)) => o.clang_flags.push(a.to_string()),
             _ if a.starts_with("--isa=") => o.isa = a["--isa=".len()..].to_string(),
+            _ if ["-Rpass=", "-Rpass-missed=", "-Rpass-analysis="].iter().any(|f| a.starts_with(f)) => o.remarks.push(a.to_string()),
+            _ if a.starts_with("--modulo-scheduler=") => o.modulo_scheduler = Some(scheduler(a, &a["--modulo-scheduler=".len()..])?),
+            _ if a.starts_with("--ilp-time-limit=") => o.ilp_time_limit = Some(seconds(a, &a["--ilp-time-limit=".len()..])?),
+            _ if a.starts_with("--pipeline-report=") => o.pipeline_report = Some(a["--pipeline-report=".len()..].to_string()),
             _ if a.starts_with("-o") => o.output = Some(a[2..].to_string()),
             _ if a.starts_with("-x") => lang = Lang::from_x(&a[2..])?,
             _ if a.starts_with("-l") => o.link.push(LinkItem::Lib(a[2..].to_string())),
@@ -292,6 +324,22 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
     }
     o.phase = phase_flags.iter().copied().min().unwrap_or(Phase::Link);
     Ok(o)
+}
+
+/// The value of `--modulo-scheduler`.
+fn scheduler(flag: &str, v: &str) -> Result<String, ArgError> {
+    match v {
+        "sms" | "ims" | "ilp" => Ok(v.to_string()),
+        _ => Err(ArgError(format!("invalid value '{v}' in '{flag}' (expected sms, ims or ilp)"))),
+    }
+}
+
+/// The value of `--ilp-time-limit`: a positive number of seconds.
+fn seconds(flag: &str, v: &str) -> Result<String, ArgError> {
+    match v.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(v.to_string()),
+        _ => Err(ArgError(format!("invalid value '{v}' in '{flag}' (expected a positive number of seconds)"))),
+    }
 }
 
 fn add_input(o: &mut Options, path: &str, lang: Option<Lang>) {
@@ -336,6 +384,12 @@ OPTIONS:
   -l NAME -L DIR -Wl,ARGS -nostdlib -nostartfiles -nodefaultlibs   linking (always static)
   -x LANG             c, cpp-output, ir, assembler, none
   -mllvm ARG          passed to LLVM inside clang
+  -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
+  --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
+  --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
+  -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX
+                      optimization remarks of clang's passes and of the pipeliner ('sms')
+  --pipeline-report=FILE.json              one JSON record per innermost loop
   -v                  print each command before running it
   -###                print the commands without running them
   -save-temps         keep intermediate files (.bc, .s) in the current directory
@@ -422,6 +476,29 @@ mod tests {
         assert!(o.no_start_files && o.no_default_libs && o.verbose && o.dry_run);
         assert_eq!(p("-Wa,-x x.c").unwrap().warnings.len(), 1);
         assert!(p("-pipe -static x.c").unwrap().clang_flags.is_empty());
+    }
+
+    #[test]
+    fn pipeliner_and_remark_flags() {
+        let o = p("-Rpass=sms -O2 -Rpass-missed=.* -Rpass-analysis=sms|x -c x.c").unwrap();
+        assert_eq!(o.remarks, ["-Rpass=sms", "-Rpass-missed=.*", "-Rpass-analysis=sms|x"]);
+        assert!(o.clang_flags.is_empty(), "{:?}", o.clang_flags);
+        assert_eq!(p("-fmodulo-sched x.c").unwrap().modulo_sched, Some(true));
+        assert_eq!(p("-fmodulo-sched -fno-modulo-sched x.c").unwrap().modulo_sched, Some(false));
+        assert_eq!(p("-fno-modulo-sched -fmodulo-sched x.c").unwrap().modulo_sched, Some(true));
+        assert_eq!(p("x.c").unwrap().modulo_sched, None);
+        let o = p("--modulo-scheduler=ilp --ilp-time-limit=0.5 --pipeline-report=r.json x.c").unwrap();
+        assert_eq!(o.modulo_scheduler.as_deref(), Some("ilp"));
+        assert_eq!(o.ilp_time_limit.as_deref(), Some("0.5"));
+        assert_eq!(o.pipeline_report.as_deref(), Some("r.json"));
+        let o = p("--modulo-scheduler ims --ilp-time-limit 3 --pipeline-report r2.json x.c").unwrap();
+        assert_eq!((o.modulo_scheduler.as_deref(), o.ilp_time_limit.as_deref(), o.pipeline_report.as_deref()), (Some("ims"), Some("3"), Some("r2.json")));
+        assert_eq!(p("--modulo-scheduler=list x.c").unwrap_err().0, "invalid value 'list' in '--modulo-scheduler=list' (expected sms, ims or ilp)");
+        assert!(p("--ilp-time-limit=-1 x.c").is_err());
+        assert!(p("--ilp-time-limit=soon x.c").is_err());
+        assert_eq!(p("-Rfoo x.c").unwrap_err().0, "unknown argument: '-Rfoo'");
+        assert_eq!(p("-Rpass x.c").unwrap_err().0, "unknown argument: '-Rpass'");
+        assert_eq!(p("--pipeline-report").unwrap_err().0, "argument to '--pipeline-report' is missing (expected 1 value)");
     }
 
     #[test]

@@ -4,13 +4,15 @@
 //! the command they typed; a failing tool stops the build with clang's
 //! wording (`dspcc: error: linker command failed with exit code 1 (use -v to
 //! see invocation)`); temporary files live in one directory removed at the end.
+//! The backend runs' pipeline reports, when there are several, are merged
+//! into the one the user named (`--pipeline-report=FILE`).
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::args::{Options, HELP};
-use crate::plan::{self, render, Job, Tool};
+use crate::plan::{self, render, Job, ReportMerge, Tool};
 use crate::tools::{Target, Toolchain, CLANG_TARGET, DUMP_MACHINE};
 
 /// The driver: parses `args` (without the program name), runs what they ask
@@ -69,7 +71,12 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return error(&format!("cannot create temporary directory '{}': {e}", temp_dir.display()));
         }
     }
-    let status = run_jobs(&o, &plan.jobs);
+    let mut status = run_jobs(&o, &plan.jobs);
+    if let Some(m) = &plan.report {
+        if let Err(e) = write_merged_report(m) {
+            status = error(&e);
+        }
+    }
     if plan.uses_temp_dir {
         let _ = std::fs::remove_dir_all(&temp_dir);
     }
@@ -205,6 +212,39 @@ fn run_one(job: &Job, args: &[String]) -> bool {
     }
 }
 
+/// Merges the JSON arrays of the backend runs' reports into one file, in
+/// input order; a run that failed (and wrote nothing) contributes nothing.
+fn write_merged_report(m: &ReportMerge) -> Result<(), String> {
+    let mut texts = Vec::new();
+    for part in &m.parts {
+        match std::fs::read_to_string(part) {
+            Ok(t) => texts.push((part.as_str(), t)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot read '{part}': {e}")),
+        }
+    }
+    let merged = merge_json_arrays(&texts)?;
+    std::fs::write(&m.output, merged).map_err(|e| format!("cannot write '{}': {e}", m.output))
+}
+
+/// Joins JSON arrays (each `[ … ]`, as `dsp-llc` writes them) into one,
+/// one element per line when each had that layout.
+fn merge_json_arrays(parts: &[(&str, String)]) -> Result<String, String> {
+    let mut items = Vec::new();
+    for (name, text) in parts {
+        let body = text
+            .trim()
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .ok_or_else(|| format!("'{name}' is not a JSON array"))?
+            .trim();
+        if !body.is_empty() {
+            items.push(format!("  {body}"));
+        }
+    }
+    Ok(if items.is_empty() { "[]\n".into() } else { format!("[\n{}\n]\n", items.join(",\n")) })
+}
+
 /// Replaces a leading `clang-19: ` (clang's driver naming itself) with `dspcc: `.
 fn relabel(line: &str, program: &Path) -> String {
     let own = program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -226,6 +266,18 @@ mod tests {
         assert_eq!(relabel("clang-19: error: unknown argument: '-foo'", clang), "dspcc: error: unknown argument: '-foo'");
         assert_eq!(relabel("clang: warning: argument unused", clang), "dspcc: warning: argument unused");
         assert_eq!(relabel("x.c:1:2: error: expected ';'", clang), "x.c:1:2: error: expected ';'");
+    }
+
+    #[test]
+    fn json_arrays_merge_in_order() {
+        let p = |t: &str| ("p.json", t.to_string());
+        assert_eq!(merge_json_arrays(&[]).unwrap(), "[]\n");
+        assert_eq!(merge_json_arrays(&[p("[]\n"), p(" [ ] ")]).unwrap(), "[]\n");
+        let a = p("[\n  {\"a\":1},\n  {\"a\":2}\n]\n");
+        let b = p("[]\n");
+        let c = p("[\n  {\"c\":[3]}\n]\n");
+        assert_eq!(merge_json_arrays(&[a, b, c]).unwrap(), "[\n  {\"a\":1},\n  {\"a\":2},\n  {\"c\":[3]}\n]\n");
+        assert_eq!(merge_json_arrays(&[p("{}")]).unwrap_err(), "'p.json' is not a JSON array");
     }
 
     #[test]

@@ -11,6 +11,13 @@
 //! - assembly (`.s`): `dsp-as` → `.o`;
 //! - objects and archives: linker inputs.
 //!
+//! Every `dsp-llc` gets the software pipeliner's flags and the remark flags
+//! (`-Rpass=…`, which clang gets too: it then keeps source locations in the
+//! IR, so the backend's remarks have FILE:LINE:COL). With
+//! `--pipeline-report=FILE`, a single `dsp-llc` writes FILE itself; with
+//! several, each writes a temporary file and the driver merges the arrays
+//! into FILE in input order ([`ReportMerge`]).
+//!
 //! Linking runs `dsp-ld` with the runtime's `crt0.o`, the inputs and `-l`
 //! libraries in command-line order, then the runtime's `libm.a` and
 //! `libc.a` (twice, so that each may use the other).
@@ -61,6 +68,17 @@ pub struct Plan {
     pub warnings: Vec<String>,
     /// Whether any job writes into the temporary directory.
     pub uses_temp_dir: bool,
+    /// `--pipeline-report` with several backend runs: the files to merge.
+    pub report: Option<ReportMerge>,
+}
+
+/// The pipeline reports of several `dsp-llc` runs, to merge into one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportMerge {
+    /// The file the user named.
+    pub output: String,
+    /// Each run's report, in input order.
+    pub parts: Vec<String>,
 }
 
 struct Planner<'a> {
@@ -105,6 +123,7 @@ pub fn plan(o: &Options, tc: &Toolchain, t: &Target, temp_dir: &Path) -> Result<
     if o.phase == Phase::Link {
         p.link(&objects);
     }
+    p.pipeline_report();
     Ok(p.plan)
 }
 
@@ -179,6 +198,7 @@ impl Planner<'_> {
                 let bc = self.temp(input, "bc");
                 let mut args = self.clang_base(input.lang);
                 args.extend(self.plugin_flags());
+                args.extend(self.location_flags());
                 args.extend(["-emit-llvm".into(), "-c".into()]);
                 self.dep_flags(&mut args, input, Some(&obj_target));
                 args.extend(["-o".into(), bc.clone()]);
@@ -237,6 +257,77 @@ impl Planner<'_> {
             "-mllvm".into(),
             format!("-dsp-isa={}", self.t.isa),
         ]
+        .into_iter()
+        .chain(self.o.remarks.iter().cloned())
+        .collect()
+    }
+
+    /// For a compilation that goes on to the backend: with a pipeline report
+    /// but no remark flags (which make clang track source locations as for
+    /// its own remarks) and no `-g` level chosen, line tables, so that the
+    /// report's records have FILE:LINE.
+    fn location_flags(&self) -> Vec<String> {
+        let o = self.o;
+        let has_g = o.clang_flags.iter().any(|f| f.starts_with("-g"));
+        if o.remarks.is_empty() && o.pipeline_report.is_some() && !has_g {
+            vec!["-gline-tables-only".into()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// `--pipeline-report`: one backend run writes the file itself, several
+    /// write temporary files that [`ReportMerge`] joins; with no backend
+    /// run, the pipeliner's flags are unused (warned, like clang).
+    fn pipeline_report(&mut self) {
+        let o = self.o;
+        let llc: Vec<usize> = (0..self.plan.jobs.len()).filter(|&k| self.plan.jobs[k].tool == Tool::Llc).collect();
+        if llc.is_empty() {
+            let mut unused: Vec<String> = Vec::new();
+            if let Some(s) = &o.modulo_scheduler {
+                unused.push(format!("--modulo-scheduler={s}"));
+            }
+            if let Some(t) = &o.ilp_time_limit {
+                unused.push(format!("--ilp-time-limit={t}"));
+            }
+            if let Some(r) = &o.pipeline_report {
+                unused.push(format!("--pipeline-report={r}"));
+            }
+            match o.modulo_sched {
+                Some(true) => unused.push("-fmodulo-sched".into()),
+                Some(false) => unused.push("-fno-modulo-sched".into()),
+                None => {}
+            }
+            for f in unused {
+                self.plan.warnings.push(format!("argument unused during compilation: '{f}'"));
+            }
+            return;
+        }
+        let Some(out) = o.pipeline_report.clone() else { return };
+        if llc.len() == 1 {
+            self.add_report(llc[0], out);
+            return;
+        }
+        let mut parts = Vec::new();
+        for k in llc {
+            let name = match self.plan.jobs[k].input {
+                Some(i) => stem(&o.inputs[i].path),
+                None => "report".into(),
+            };
+            self.serial += 1;
+            let part = self.temp_dir.join(format!("{name}-{}.json", self.serial)).display().to_string();
+            self.add_report(k, part.clone());
+            parts.push(part);
+        }
+        self.plan.uses_temp_dir = true;
+        self.plan.report = Some(ReportMerge { output: out, parts });
+    }
+
+    /// Gives backend job `k` `--pipeline-report=FILE` (before its `-S`/`-o`).
+    fn add_report(&mut self, k: usize, file: String) {
+        let args = &mut self.plan.jobs[k].args;
+        let at = args.iter().position(|a| a == "-S" || a == "-o").unwrap_or(args.len());
+        args.insert(at, format!("--pipeline-report={file}"));
     }
 
     /// `-M…` flags for a compilation of `input` whose object is `object`.
@@ -285,7 +376,20 @@ impl Planner<'_> {
             's' | 'z' => '2',
             c => c,
         };
+        let o = self.o;
         let mut args = vec!["--isa".into(), self.t.isa.clone(), format!("-O{opt}")];
+        match o.modulo_sched {
+            Some(true) => args.push("--pipeline".into()),
+            Some(false) => args.push("--no-pipeline".into()),
+            None => {}
+        }
+        if let Some(s) = &o.modulo_scheduler {
+            args.push(format!("--modulo-scheduler={s}"));
+        }
+        if let Some(t) = &o.ilp_time_limit {
+            args.push(format!("--ilp-time-limit={t}"));
+        }
+        args.extend(o.remarks.iter().cloned());
         if asm {
             args.push("-S".into());
         }
@@ -481,6 +585,65 @@ mod tests {
         assert_eq!(plan_for("-emit-llvm a.c").unwrap_err().0, "-emit-llvm cannot be used when linking");
         let p = plan_for("-c x.o y.c").unwrap();
         assert_eq!(p.warnings, ["x.o: 'linker' input unused because linking not done"]);
+    }
+
+    #[test]
+    fn pipeliner_and_remark_flags_reach_every_backend_run() {
+        let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
+        assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-emit-llvm"]), "{:?}", j[0].1);
+        assert!(!j[0].1.iter().any(|a| a.contains("modulo") || a.contains("ilp") || a.starts_with("-g")), "{:?}", j[0].1);
+        assert_eq!(
+            j[1].1,
+            ["--isa", "ftm", "-O2", "--no-pipeline", "--modulo-scheduler=ims", "--ilp-time-limit=2", "-Rpass=sms", "-Rpass-missed=.*", "-o", "x.o", "/tmp/d/x-1.bc"]
+        );
+        // In full links and -S too; -fmodulo-sched turns it on (also at -O1).
+        let j = jobs("-O1 -fmodulo-sched -Rpass-analysis=sms a.c b.c -o prog");
+        let llc: Vec<&Vec<String>> = j.iter().filter(|x| x.0 == Tool::Llc).map(|x| &x.1).collect();
+        assert_eq!(llc.len(), 2);
+        assert!(llc.iter().all(|a| has(a, &["-O1", "--pipeline", "-Rpass-analysis=sms"])), "{llc:?}");
+        let j = jobs("-S -Rpass=sms x.c");
+        assert!(has(&j[1].1, &["-Rpass=sms", "-S", "-o", "x.s"]), "{:?}", j[1].1);
+        // Nothing by default.
+        let j = jobs("-O2 -c x.c");
+        assert_eq!(j[1].1.len(), 6);
+    }
+
+    #[test]
+    fn pipeline_report_of_one_or_several_inputs() {
+        let p = plan_for("-O2 -c x.c --pipeline-report=r.json").unwrap();
+        assert_eq!(p.report, None);
+        assert!(has(&p.jobs[1].args, &["--pipeline-report=r.json", "-o", "x.o"]), "{:?}", p.jobs[1].args);
+        // Line tables for the records' FILE:LINE, unless -g or -Rpass given.
+        assert!(p.jobs[0].args.contains(&"-gline-tables-only".to_string()));
+        for cmd in ["-g0 -c x.c --pipeline-report=r.json", "-Rpass=sms -c x.c --pipeline-report=r.json", "-c x.c"] {
+            assert!(!plan_for(cmd).unwrap().jobs[0].args.contains(&"-gline-tables-only".to_string()), "{cmd}");
+        }
+        let p = plan_for("-O2 a.c b.s c.ll d.o --pipeline-report out.json -o prog").unwrap();
+        let m = p.report.clone().unwrap();
+        assert_eq!(m.output, "out.json");
+        assert_eq!(m.parts, ["/tmp/d/a-6.json", "/tmp/d/c-7.json"]);
+        let llc: Vec<&Job> = p.jobs.iter().filter(|j| j.tool == Tool::Llc).collect();
+        assert!(has(&llc[0].args, &["--pipeline-report=/tmp/d/a-6.json"]), "{:?}", llc[0].args);
+        assert!(has(&llc[1].args, &["--pipeline-report=/tmp/d/c-7.json"]), "{:?}", llc[1].args);
+        assert!(p.uses_temp_dir);
+    }
+
+    #[test]
+    fn pipeliner_flags_without_a_backend_run_are_unused() {
+        let p = plan_for("-E --pipeline-report=r.json --modulo-scheduler=ilp -fmodulo-sched x.c").unwrap();
+        assert_eq!(
+            p.warnings,
+            [
+                "argument unused during compilation: '--modulo-scheduler=ilp'",
+                "argument unused during compilation: '--pipeline-report=r.json'",
+                "argument unused during compilation: '-fmodulo-sched'"
+            ]
+        );
+        assert!(!p.jobs[0].args.iter().any(|a| a.starts_with("-g")));
+        let p = plan_for("-S -emit-llvm -Rpass=sms --pipeline-report=r.json x.c").unwrap();
+        assert_eq!(p.warnings, ["argument unused during compilation: '--pipeline-report=r.json'"]);
+        assert!(has(&p.jobs[0].args, &["-Rpass=sms", "-S", "-emit-llvm"]), "{:?}", p.jobs[0].args);
+        assert!(plan_for("-c x.s --ilp-time-limit=1").unwrap().warnings[0].contains("--ilp-time-limit=1"));
     }
 
     #[test]
