@@ -563,6 +563,45 @@ mod tests {
         assert!(rec_mii(&g, &m).is_err());
     }
 
+    fn alt() -> Machine {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/machines/sms_alt.isa");
+        Machine::load(path).expect("sms_alt.isa")
+    }
+
+    fn ops(m: &Machine, list: &[(&str, u32)]) -> LoopGraph {
+        let r = m.regfile_by_name("r").unwrap();
+        let mut g = LoopGraph::new();
+        for (i, &(k, reads)) in list.iter().enumerate() {
+            let instr = m.instr_by_mnemonic(k).unwrap();
+            let reads = if reads > 0 { vec![(r, reads)] } else { vec![] };
+            g.add_node(Node { instr, reads, writes: None, name: format!("n{i}"), pinned_row: None });
+        }
+        g
+    }
+
+    #[test]
+    fn res_mii_alternatives_busy_and_ports() {
+        let m = alt();
+        // Two dividers' worth of work on one non-pipelined divider (busy 3).
+        let g = ops(&m, &[("div", 0), ("div", 0)]);
+        assert_eq!(res_mii(&m, &g), (6, "div".to_string()));
+        // Five multiplies may run on mul or either ALU: 5 / 3 → 2, not 5.
+        let g = ops(&m, &[("mul", 0); 5]);
+        assert_eq!(res_mii(&m, &g).0, 2);
+        // A mac only runs on mul: with four muls, mul|alu carries 5 → 2.
+        let g = ops(&m, &[("mac", 0), ("mul", 0), ("mul", 0), ("mul", 0), ("mul", 0)]);
+        assert_eq!(res_mii(&m, &g).0, 2);
+        // Two adds reading three registers each: 6 reads on 4 ports → 2
+        // (the two ALUs alone would allow 1).
+        let g = ops(&m, &[("add", 3), ("add", 3)]);
+        assert_eq!(res_mii(&m, &g), (2, "read ports of file 'r'".to_string()));
+        // rem (div or mul, busy 2) with two divs: the divs alone hold the
+        // divider 6 cycles; rem goes to mul.
+        let g = ops(&m, &[("div", 0), ("div", 0), ("rem", 0)]);
+        let r = compute(&m, &g).unwrap();
+        assert_eq!((r.res_mii, r.res_exact), (6, true), "{r:?}");
+    }
+
     #[test]
     fn res_mii_tiny() {
         let m = tiny();
