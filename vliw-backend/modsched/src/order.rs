@@ -14,9 +14,10 @@
 //! `fuseRecs`; seed 000's Fig. 8 set {A, C, D, F} is two 3-node circuits).
 //! Recurrences of RecMII 0 do not constrain II and are not sets. By
 //! decreasing RecMII, each recurrence gives a set: its nodes not already in
-//! a set, plus the nodes on paths (within an iteration) between the earlier
-//! sets and it (over the same edges as the sweeps, below). The remaining nodes form one set per connected component of
-//! the graph, components that touch earlier sets first.
+//! a set, plus the nodes on paths between the earlier sets and it (over the
+//! same edges as the sweeps, below). The remaining nodes form one set per
+//! connected component of the graph, components that touch earlier sets
+//! first.
 //!
 //! **Ordering** (Fig. 7): per set `S`, if `Pred_L(O) ∩ S` is not empty the
 //! sweep starts bottom-up from it, else if `Succ_L(O) ∩ S` is not empty
@@ -30,14 +31,16 @@
 //! ([`crate::analysis::acyclic_edges`]: loop-carried edges that close a
 //! circuit are ignored, loop-carried edges between components are kept, so
 //! that a node fed by another iteration's value is still ordered next to
-//! its producer). Paths between sets use the same edges. If a set still has unordered nodes when
-//! both are empty (a recurrence whose distance-0 edges fall apart), the set
-//! starts again with its remaining nodes.
+//! its producer). If a set still has unordered nodes when both are empty (a
+//! recurrence whose distance-0 edges fall apart), the set starts again with
+//! its remaining nodes.
 //!
 //! **§6.2 changes.** (1) Zero and negative delays: among candidates of
-//! equal height (depth), a node is not taken while one of its predecessors
-//! (successors) in the sweep direction, reached over edges of delay ≤ 0, is
-//! also a candidate. (2) Resource-aware choice among still-equal candidates
+//! equal height (depth), the graph structure decides — the node with the
+//! longest chain of delay-≤0 edges (distance 0) below it in a top-down
+//! sweep (above it, bottom-up) goes first, so a node is not taken before a
+//! predecessor (successor) that ties with it (as LLVM's zero-latency
+//! height and depth). (2) Resource-aware choice among still-equal candidates
 //! (and for the starting node): the node whose resources are scarcer first —
 //! non-pipelined (more busy cycles), higher utilisation of its units, fewer
 //! alternative units, heavier use of read/write ports — then the lowest
