@@ -398,9 +398,17 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
     // Blocks executed in every iteration: on every path header → latch.
     let always: Vec<bool> = (0..n).map(|i| on_every_path(&rsuccs, 0, i)).collect();
 
-    // Check every instruction before changing anything.
+    // Check every instruction before changing anything. A register defined
+    // in two blocks (not SSA: tied operands are redefined within one block)
+    // would be clobbered by speculation.
+    let mut def_block: HashMap<dsp_mir::VReg, Block> = HashMap::new();
     for &b in &order {
         for inst in &f.block(b).insts {
+            if let Some(v) = crate::candidate::def_of(m, &inst.kind) {
+                if *def_block.entry(v).or_insert(b) != b {
+                    return Err(format!("register %{} is defined in two blocks of the loop", v.0));
+                }
+            }
             match &inst.kind {
                 InstKind::Call { .. } => return Err("the loop contains a call".into()),
                 InstKind::Machine { instr, .. } => {

@@ -593,6 +593,16 @@ fn conditional_loads_divisions_calls_and_early_exits_are_rejected_with_reasons()
         t.br(then, q, s.header, latch);
     });
     rejected(&mut t, &s, "back edges");
+
+    // A register defined in two blocks (not SSA) would be clobbered.
+    let mut t = T::new("ftm");
+    let s = with_conditional(&mut t, &|t, s, then, latch, v| {
+        let q = t.val(then, SemOp::Add, t.r, &[Operand::Reg(v), Operand::Imm(1)]);
+        t.op(latch, SemOp::Add, Some(q), &[Operand::Reg(v), Operand::Imm(2)]);
+        let ya = t.elem(latch, s.y, s.i);
+        t.store(latch, ya, q);
+    });
+    rejected(&mut t, &s, "defined in two blocks");
 }
 
 #[test]
