@@ -126,7 +126,10 @@ impl<'a> Mrt<'a> {
                 .iter()
                 .filter(|&&x| m.instr(self.g.nodes[x].instr).units.iter().all(|&u| u == unit))
                 .count() as u32;
-            if self.held[hr][unit.0 as usize] + k + issued > count {
+            // A node busy for more than II cycles holds its unit again in
+            // its own issue row: count its issue there too.
+            let own = u32::from(hr == r);
+            if self.held[hr][unit.0 as usize] + k + issued + own > count {
                 return Err(format!(
                     "unit '{}' is busy in row {hr} (non-pipelined, {} cycles)",
                     m.unit(unit).name,
