@@ -66,16 +66,26 @@ pub(crate) fn lower_block(
 ) -> Result<LBlock, LowerError> {
     let (m, f) = (cx.m, cx.f);
     let block = f.block(b);
-    let err = |msg: String| (format!("fixed-schedule block {}: {msg}", block_name(f, b)), None);
+    let err = |msg: String| {
+        (
+            format!("fixed-schedule block {}: {msg}", block_name(f, b)),
+            None,
+        )
+    };
     let mut body = Vec::new();
     let mut cycles = Vec::new();
     for (i, inst) in block.insts.iter().enumerate() {
         if !matches!(inst.kind, InstKind::Machine { .. }) {
             return Err(err(format!("inst {i} is not a machine instruction")));
         }
-        let c = inst.cycle.ok_or_else(|| err(format!("inst {i} has no cycle")))?;
+        let c = inst
+            .cycle
+            .ok_or_else(|| err(format!("inst {i} has no cycle")))?;
         if c >= fx.len || cycles.last().is_some_and(|&l| c < l) {
-            return Err(err(format!("inst {i}: cycle {c} out of order or past the block's {} bundles", fx.len)));
+            return Err(err(format!(
+                "inst {i}: cycle {c} out of order or past the block's {} bundles",
+                fx.len
+            )));
         }
         if let Some(op) = cx.lower_inst(inst)? {
             body.push(op);
@@ -124,16 +134,28 @@ pub(crate) fn lower_block(
             ))
         }
     }
-    let mut regions = vec![Region { body, control: None, live_out: vec![] }];
+    let mut regions = vec![Region {
+        body,
+        control: None,
+        live_out: vec![],
+    }];
     if let Some(control) = jump {
-        regions.push(Region { body: vec![], control: Some(control), live_out: vec![] });
+        regions.push(Region {
+            body: vec![],
+            control: Some(control),
+            live_out: vec![],
+        });
     }
     Ok(LBlock {
         block: b,
         label: crate::lower::block_label(f, b),
         regions,
         succs: layout.successors(f, b),
-        fixed: Some(FixedPlan { len: fx.len, cycles, branch_cycle: fx.branch_cycle }),
+        fixed: Some(FixedPlan {
+            len: fx.len,
+            cycles,
+            branch_cycle: fx.branch_cycle,
+        }),
     })
 }
 
@@ -142,11 +164,14 @@ pub(crate) fn lower_block(
 pub fn bundles(m: &Machine, plan: &FixedPlan, body: &[LOp]) -> Result<Vec<Vec<LOp>>, String> {
     let mut out: Vec<Vec<LOp>> = vec![Vec::new(); plan.len as usize];
     for (op, &c) in body.iter().zip(&plan.cycles) {
-        let slot = out.get_mut(c as usize).ok_or_else(|| format!("an operation in cycle {c} past the block's end"))?;
+        let slot = out
+            .get_mut(c as usize)
+            .ok_or_else(|| format!("an operation in cycle {c} past the block's end"))?;
         slot.push(op.clone());
     }
     if out.iter().any(|b| b.is_empty()) {
-        let nop = crate::lower::nop_op(m).ok_or_else(|| format!("machine {} has no nop to pad empty bundles", m.name))?;
+        let nop = crate::lower::nop_op(m)
+            .ok_or_else(|| format!("machine {} has no nop to pad empty bundles", m.name))?;
         for b in out.iter_mut().filter(|b| b.is_empty()) {
             b.push(nop.clone());
         }
@@ -161,10 +186,12 @@ fn reads(m: &Machine, op: &LOp) -> Vec<PReg> {
     let mut out: Vec<PReg> = ins
         .sem
         .sources()
-        .filter_map(|k| match (op.operands.get(k), ins.operands.get(k).map(|o| o.kind)) {
-            (Some(crate::lower::LOperand::Reg(r)), Some(OperandKind::Reg(_))) => Some(*r),
-            _ => None,
-        })
+        .filter_map(
+            |k| match (op.operands.get(k), ins.operands.get(k).map(|o| o.kind)) {
+                (Some(crate::lower::LOperand::Reg(r)), Some(OperandKind::Reg(_))) => Some(*r),
+                _ => None,
+            },
+        )
         .collect();
     out.extend(op.guard.map(|(g, _)| g));
     out.retain(|r| m.special(*r).is_none());
@@ -181,12 +208,20 @@ struct Pending {
 
 /// Checks one straight sequence of fixed blocks; `drain`: control then
 /// leaves for an ordinary block.
-fn check_path(m: &Machine, f: &Function, path: &[Block], code: &HashMap<Block, Vec<Vec<LOp>>>, drain: bool) -> Result<(), String> {
+fn check_path(
+    m: &Machine,
+    f: &Function,
+    path: &[Block],
+    code: &HashMap<Block, Vec<Vec<LOp>>>,
+    drain: bool,
+) -> Result<(), String> {
     let mut seq: Vec<Vec<&LOp>> = Vec::new();
     // (block, bundle within it) of every bundle of the sequence.
     let mut origin: Vec<(Block, usize)> = Vec::new();
     for &b in path {
-        let bundles = code.get(&b).ok_or_else(|| format!("{} was not emitted", block_name(f, b)))?;
+        let bundles = code
+            .get(&b)
+            .ok_or_else(|| format!("{} was not emitted", block_name(f, b)))?;
         for (k, bundle) in bundles.iter().enumerate() {
             seq.push(bundle.iter().collect());
             origin.push((b, k));
@@ -194,7 +229,11 @@ fn check_path(m: &Machine, f: &Function, path: &[Block], code: &HashMap<Block, V
     }
     let names: Vec<String> = path.iter().map(|&b| format!("bb{}", b.0)).collect();
     let route = names.join(" → ");
-    let at = |c: usize| origin.get(c).map_or(format!("cycle {c}"), |(b, k)| format!("bb{} bundle {k}", b.0));
+    let at = |c: usize| {
+        origin.get(c).map_or(format!("cycle {c}"), |(b, k)| {
+            format!("bb{} bundle {k}", b.0)
+        })
+    };
     replay(m, &seq).map_err(|(c, e)| format!("along {route}, {}: {e}", at(c)))?;
     let mut pending: HashMap<PReg, Pending> = HashMap::new();
     let mut done = 0u64;
@@ -233,7 +272,14 @@ fn check_path(m: &Machine, f: &Function, path: &[Block], code: &HashMap<Block, V
                 }
                 let keep = pending.get(&r).is_some_and(|p| p.at > land);
                 if !keep {
-                    pending.insert(r, Pending { at: land, guard: op.guard, issued: c });
+                    pending.insert(
+                        r,
+                        Pending {
+                            at: land,
+                            guard: op.guard,
+                            issued: c,
+                        },
+                    );
                 }
             }
             done = done.max(cycle + (m.instr(op.instr).latency.max(busy(m, op.instr))) as u64);
@@ -250,7 +296,11 @@ fn check_path(m: &Machine, f: &Function, path: &[Block], code: &HashMap<Block, V
 
 /// Checks every path through the function's emitted fixed blocks (`code`:
 /// their bundles); Err says what is wrong and where.
-pub fn check(m: &Machine, f: &Function, code: &HashMap<Block, Vec<Vec<LOp>>>) -> Result<(), String> {
+pub fn check(
+    m: &Machine,
+    f: &Function,
+    code: &HashMap<Block, Vec<Vec<LOp>>>,
+) -> Result<(), String> {
     if code.is_empty() {
         return Ok(());
     }

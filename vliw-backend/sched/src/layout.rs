@@ -66,11 +66,10 @@ fn thread(f: &Function) -> Vec<Block> {
             let mut b = Block(i as u32);
             for _ in 0..n {
                 let data = f.block(b);
-                let plain = data.insts.is_empty() && data.fixed.is_none() && data.comments.is_empty();
+                let plain =
+                    data.insts.is_empty() && data.fixed.is_none() && data.comments.is_empty();
                 match data.term {
-                    Terminator::Jump(t) if plain && (t.0 as usize) < n && t != b => {
-                        b = t
-                    }
+                    Terminator::Jump(t) if plain && (t.0 as usize) < n && t != b => b = t,
                     _ => return b,
                 }
             }

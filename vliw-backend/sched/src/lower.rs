@@ -291,7 +291,11 @@ impl Ctx<'_> {
         (format!("machine {} has no {what}", self.m.name), None)
     }
 
-    pub(crate) fn branch_to(&self, target: Block, guard: Option<(PReg, bool)>) -> Result<LOp, LowerError> {
+    pub(crate) fn branch_to(
+        &self,
+        target: Block,
+        guard: Option<(PReg, bool)>,
+    ) -> Result<LOp, LowerError> {
         let br =
             query::branch_instr(self.m).ok_or_else(|| self.missing("pc-relative branch (br)"))?;
         Ok(self.op(

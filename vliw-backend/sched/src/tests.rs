@@ -501,7 +501,8 @@ fn liveness_across_blocks_and_calls() {
         .insts
         .push(op(&m, SemOp::Add, Ty::I32, Some(a), &[reg(a), reg(c)]));
     f.block_mut(Block(1)).term = ret_term(&m);
-    let mut blocks = crate::lower::lower_function(&m, &f, &crate::layout::layout(&f).unwrap()).unwrap();
+    let mut blocks =
+        crate::lower::lower_function(&m, &f, &crate::layout::layout(&f).unwrap()).unwrap();
     crate::liveness::compute(&mut blocks);
     let call_region = &blocks[0].regions[0];
     // Before the call: its argument (and the stack pointer); `c` is clobbered by the call.
@@ -590,7 +591,12 @@ fn fixed_blocks_impose_their_layout() {
             (len(".Lf_3"), len(".Lf_5"), len(".Lf_1")),
             (1, delay as usize + 1, 1)
         );
-        let k = &sf.blocks.iter().find(|b| b.label == ".Lf_5").unwrap().bundles;
+        let k = &sf
+            .blocks
+            .iter()
+            .find(|b| b.label == ".Lf_5")
+            .unwrap()
+            .bundles;
         assert!(k[0]
             .iter()
             .any(|o| o.operands.contains(&LOperand::Label(".Lf_5".into()))));
@@ -621,7 +627,15 @@ fn fixed_blocks_impose_their_layout() {
 fn fixed_blocks_are_checked_with_their_neighbours() {
     for m in machines() {
         let (a, b, base) = (r(&m, 0), r(&m, 1), r(&m, 2));
-        let ld = |dst: PReg| op(&m, SemOp::Load, Ty::I32, Some(dst), &[reg(base), Operand::Imm(0)]);
+        let ld = |dst: PReg| {
+            op(
+                &m,
+                SemOp::Load,
+                Ty::I32,
+                Some(dst),
+                &[reg(base), Operand::Imm(0)],
+            )
+        };
         let add = |dst: PReg, x: PReg| op(&m, SemOp::Add, Ty::I32, Some(dst), &[reg(x), reg(x)]);
         let lat = match &ld(a).kind {
             InstKind::Machine { instr, .. } => m.instr(*instr).latency,
@@ -652,10 +666,22 @@ fn fixed_blocks_are_checked_with_their_neighbours() {
         assert_eq!(sf.blocks[1].bundles.len(), lat as usize + 1);
         // Nops: the fixed block's empty bundles and the return's delay slots.
         let delay = m.control.delay_slots as usize;
-        assert_eq!(sf.stats.nops, lat as usize - 1 + delay, "{}: {:?}", m.name, sf.stats);
+        assert_eq!(
+            sf.stats.nops,
+            lat as usize - 1 + delay,
+            "{}: {:?}",
+            m.name,
+            sf.stats
+        );
         // A read before the load lands.
-        let e = err(&straight(vec![at(ld(a), 0), at(add(b, a), lat - 1)], lat + 1));
-        assert!(e.contains("invalid fixed schedule") && e.contains("reads"), "{e}");
+        let e = err(&straight(
+            vec![at(ld(a), 0), at(add(b, a), lat - 1)],
+            lat + 1,
+        ));
+        assert!(
+            e.contains("invalid fixed schedule") && e.contains("reads"),
+            "{e}"
+        );
         // Not drained before an ordinary block.
         let e = err(&straight(vec![at(ld(a), 0)], lat - 1));
         assert!(e.contains("must drain"), "{e}");
@@ -670,9 +696,14 @@ fn fixed_blocks_are_checked_with_their_neighbours() {
             .iter()
             .map(|u| m.units[u.0 as usize].count)
             .sum();
-        let many: Vec<Inst> = (0..=units as usize).map(|k| at(ld(r(&m, 3 + k)), 0)).collect();
+        let many: Vec<Inst> = (0..=units as usize)
+            .map(|k| at(ld(r(&m, 3 + k)), 0))
+            .collect();
         let e = err(&straight(many, lat + 1));
-        assert!(e.contains("invalid fixed schedule") && e.contains("pipeliner"), "{e}");
+        assert!(
+            e.contains("invalid fixed schedule") && e.contains("pipeliner"),
+            "{e}"
+        );
         // Across a kernel's back edge: the load issued in the last bundle
         // lands in the next pass, read one cycle too early.
         let delay = m.control.delay_slots;

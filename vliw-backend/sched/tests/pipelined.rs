@@ -11,7 +11,9 @@
 mod common;
 
 use common::*;
-use dsp_mir::{Block, Callee, FixedBlock, Function, Inst, InstKind, Operand, Reg, RegFileId, Terminator};
+use dsp_mir::{
+    Block, Callee, FixedBlock, Function, Inst, InstKind, Operand, Reg, RegFileId, Terminator,
+};
 use dsp_sched::SchedOptions;
 use isa_tablegen::{ArgPat, Guard, Machine, Op, SemOp, Ty, Want};
 
@@ -25,7 +27,11 @@ fn a_values() -> Vec<i32> {
 fn expected(n: usize) -> String {
     let a = a_values();
     let acc: i32 = a[..n].iter().map(|x| x * 3).sum();
-    let w: i32 = a[..n].iter().enumerate().map(|(i, x)| (i as i32 + 1) * x * 3).sum();
+    let w: i32 = a[..n]
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (i as i32 + 1) * x * 3)
+        .sum();
     format!("{acc}{w}")
 }
 
@@ -42,7 +48,13 @@ impl<'m> Vb<'m> {
     fn new(m: &'m Machine) -> Vb<'m> {
         let mut f = Function::new("main");
         let cur = f.new_block("entry");
-        Vb { m, f, cur, int: m.scalar_file(Ty::I32).unwrap(), pred: m.predicate_file().unwrap() }
+        Vb {
+            m,
+            f,
+            cur,
+            int: m.scalar_file(Ty::I32).unwrap(),
+            pred: m.predicate_file().unwrap(),
+        }
     }
     fn vreg(&mut self, file: RegFileId) -> Reg {
         Reg::Virt(self.f.new_vreg(file))
@@ -57,8 +69,17 @@ impl<'m> Vb<'m> {
                 _ => ArgPat::SymImm,
             })
             .collect();
-        let want = Want { op, ty: Some(Ty::I32), ty2: None, dst: dst.map(|d| self.f.reg_file(d)), args: &pats };
-        let id = self.m.find_instr(&want).unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
+        let want = Want {
+            op,
+            ty: Some(Ty::I32),
+            ty2: None,
+            dst: dst.map(|d| self.f.reg_file(d)),
+            args: &pats,
+        };
+        let id = self
+            .m
+            .find_instr(&want)
+            .unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
         dsp_mir::builder::sem_inst(self.m, id, dst.map(Operand::Reg), args, None)
     }
     fn push(&mut self, i: Inst) {
@@ -80,8 +101,15 @@ impl<'m> Vb<'m> {
     }
     fn print(&mut self, v: Reg) {
         let a0 = arg(self.m, Ty::I32, 0);
-        self.push(Inst::new(InstKind::Copy { dst: Reg::Phys(a0), src: v }));
-        self.push(Inst::new(InstKind::Call { callee: Callee::Sym("print_int".into()), args: vec![a0], rets: vec![] }));
+        self.push(Inst::new(InstKind::Copy {
+            dst: Reg::Phys(a0),
+            src: v,
+        }));
+        self.push(Inst::new(InstKind::Call {
+            callee: Callee::Sym("print_int".into()),
+            args: vec![a0],
+            rets: vec![],
+        }));
     }
 }
 
@@ -105,7 +133,9 @@ fn fits(m: &Machine, insts: &[&Inst], branch: bool) -> bool {
     let mut ops: Vec<Op> = Vec::new();
     let mut next = 0i64;
     for i in insts {
-        let InstKind::Machine { instr, ops: o, .. } = &i.kind else { return false };
+        let InstKind::Machine { instr, ops: o, .. } = &i.kind else {
+            return false;
+        };
         let decl = &m.instr(*instr).operands;
         let args = o
             .iter()
@@ -119,11 +149,22 @@ fn fits(m: &Machine, insts: &[&Inst], branch: bool) -> bool {
                 _ => 0,
             })
             .collect();
-        ops.push(Op { instr: *instr, guard: None, args });
+        ops.push(Op {
+            instr: *instr,
+            guard: None,
+            args,
+        });
     }
     if branch {
         let br = dsp_sched::query::branch_instr(m).unwrap();
-        ops.push(Op { instr: br, guard: Some(Guard { reg: 1, negate: false }), args: vec![0] });
+        ops.push(Op {
+            instr: br,
+            guard: Some(Guard {
+                reg: 1,
+                negate: false,
+            }),
+            args: vec![0],
+        });
     }
     ops.is_empty() || m.check_bundle(&ops).is_ok()
 }
@@ -155,7 +196,15 @@ fn build(m: &Machine) -> Pipelined {
     let fin = b.f.new_block("fin");
 
     // Registers of the loop.
-    let (pa, pb, acc, x, y, c, p) = (b.vreg(int), b.vreg(int), b.vreg(int), b.vreg(int), b.vreg(int), b.vreg(int), b.vreg(pred));
+    let (pa, pb, acc, x, y, c, p) = (
+        b.vreg(int),
+        b.vreg(int),
+        b.vreg(int),
+        b.vreg(int),
+        b.vreg(int),
+        b.vreg(int),
+        b.vreg(pred),
+    );
     let zero = b.vreg(int);
     // One iteration: (instruction, index) in program order; times below.
     let body = [
@@ -172,7 +221,14 @@ fn build(m: &Machine) -> Pipelined {
     let test = b.inst(SemOp::Lt, Some(p), &[r(zero), r(c)]);
     let test_row = latency(m, &dec);
     // The smallest II (from the lifetimes and the loop control) whose rows fit bundles.
-    let lower = [lat[0] + 1, lat[2] + 1, test_row + latency(m, &test) + 1 + delay].into_iter().max().unwrap();
+    let lower = [
+        lat[0] + 1,
+        lat[2] + 1,
+        test_row + latency(m, &test) + 1 + delay,
+    ]
+    .into_iter()
+    .max()
+    .unwrap();
     let (ii, t) = (lower..lower + 64)
         .find_map(|ii| {
             // Rows of the kernel: the loop control first, then each op at
@@ -226,8 +282,12 @@ fn build(m: &Machine) -> Pipelined {
         }
     }
     // Kernel: every op in its row, the loop control, the branch in row II-1-delay.
-    let mut ker: Vec<(u32, usize, Inst)> =
-        body.iter().zip(&t).enumerate().map(|(k, (i, &tt))| (tt % ii, k, at(i, tt % ii))).collect();
+    let mut ker: Vec<(u32, usize, Inst)> = body
+        .iter()
+        .zip(&t)
+        .enumerate()
+        .map(|(k, (i, &tt))| (tt % ii, k, at(i, tt % ii)))
+        .collect();
     ker.push((0, 10, at(&dec, 0)));
     ker.push((test_row, 11, at(&test, test_row)));
     // Epilogue: passes 0..S-2, the later stages; long enough to drain
@@ -249,27 +309,71 @@ fn build(m: &Machine) -> Pipelined {
 
     // entry: pointers, trip count, the guard.
     let (na, n) = (b.vreg(int), b.vreg(int));
-    b.op(SemOp::Mov, pa, &[Operand::Sym { name: "a".into(), offset: 0 }]);
-    b.op(SemOp::Mov, pb, &[Operand::Sym { name: "b".into(), offset: 0 }]);
-    b.op(SemOp::Mov, na, &[Operand::Sym { name: "n".into(), offset: 0 }]);
+    b.op(
+        SemOp::Mov,
+        pa,
+        &[Operand::Sym {
+            name: "a".into(),
+            offset: 0,
+        }],
+    );
+    b.op(
+        SemOp::Mov,
+        pb,
+        &[Operand::Sym {
+            name: "b".into(),
+            offset: 0,
+        }],
+    );
+    b.op(
+        SemOp::Mov,
+        na,
+        &[Operand::Sym {
+            name: "n".into(),
+            offset: 0,
+        }],
+    );
     b.op(SemOp::Load, n, &[r(na), imm(0)]);
     b.op(SemOp::Mov, zero, &[imm(0)]);
     b.op(SemOp::Mov, acc, &[imm(0)]);
     let cnt = b.new_op(SemOp::Add, int, &[r(n), imm(0)]);
     let s = b.new_op(SemOp::Mov, int, &[imm(stages as i64)]);
     let short = b.new_op(SemOp::Lt, pred, &[r(n), r(s)]);
-    b.term(Terminator::Branch { cond: short, negate: false, taken: slow_head, not_taken: pre });
+    b.term(Terminator::Branch {
+        cond: short,
+        negate: false,
+        taken: slow_head,
+        not_taken: pre,
+    });
     // pre: kernel passes = n - (S - 1).
     b.cur = pre;
     b.op(SemOp::Add, c, &[r(n), imm(1 - stages as i64)]);
     b.term(Terminator::Jump(p_blk));
-    let fixed = |b: &mut Vb, blk: Block, insts: Vec<Inst>, len: u32, bc: Option<u32>, drains: bool, term: Terminator| {
+    let fixed = |b: &mut Vb,
+                 blk: Block,
+                 insts: Vec<Inst>,
+                 len: u32,
+                 bc: Option<u32>,
+                 drains: bool,
+                 term: Terminator| {
         let d = b.f.block_mut(blk);
         d.insts = insts;
-        d.fixed = Some(FixedBlock { len, branch_cycle: bc, drains });
+        d.fixed = Some(FixedBlock {
+            len,
+            branch_cycle: bc,
+            drains,
+        });
         d.term = term;
     };
-    fixed(&mut b, p_blk, sorted(pro), (stages - 1) * ii, None, false, Terminator::Jump(k_blk));
+    fixed(
+        &mut b,
+        p_blk,
+        sorted(pro),
+        (stages - 1) * ii,
+        None,
+        false,
+        Terminator::Jump(k_blk),
+    );
     fixed(
         &mut b,
         k_blk,
@@ -277,14 +381,35 @@ fn build(m: &Machine) -> Pipelined {
         ii,
         Some(ii - 1 - delay),
         false,
-        Terminator::Branch { cond: p, negate: false, taken: k_blk, not_taken: e_blk },
+        Terminator::Branch {
+            cond: p,
+            negate: false,
+            taken: k_blk,
+            not_taken: e_blk,
+        },
     );
-    fixed(&mut b, e_blk, sorted(epi), elen, None, true, Terminator::Jump(done));
-    b.f.block_mut(p_blk).comments = vec![format!("software pipelined loop: II={ii}, {stages} stages"), "hand-built".into()];
+    fixed(
+        &mut b,
+        e_blk,
+        sorted(epi),
+        elen,
+        None,
+        true,
+        Terminator::Jump(done),
+    );
+    b.f.block_mut(p_blk).comments = vec![
+        format!("software pipelined loop: II={ii}, {stages} stages"),
+        "hand-built".into(),
+    ];
     // The ordinary loop for short trip counts.
     b.cur = slow_head;
     let more = b.new_op(SemOp::Lt, pred, &[r(zero), r(cnt)]);
-    b.term(Terminator::Branch { cond: more, negate: false, taken: slow_body, not_taken: done });
+    b.term(Terminator::Branch {
+        cond: more,
+        negate: false,
+        taken: slow_body,
+        not_taken: done,
+    });
     b.cur = slow_body;
     for i in &body {
         b.push(i.clone());
@@ -297,11 +422,23 @@ fn build(m: &Machine) -> Pipelined {
     let (w, i, q) = (b.vreg(int), b.vreg(int), b.vreg(int));
     b.op(SemOp::Mov, w, &[imm(0)]);
     b.op(SemOp::Mov, i, &[imm(0)]);
-    b.op(SemOp::Mov, q, &[Operand::Sym { name: "b".into(), offset: 0 }]);
+    b.op(
+        SemOp::Mov,
+        q,
+        &[Operand::Sym {
+            name: "b".into(),
+            offset: 0,
+        }],
+    );
     b.term(Terminator::Jump(w_head));
     b.cur = w_head;
     let go = b.new_op(SemOp::Lt, pred, &[r(i), r(n)]);
-    b.term(Terminator::Branch { cond: go, negate: false, taken: w_body, not_taken: fin });
+    b.term(Terminator::Branch {
+        cond: go,
+        negate: false,
+        taken: w_body,
+        not_taken: fin,
+    });
     b.cur = w_body;
     let v = b.new_op(SemOp::Load, int, &[r(q), imm(0)]);
     b.op(SemOp::Add, i, &[r(i), imm(1)]);
@@ -312,9 +449,19 @@ fn build(m: &Machine) -> Pipelined {
     b.cur = fin;
     b.print(w);
     let ret0 = ret(m, Ty::I32);
-    b.push(Inst::new(InstKind::Copy { dst: Reg::Phys(ret0), src: zero }));
+    b.push(Inst::new(InstKind::Copy {
+        dst: Reg::Phys(ret0),
+        src: zero,
+    }));
     b.term(Terminator::Return { rets: vec![ret0] });
-    Pipelined { f: b.f, ii, stages, p: p_blk, k: k_blk, e: e_blk }
+    Pipelined {
+        f: b.f,
+        ii,
+        stages,
+        p: p_blk,
+        k: k_blk,
+        e: e_blk,
+    }
 }
 
 fn data(n: usize) -> Vec<dsp_mir::DataObject> {
@@ -333,39 +480,92 @@ fn pipelined_loop_runs_on_every_machine() {
         dsp_mir::verify::verify(&m, &pl.f, dsp_mir::verify::Stage::Selected)
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", m.name, dsp_mir::print::function(&m, &pl.f)));
         let mut f = pl.f.clone();
-        let opts = dsp_regalloc::RaOptions { check: true, ..dsp_regalloc::RaOptions::default() };
+        let opts = dsp_regalloc::RaOptions {
+            check: true,
+            ..dsp_regalloc::RaOptions::default()
+        };
         dsp_regalloc::allocate(&m, &mut f, &opts)
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", m.name, dsp_mir::print::function(&m, &pl.f)));
         // Allocation only renamed the fixed blocks (and may drop dead code).
         for blk in [pl.p, pl.k, pl.e] {
             let (before, after) = (pl.f.block(blk), f.block(blk));
             assert_eq!(before.fixed, after.fixed);
-            assert!(after.insts.len() <= before.insts.len() && after.insts.iter().all(|i| i.cycle.is_some()));
+            assert!(
+                after.insts.len() <= before.insts.len()
+                    && after.insts.iter().all(|i| i.cycle.is_some())
+            );
         }
-        assert_eq!(f.block(pl.k).insts.len(), pl.f.block(pl.k).insts.len(), "{}: the kernel lost code", m.name);
+        assert_eq!(
+            f.block(pl.k).insts.len(),
+            pl.f.block(pl.k).insts.len(),
+            "{}: the kernel lost code",
+            m.name
+        );
         // Emitted as given: the kernel is II bundles.
         let sf = dsp_sched::schedule_function(&m, &f, &SchedOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", m.name, dsp_mir::print::function(&m, &f)));
         let label = |b: Block| format!(".Lmain_{}", b.0);
         let blk = |b: Block| sf.blocks.iter().find(|x| x.label == label(b)).unwrap();
         assert_eq!(blk(pl.k).bundles.len(), pl.ii as usize, "{}", m.name);
-        assert_eq!(blk(pl.p).bundles.len(), ((pl.stages - 1) * pl.ii) as usize, "{}", m.name);
+        assert_eq!(
+            blk(pl.p).bundles.len(),
+            ((pl.stages - 1) * pl.ii) as usize,
+            "{}",
+            m.name
+        );
         let order: Vec<&str> = sf.blocks.iter().map(|x| x.label.as_str()).collect();
         let pos = |b: Block| order.iter().position(|l| *l == label(b)).unwrap();
-        assert_eq!((pos(pl.k), pos(pl.e)), (pos(pl.p) + 1, pos(pl.p) + 2), "{}: {order:?}", m.name);
-        assert_eq!(sf.stats.bundles, sf.blocks.iter().map(|b| b.bundles.len()).sum::<usize>());
-        for n in [0, 1, pl.stages as usize - 1, pl.stages as usize, pl.stages as usize + 1, 3 * pl.stages as usize, LEN] {
+        assert_eq!(
+            (pos(pl.k), pos(pl.e)),
+            (pos(pl.p) + 1, pos(pl.p) + 2),
+            "{}: {order:?}",
+            m.name
+        );
+        assert_eq!(
+            sf.stats.bundles,
+            sf.blocks.iter().map(|b| b.bundles.len()).sum::<usize>()
+        );
+        for n in [
+            0,
+            1,
+            pl.stages as usize - 1,
+            pl.stages as usize,
+            pl.stages as usize + 1,
+            3 * pl.stages as usize,
+            LEN,
+        ] {
             let module = module(vec![f.clone()], data(n));
-            let modes = if n == LEN { all_modes() } else { vec![SchedOptions::default()] };
+            let modes = if n == LEN {
+                all_modes()
+            } else {
+                vec![SchedOptions::default()]
+            };
             for o in modes {
                 let run = run_with(&m, &module, &[PRINT_INT], &o);
-                assert_eq!((run.status, run.stdout.as_str()), (0, expected(n).as_str()), "{}: n = {n}\n{}", m.name, run.asm);
+                assert_eq!(
+                    (run.status, run.stdout.as_str()),
+                    (0, expected(n).as_str()),
+                    "{}: n = {n}\n{}",
+                    m.name,
+                    run.asm
+                );
                 if n == LEN {
-                    let text = format!("# software pipelined loop: II={}, {} stages\n# hand-built\n{}:", pl.ii, pl.stages, label(pl.p));
+                    let text = format!(
+                        "# software pipelined loop: II={}, {} stages\n# hand-built\n{}:",
+                        pl.ii,
+                        pl.stages,
+                        label(pl.p)
+                    );
                     assert!(run.asm.contains(&text), "{}", run.asm);
                 }
             }
         }
-        eprintln!("{}: II={}, {} stages, kernel {} bundles", m.name, pl.ii, pl.stages, blk(pl.k).bundles.len());
+        eprintln!(
+            "{}: II={}, {} stages, kernel {} bundles",
+            m.name,
+            pl.ii,
+            pl.stages,
+            blk(pl.k).bundles.len()
+        );
     }
 }
