@@ -60,15 +60,20 @@ pub fn any(f: &Function) -> bool {
     f.blocks.iter().any(|b| b.fixed.is_some())
 }
 
-/// The first fixed block that reads or writes `v`.
-fn first_referencing(t: &Target, f: &Function, v: usize) -> Option<Block> {
+/// Whether block `b` (fixed) reads or writes `v`.
+fn references(t: &Target, f: &Function, b: usize, v: usize) -> bool {
     let hit = |r: Reg| matches!(r, Reg::Virt(x) if x.0 as usize == v);
-    f.blocks.iter().enumerate().find_map(|(b, data)| {
-        data.fixed.as_ref()?;
-        let inside = data.insts.iter().any(|i| inst_regs(t.m, i, &[]).iter().any(|(r, _)| hit(*r)))
-            || term_uses(&data.term).into_iter().any(hit);
-        inside.then_some(Block(b as u32))
-    })
+    let data = &f.blocks[b];
+    data.fixed.is_some()
+        && (data.insts.iter().any(|i| inst_regs(t.m, i, &[]).iter().any(|(r, _)| hit(*r)))
+            || term_uses(&data.term).into_iter().any(hit))
+}
+
+/// The fixed block at `at` if it reads or writes `v`, else the first one that does.
+fn referencing(t: &Target, f: &Function, at: Option<usize>, v: usize) -> Option<Block> {
+    at.filter(|&b| references(t, f, b, v))
+        .or_else(|| (0..f.blocks.len()).find(|&b| references(t, f, b, v)))
+        .map(|b| Block(b as u32))
 }
 
 /// The block whose positions contain `pos`.
@@ -78,9 +83,10 @@ fn block_at(f: &Function, n: &Numbering, pos: u32) -> Option<usize> {
 
 /// The fixed block to blame when no register of its file is left for
 /// virtual register `v` (which may not be spilled) at position `pos`: the
-/// fixed block at `pos`, else one where `v` is referenced; or, when `v` is
-/// not referenced in fixed code itself (a reload temporary), one where a
-/// value of the same file live at `pos` is. `None`: fixed code is not the cause.
+/// fixed block at `pos` if it reads or writes `v`, else the first that
+/// does; or, when `v` is not referenced in fixed code itself (a reload
+/// temporary), the same for a value of its file live at `pos` that is.
+/// `None`: fixed code is not the cause.
 pub fn pressure_block(
     t: &Target,
     f: &Function,
@@ -90,14 +96,14 @@ pub fn pressure_block(
     v: usize,
     pos: u32,
 ) -> Option<Block> {
-    let at = block_at(f, n, pos).filter(|&b| f.blocks[b].fixed.is_some()).map(|b| Block(b as u32));
+    let at = block_at(f, n, pos);
     if in_fixed.get(v).copied().unwrap_or(false) {
-        return at.or_else(|| first_referencing(t, f, v));
+        return referencing(t, f, at, v);
     }
     let file = f.vregs[v];
     let culprit = (0..virt.len().min(f.vregs.len()))
         .find(|&w| in_fixed.get(w).copied().unwrap_or(false) && f.vregs[w] == file && virt[w].covers(pos))?;
-    at.or_else(|| first_referencing(t, f, culprit))
+    referencing(t, f, at, culprit)
 }
 
 /// Extends the interval of every register written in a fixed block over
