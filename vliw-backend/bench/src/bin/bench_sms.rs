@@ -48,8 +48,13 @@ struct Cli {
     #[arg(long)]
     fresh: bool,
     /// Give up on one compilation after this many seconds.
-    #[arg(long, default_value_t = 3600)]
+    #[arg(long, default_value_t = 900)]
     timeout: u64,
+    /// Address-space limit of each compilation in MiB (through `prlimit`;
+    /// 0: none). The ILP's integer programs can grow very large; this keeps
+    /// a run from taking the machine's memory.
+    #[arg(long, default_value_t = 4096)]
+    mem_limit_mb: u64,
     /// Also print every loop's II / MaxLive under each scheduler.
     #[arg(long)]
     list_loops: bool,
@@ -132,6 +137,8 @@ struct Setup {
     ilp_time_limit: f64,
     fresh: bool,
     timeout: Duration,
+    /// `prlimit --as=BYTES --` before dspcc, when limited.
+    limit: Vec<String>,
 }
 
 fn shell_quote(a: &str) -> String {
@@ -149,7 +156,9 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
     let asm = dir.join(format!("{stem}.s"));
     let cmd_path = dir.join(format!("{stem}.cmd"));
     let err_path = dir.join(format!("{stem}.stderr"));
-    let mut args: Vec<String> = vec![format!("--isa={}", setup.isa), format!("-O{}", setup.level), "-S".into()];
+    // Line tables give the records their FILE:LINE (the code is the same).
+    let mut args: Vec<String> =
+        vec![format!("--isa={}", setup.isa), format!("-O{}", setup.level), "-S".into(), "-gline-tables-only".into()];
     args.extend(src.flags.iter().cloned());
     args.push(format!("--modulo-scheduler={sched}"));
     if sched == "ilp" {
@@ -159,7 +168,11 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
     args.push(src.path.display().to_string());
     args.push("-o".into());
     args.push(asm.display().to_string());
-    let line: String = std::iter::once(setup.dspcc.display().to_string())
+    let line: String = setup
+        .limit
+        .iter()
+        .cloned()
+        .chain(std::iter::once(setup.dspcc.display().to_string()))
         .chain(args.iter().cloned())
         .map(|a| shell_quote(&a))
         .collect::<Vec<_>>()
@@ -192,7 +205,15 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
         let _ = std::fs::remove_file(&cmd_path);
         let _ = std::fs::remove_file(&json_path);
         let err_file = std::fs::File::create(&err_path).map_err(|e| format!("{}: {e}", err_path.display()))?;
-        let mut child = Command::new(&setup.dspcc)
+        let mut cmd = match setup.limit.split_first() {
+            Some((prog, rest)) => {
+                let mut c = Command::new(prog);
+                c.args(rest).arg(&setup.dspcc);
+                c
+            }
+            None => Command::new(&setup.dspcc),
+        };
+        let mut child = cmd
             .args(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -222,6 +243,19 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
         Ok(text)
     })();
     Built { report, cached: false, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// The `prlimit` prefix for an address-space limit (none without prlimit).
+fn mem_limit(mb: u64) -> Vec<String> {
+    if mb == 0 {
+        return Vec::new();
+    }
+    let found = Command::new("prlimit").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status();
+    if !found.is_ok_and(|s| s.success()) {
+        eprintln!("dsp-bench-sms: warning: prlimit not found, compilations run without a memory limit");
+        return Vec::new();
+    }
+    vec!["prlimit".into(), format!("--as={}", mb.saturating_mul(1 << 20)), "--".into()]
 }
 
 fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
@@ -264,6 +298,7 @@ fn main() -> ExitCode {
         ilp_time_limit: cli.ilp_time_limit,
         fresh: cli.fresh,
         timeout: Duration::from_secs(cli.timeout),
+        limit: mem_limit(cli.mem_limit_mb),
     };
     let jobs_n = cli.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
 
