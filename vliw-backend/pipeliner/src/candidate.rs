@@ -226,6 +226,9 @@ fn candidate(m: &Machine, f: &Function, preds: &[Vec<Block>], l: Block) -> Resul
         return Err(format!("the loop has {} entries", outside.len()));
     }
     let preheader = outside[0];
+    if data.insts.iter().any(|i| matches!(i.kind, InstKind::Call { .. })) {
+        return Err("the loop contains a call".into());
+    }
     for inst in &data.insts {
         match &inst.kind {
             InstKind::Call { .. } => return Err("the loop contains a call".into()),

@@ -149,6 +149,25 @@ fn max_live(ddg: &ddg::LoopDdg, plan: &expand::Plan) -> HashMap<RegFileId, u32> 
     rows.into_iter().map(|(f, r)| (f, r.into_iter().max().unwrap_or(0))).collect()
 }
 
+/// Where a loop is in the source: the location of its latch's loop test
+/// (clang gives it the loop statement's), else of its first located
+/// instruction, else the function's.
+fn loop_loc(m: &Machine, f: &Function, blocks: &[Block], header: Block) -> Option<dsp_mir::Loc> {
+    for &b in blocks {
+        let data = f.block(b);
+        if let dsp_mir::Terminator::Branch { cond: Reg::Virt(c), taken, not_taken, .. } = &data.term {
+            if *taken != header && *not_taken != header {
+                continue;
+            }
+            let test = data.insts.iter().find(|i| candidate::def_of(m, &i.kind) == Some(*c));
+            if let Some(loc) = test.and_then(|i| i.loc.clone()) {
+                return Some(loc);
+            }
+        }
+    }
+    f.block(header).insts.iter().find_map(|i| i.loc.clone()).or_else(|| f.loc.clone())
+}
+
 /// Pipelines every innermost loop it can.
 pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) -> FunctionResult {
     let mut out = FunctionResult::default();
@@ -156,7 +175,7 @@ pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) 
     for lp in loops {
         let l = lp.header;
         let block = f.block(l).name.clone();
-        let loc = f.block(l).insts.iter().find_map(|i| i.loc.clone()).or_else(|| f.loc.clone());
+        let loc = loop_loc(m, f, &lp.blocks, l);
         let fname = f.name.clone();
         let report = |outcome| LoopReport { function: fname.clone(), loc: loc.clone(), block: block.clone(), outcome };
         let result = if opts.skip.contains(&l) {
