@@ -100,7 +100,7 @@ impl<'a> AffineMap<'a> {
 
     fn compute(&mut self, v: VReg, depth: u32) -> Option<Affine> {
         let Some(&i) = self.defs.get(&v) else {
-            return Some(Affine::invariant(v));
+            return Some(self.outside(v).map_or_else(|| Affine::invariant(v), Affine::constant));
         };
         let inst = &self.f.block(self.l).insts[i];
         match &inst.kind {
@@ -117,7 +117,7 @@ impl<'a> AffineMap<'a> {
                 }
                 let (init, next) = (init?, next?);
                 let step = self.step_of(next, v)?;
-                let mut a = Affine::invariant(init);
+                let mut a = self.value(init, depth + 1)?;
                 a.coef = step;
                 Some(a)
             }
@@ -138,11 +138,37 @@ impl<'a> AffineMap<'a> {
                     (SemOp::Mul, [a, Operand::Imm(k)]) | (SemOp::Mul, [Operand::Imm(k), a]) => {
                         Some(self.operand(a, depth + 1)?.scale(*k))
                     }
+                    // `or` of bits the other operand never has (LLVM's `or
+                    // disjoint` of an unrolled induction variable) is an add.
+                    (SemOp::Or, [a, Operand::Imm(k)]) | (SemOp::Or, [Operand::Imm(k), a]) if *k >= 0 => {
+                        let x = self.operand(a, depth + 1)?;
+                        let zeros = (x.coef | x.offset).trailing_zeros().min(62);
+                        (x.terms.is_empty() && (*k as u64) < (1u64 << zeros)).then(|| x.add(&Affine::constant(*k), 1))
+                    }
                     _ => None,
                 }
             }
             _ => None,
         }
+    }
+
+    /// The constant a register defined outside the loop holds, when its
+    /// definition is a load-immediate.
+    fn outside(&self, v: VReg) -> Option<i64> {
+        for b in &self.f.blocks {
+            for inst in &b.insts {
+                if def_of(self.m, &inst.kind) != Some(v) {
+                    continue;
+                }
+                let InstKind::Machine { instr, guard: None, ops } = &inst.kind else { return None };
+                let sem = &self.m.instr(*instr).sem;
+                return match (sem.op, sem.args.first().map(|a| &ops[a.0])) {
+                    (SemOp::Mov, Some(Operand::Imm(c))) if sem.args.len() == 1 => Some(*c),
+                    _ => None,
+                };
+            }
+        }
+        None
     }
 
     /// `next = phi + step` with a constant step: the step.
