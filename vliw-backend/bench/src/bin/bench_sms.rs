@@ -47,8 +47,9 @@ struct Cli {
     /// Recompile everything (ignore the cached reports).
     #[arg(long)]
     fresh: bool,
-    /// Give up on one compilation after this many seconds.
-    #[arg(long, default_value_t = 900)]
+    /// Give up on one compilation after this many seconds (a file may have
+    /// dozens of loops, each allowed the ILP's time limit).
+    #[arg(long, default_value_t = 7200)]
     timeout: u64,
     /// Address-space limit of each compilation in MiB (through `prlimit`;
     /// 0: none). The ILP's integer programs can grow very large; this keeps
@@ -270,7 +271,7 @@ fn main() -> ExitCode {
             return usage_error(format!("unknown scheduler '{s}' (sms, ims, ilp)"));
         }
     }
-    if !(cli.ilp_time_limit > 0.0) {
+    if !cli.ilp_time_limit.is_finite() || cli.ilp_time_limit <= 0.0 {
         return usage_error("--ilp-time-limit must be positive");
     }
     let exe_dir = std::env::current_exe().ok().and_then(|p| p.parent().map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("."));
