@@ -62,6 +62,11 @@ struct Cli {
     /// The compiler driver (default: dspcc next to this program).
     #[arg(long)]
     dspcc: Option<PathBuf>,
+    /// Use the tools where they are instead of a copy taken at the start
+    /// (by default dspcc, dsp-llc and the pass plugin are copied to
+    /// WORK/bin, so that a rebuild during a long run does not mix versions).
+    #[arg(long)]
+    no_snapshot: bool,
     /// Cache and output directory (default: target/bench-sms).
     #[arg(long)]
     work: Option<PathBuf>,
@@ -246,6 +251,30 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
     Built { report, cached: false, seconds: start.elapsed().as_secs_f64() }
 }
 
+/// The toolchain pieces `dspcc -S` runs (next to dspcc).
+const TOOLS: &[&str] = &["dspcc", "dsp-llc", "libdsp_opt_passes.so"];
+
+/// Copies the tools next to `dspcc` into `dir`, keeping their modification
+/// times (the cache compares them); returns the copy of dspcc.
+fn snapshot(dspcc: &Path, dir: &Path) -> Result<PathBuf, String> {
+    let from = dspcc.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for t in TOOLS {
+        let src = if *t == "dspcc" { dspcc.to_path_buf() } else { from.join(t) };
+        let dst = dir.join(t);
+        let tmp = dir.join(format!(".{t}.tmp"));
+        let time = std::fs::metadata(&src).and_then(|m| m.modified()).map_err(|e| format!("{}: {e}", src.display()))?;
+        std::fs::copy(&src, &tmp).map_err(|e| format!("copying {}: {e}", src.display()))?;
+        std::fs::File::options()
+            .write(true)
+            .open(&tmp)
+            .and_then(|f| f.set_modified(time))
+            .map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, &dst).map_err(|e| format!("{}: {e}", dst.display()))?;
+    }
+    Ok(dir.join("dspcc"))
+}
+
 /// The `prlimit` prefix for an address-space limit (none without prlimit).
 fn mem_limit(mb: u64) -> Vec<String> {
     if mb == 0 {
@@ -275,9 +304,21 @@ fn main() -> ExitCode {
         return usage_error("--ilp-time-limit must be positive");
     }
     let exe_dir = std::env::current_exe().ok().and_then(|p| p.parent().map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("."));
-    let dspcc = cli.dspcc.clone().unwrap_or_else(|| exe_dir.join("dspcc"));
+    let mut dspcc = cli.dspcc.clone().unwrap_or_else(|| exe_dir.join("dspcc"));
     if !dspcc.exists() {
         return usage_error(format!("{} not found (cargo build --workspace --release)", dspcc.display()));
+    }
+    let work_root = cli.work.clone().unwrap_or_else(|| exe_dir.join("..").join("bench-sms"));
+    if !cli.no_snapshot {
+        // The runtime's headers stay where dspcc would have found them.
+        if std::env::var_os("DSPCC_RUNTIME").is_none() {
+            let rt = dspcc.parent().unwrap_or(Path::new(".")).join("..").join("runtime");
+            std::env::set_var("DSPCC_RUNTIME", rt);
+        }
+        match snapshot(&dspcc, &work_root.join("bin")) {
+            Ok(p) => dspcc = p,
+            Err(e) => return usage_error(format!("snapshot of the tools: {e}")),
+        }
     }
     let tool_dir = dspcc.parent().map(PathBuf::from).unwrap_or_default();
     let root = repo_root();
@@ -291,9 +332,9 @@ fn main() -> ExitCode {
     }
     let isa_dir = Path::new(&cli.isa).file_stem().map_or(cli.isa.clone(), |s| s.to_string_lossy().to_string());
     let setup = Setup {
-        tools: vec![dspcc.clone(), tool_dir.join("dsp-llc")],
+        tools: TOOLS.iter().map(|t| tool_dir.join(t)).collect(),
         dspcc,
-        work: cli.work.clone().unwrap_or_else(|| exe_dir.join("..").join("bench-sms")).join(isa_dir),
+        work: work_root.join(isa_dir),
         isa: cli.isa.clone(),
         level: cli.level,
         ilp_time_limit: cli.ilp_time_limit,
