@@ -18,6 +18,26 @@
 //! the counter is 32 bits wide with a step of 1; dsp-isel lowers the two
 //! intrinsics to a copy and a subtraction.
 //!
+//! In the machine IR after selection (`dsp-llc --print-mir`; on ftm, ftm8
+//! and ftm32 alike) a single-block loop `bbH` is then exactly
+//!
+//! ```text
+//! bbH:
+//!     %c  = phi [bbP: %tc] [bbH: %cn]     (operand order as in the IR)
+//!     ...                                 (the body; the old induction
+//!                                          variable stays when addresses use it)
+//!     addi %cn, %c, -1                    (sem add.i32(ra, imm), imm = -1)
+//!     pnei %p, %cn, 0                     (sem ne.i32(ra, imm), imm = 0)
+//!     Terminator::Branch { cond: %p, negate: false, taken: bbH, not_taken: exit }
+//! ```
+//!
+//! the decrement and the compare being the block's last two instructions.
+//! `%tc` is the trip count (≥ 1, or 0 meaning 2^32), defined before the
+//! loop: a `li` for a constant, the argument's copy or the preheader's
+//! computation otherwise. In a loop of several blocks the phi is in the
+//! header and the decrement, compare and back branch end the latch. Loops
+//! with other exits keep them (only the latch exit is counted).
+//!
 //! The pass runs through the C API's new-pass-manager entry point
 //! (`LLVMRunPasses`) without a target machine: with `force-hardware-loops`
 //! it never asks the target whether a hardware loop is profitable, and the
