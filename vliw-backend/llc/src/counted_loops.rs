@@ -31,7 +31,10 @@
 //!     Terminator::Branch { cond: %p, negate: false, taken: bbH, not_taken: exit }
 //! ```
 //!
-//! the decrement and the compare being the block's last two instructions.
+//! the decrement and the compare following the rest of the body; only the
+//! constants that phis of the successors take from this block (`li`, e.g. a
+//! `phi [5, pre], [7, loop]`) are materialized after them, just before the
+//! terminator.
 //! `%tc` is the trip count (≥ 1, or 0 meaning 2^32), defined before the
 //! loop: a `li` for a constant, the argument's copy or the preheader's
 //! computation otherwise. In a loop of several blocks the phi is in the
