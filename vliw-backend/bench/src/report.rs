@@ -238,8 +238,8 @@ pub fn render_compare(m: &Machine, pairs: &[(Row, Row)], before: &str, after: &s
     let mut s = heading(m, &all);
     let _ = writeln!(
         s,
-        "{:<9} {:>5} {:>3} {:>17} {:>17} {:>8} {:>11} {:>9} {:<12} host",
-        "", "", "", before, after, "", "code", "", ""
+        "{:<9} {:>5} {:>3} {:>17} {:>17} {:>8} {:>11}",
+        "", "", "", before, after, "", "code"
     );
     let _ = writeln!(
         s,
