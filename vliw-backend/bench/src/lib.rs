@@ -46,6 +46,14 @@
 //! loop overhead, and the scalar side's extra throughput. No machine fact is
 //! written in this crate; all come from the `.isa`.
 //!
+//! # The software pipeliner's benchmark
+//!
+//! `dsp-bench --compare-pipelining` prints each run without and with
+//! software pipelining side by side ([`report::render_compare`]);
+//! `dsp-bench-sms` (`scripts/bench-sms`) compiles a loop corpus with each
+//! modulo scheduler and prints the tables of [`loops`] from the pipeliner's
+//! JSON reports (read by [`json`]).
+//!
 //! Usage: `dsp-bench [MACHINE...]` runs the matrix (see `--help`);
 //! `dsp-bench bounds [MACHINE...]` prints only the bounds and the
 //! instruction each essential operation maps to.
