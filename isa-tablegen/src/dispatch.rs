@@ -65,6 +65,12 @@ impl fmt::Display for BundleError {
 }
 impl std::error::Error for BundleError {}
 
+/// Unit instances taken in a bundle being placed.
+struct Used {
+    base: Vec<usize>,
+    flags: Vec<bool>,
+}
+
 impl Machine {
     /// Places the operations of a bundle on slots and unit instances.
     /// `busy(unit, instance)` says which instances are taken (for example by
@@ -80,12 +86,19 @@ impl Machine {
         if instrs.len() > self.bundle.max_ops as usize {
             return Err(BundleError::TooManyOps { ops: instrs.len(), max: self.bundle.max_ops });
         }
+        // Slots and unit instances taken so far, as flat flags (unit `u`'s
+        // instance `k` at `base[u] + k`): one allocation each per bundle.
         let mut slot_used = vec![false; self.slots.len()];
-        let mut inst_used: Vec<Vec<bool>> =
-            self.units.iter().map(|u| vec![false; u.count as usize]).collect();
+        let mut base = Vec::with_capacity(self.units.len());
+        let mut total = 0usize;
+        for u in &self.units {
+            base.push(total);
+            total += u.count as usize;
+        }
+        let mut used = Used { base, flags: vec![false; total] };
         let mut out = Vec::with_capacity(instrs.len());
         let mut deepest = 0;
-        if self.place_from(instrs, 0, busy, &mut slot_used, &mut inst_used, &mut out, &mut deepest) {
+        if self.place_from(instrs, 0, busy, &mut slot_used, &mut used, &mut out, &mut deepest) {
             Ok(out)
         } else {
             let instr = self.instr(instrs[deepest]);
@@ -105,7 +118,7 @@ impl Machine {
         i: usize,
         busy: &dyn Fn(UnitId, u32) -> bool,
         slot_used: &mut [bool],
-        inst_used: &mut [Vec<bool>],
+        inst_used: &mut Used,
         out: &mut Vec<Placement>,
         deepest: &mut usize,
     ) -> bool {
@@ -123,18 +136,19 @@ impl Machine {
                     continue;
                 }
                 for k in 0..self.unit(unit).count {
-                    if inst_used[unit.0 as usize][k as usize] || busy(unit, k) {
+                    let at = inst_used.base[unit.0 as usize] + k as usize;
+                    if inst_used.flags[at] || busy(unit, k) {
                         continue;
                     }
                     slot_used[s] = true;
-                    inst_used[unit.0 as usize][k as usize] = true;
+                    inst_used.flags[at] = true;
                     out.push(Placement { slot: SlotId(s as u16), unit, instance: k });
                     if self.place_from(instrs, i + 1, busy, slot_used, inst_used, out, deepest) {
                         return true;
                     }
                     out.pop();
                     slot_used[s] = false;
-                    inst_used[unit.0 as usize][k as usize] = false;
+                    inst_used.flags[at] = false;
                     // Instances of one unit are interchangeable: trying the
                     // next one cannot succeed where this one failed.
                     break;

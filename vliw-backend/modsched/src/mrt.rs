@@ -13,9 +13,41 @@
 //! `b` exceeds II). Instances of one unit are interchangeable, so the table
 //! keeps counts of held instances per row and unit.
 
-use isa_tablegen::{InstrId, Machine, UnitId};
+use isa_tablegen::{InstrId, Machine, RegFileId, UnitId};
 
 use crate::graph::{LoopGraph, NodeId};
+
+/// Why an operation does not fit a row (formatted only when shown).
+#[derive(Clone, Debug)]
+enum Fail {
+    ReadPorts { file: RegFileId, row: usize },
+    WritePorts { file: RegFileId, row: usize },
+    Place { row: usize, err: isa_tablegen::BundleError },
+    Held { unit: UnitId, row: usize, busy: u32 },
+    HeldPlace { unit: UnitId, row: usize, err: isa_tablegen::BundleError },
+}
+
+impl Fail {
+    fn text(&self, m: &Machine) -> String {
+        match self {
+            Fail::ReadPorts { file, row } => {
+                let f = m.regfile(*file);
+                format!("{} read ports of file '{}' (row {row})", f.read_ports, f.name)
+            }
+            Fail::WritePorts { file, row } => {
+                let f = m.regfile(*file);
+                format!("{} write ports of file '{}' (results landing in row {row})", f.write_ports, f.name)
+            }
+            Fail::Place { row, err } => format!("row {row}: {err}"),
+            Fail::Held { unit, row, busy } => {
+                format!("unit '{}' is busy in row {row} (non-pipelined, {busy} cycles)", m.unit(*unit).name)
+            }
+            Fail::HeldPlace { unit, row, err } => {
+                format!("row {row}: unit '{}' held by a non-pipelined operation: {err}", m.unit(*unit).name)
+            }
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Mrt<'a> {
@@ -78,7 +110,7 @@ impl<'a> Mrt<'a> {
 
     /// Whether node `n` can issue at cycle `t`; Err says which resource is
     /// short. The unit a non-pipelined node would hold is returned.
-    fn check(&self, n: NodeId, t: u32) -> Result<Option<UnitId>, String> {
+    fn check(&self, n: NodeId, t: u32) -> Result<Option<UnitId>, Fail> {
         let m = self.m;
         let node = &self.g.nodes[n];
         let instr = m.instr(node.instr);
@@ -88,7 +120,7 @@ impl<'a> Mrt<'a> {
             let used = self.reads[r][f.0 as usize] + k;
             let file = m.regfile(f);
             if used > file.read_ports {
-                return Err(format!("{} read ports of file '{}' (row {r})", file.read_ports, file.name));
+                return Err(Fail::ReadPorts { file: f, row: r });
             }
         }
         // Write ports where the result lands.
@@ -96,7 +128,7 @@ impl<'a> Mrt<'a> {
             let land = ((t + instr.latency) % self.ii) as usize;
             let file = m.regfile(f);
             if self.landing[land][f.0 as usize] + 1 > file.write_ports {
-                return Err(format!("{} write ports of file '{}' (results landing in row {land})", file.write_ports, file.name));
+                return Err(Fail::WritePorts { file: f, row: land });
             }
         }
         // Slots and units of the issue row, with held instances taken out.
@@ -105,7 +137,7 @@ impl<'a> Mrt<'a> {
         let held = &self.held[r];
         let placement = m
             .place_bundle(&instrs, &|u: UnitId, k: u32| k < held[u.0 as usize])
-            .map_err(|e| format!("row {r}: {e}"))?;
+            .map_err(|err| Fail::Place { row: r, err })?;
         let unit = placement.last().map(|p| p.unit);
         if self.busy(n) <= 1 {
             return Ok(None);
@@ -130,11 +162,7 @@ impl<'a> Mrt<'a> {
             // its own issue row: count its issue there too.
             let own = u32::from(hr == r);
             if self.held[hr][unit.0 as usize] + k + issued + own > count {
-                return Err(format!(
-                    "unit '{}' is busy in row {hr} (non-pipelined, {} cycles)",
-                    m.unit(unit).name,
-                    self.busy(n)
-                ));
+                return Err(Fail::Held { unit, row: hr, busy: self.busy(n) });
             }
             if issued > 0 || self.held[hr][unit.0 as usize] > 0 {
                 // Re-place that row with one more instance held.
@@ -143,7 +171,7 @@ impl<'a> Mrt<'a> {
                     let mut h = self.held[hr].clone();
                     h[unit.0 as usize] += k;
                     m.place_bundle(&instrs, &|u: UnitId, i: u32| i < h[u.0 as usize])
-                        .map_err(|e| format!("row {hr}: unit '{}' held by a non-pipelined operation: {e}", m.unit(unit).name))?;
+                        .map_err(|err| Fail::HeldPlace { unit, row: hr, err })?;
                 }
             }
         }
@@ -152,13 +180,18 @@ impl<'a> Mrt<'a> {
 
     /// Whether node `n` fits at cycle `t` (nothing changes).
     pub fn can_place(&self, n: NodeId, t: u32) -> Result<(), String> {
-        self.check(n, t).map(|_| ())
+        self.check(n, t).map(|_| ()).map_err(|e| e.text(self.m))
+    }
+
+    /// [`Mrt::can_place`] without the reason (cheaper in search loops).
+    pub fn fits(&self, n: NodeId, t: u32) -> bool {
+        self.check(n, t).is_ok()
     }
 
     /// Places node `n` at cycle `t` if it fits.
     pub fn try_place(&mut self, n: NodeId, t: u32) -> Result<(), String> {
         assert!(self.placed[n].is_none(), "node placed twice");
-        let unit = self.check(n, t)?;
+        let unit = self.check(n, t).map_err(|e| e.text(self.m))?;
         let r = (t % self.ii) as usize;
         self.rows[r].push(n);
         let node = &self.g.nodes[n];

@@ -342,10 +342,17 @@ fn place_at(
         };
         let want = node.pinned_row.and_then(|p| p.row(ii));
         let mut last_err = None;
+        let mut last_row = None;
         let mut done = false;
         for c in cycles {
             let row = c.rem_euclid(iil) as u32;
             if want.is_some_and(|w| w != row) {
+                continue;
+            }
+            // The cheap test first; reasons are only spelled out for the
+            // last candidate.
+            if !mrt.fits(v, row) {
+                last_row = Some(row);
                 continue;
             }
             let fits = mrt.can_place(v, row).and_then(|()| {
@@ -365,6 +372,11 @@ fn place_at(
             }
         }
         if !done {
+            if last_err.is_none() {
+                if let Some(row) = last_row {
+                    last_err = mrt.can_place(v, row).err();
+                }
+            }
             let instr = &m.instr(node.instr).mnemonic;
             let why = match (last_err, want) {
                 (Some(e), _) => e,

@@ -63,8 +63,12 @@ pub struct FunctionResult {
     pub iis: Vec<(Block, u32)>,
 }
 
-/// Largest II tried above the MII before giving up.
-const MAX_EXTRA_II: u32 = 64;
+/// IIs tried above the MII before giving up: at least this many…
+const MAX_EXTRA_II: u32 = 16;
+/// …or this fraction of the MII (in percent), whichever is more.
+const MAX_EXTRA_II_PERCENT: u32 = 25;
+/// Times II is raised because MaxLive exceeds the registers.
+const MAX_PRESSURE_RAISES: u32 = 3;
 /// Largest loop body pipelined (the schedulers are polynomial, but the
 /// kernel and its copies grow with it).
 const MAX_NODES: usize = 400;
@@ -225,7 +229,9 @@ fn pipeline_loop(
         notes.push(format!("II raised to {floor}: register allocation failed at a smaller II"));
         mii_used.mii = floor;
     }
-    let max_ii = mii.mii + MAX_EXTRA_II;
+    let base = mii.mii.max(floor);
+    let max_ii = base + MAX_EXTRA_II.max(base * MAX_EXTRA_II_PERCENT / 100);
+    let mut raises = 0;
     let (outcome, plan) = loop {
         let outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii).map_err(|attempts| {
             format!(
@@ -246,9 +252,10 @@ fn pipeline_loop(
             break (outcome, plan);
         }
         let ii = outcome.schedule.ii;
-        if ii >= max_ii {
+        raises += 1;
+        if ii >= max_ii || raises > MAX_PRESSURE_RAISES {
             return Err(format!(
-                "register pressure: MaxLive {} exceeds the {} registers of file '{}' at every II up to {max_ii}",
+                "register pressure: MaxLive {} exceeds the {} registers of file '{}' (II raised up to {ii})",
                 over[0].1,
                 over[0].2,
                 m.regfile(over[0].0).name
@@ -262,7 +269,8 @@ fn pipeline_loop(
         );
         extra_attempts.push(dsp_modsched::Attempt { ii, reason: why.clone() });
         notes.push(format!("II={ii}: {why}"));
-        mii_used.mii = ii + 1;
+        // Fewer values overlap at a larger II; step by an eighth.
+        mii_used.mii = ii + (ii / 8).max(1);
     };
     let elapsed = start.elapsed().as_micros();
     let s: &Schedule = &outcome.schedule;
