@@ -66,12 +66,16 @@ pub struct FunctionResult {
 /// IIs tried above the MII before giving up: at least this many…
 const MAX_EXTRA_II: u32 = 16;
 /// …or this fraction of the MII (in percent), whichever is more.
-const MAX_EXTRA_II_PERCENT: u32 = 25;
+const MAX_EXTRA_II_PERCENT: u32 = 10;
 /// Times II is raised because MaxLive exceeds the registers.
 const MAX_PRESSURE_RAISES: u32 = 3;
 /// Largest loop body pipelined (the schedulers are polynomial, but the
 /// kernel and its copies grow with it).
-const MAX_NODES: usize = 400;
+const MAX_NODES: usize = 256;
+/// Largest MII pipelined: an iteration that needs this many cycles of one
+/// resource already gives the list scheduler plenty to overlap within it,
+/// and scheduling cost grows with II × operations.
+const MAX_MII: u32 = 160;
 
 fn run_scheduler(
     m: &Machine,
@@ -219,6 +223,12 @@ fn pipeline_loop(
         return Err(format!("loop body too large ({} operations; the limit is {MAX_NODES})", d.graph.nodes.len()));
     }
     let mii = dsp_modsched::mii::compute(m, &d.graph)?;
+    if mii.mii > MAX_MII {
+        return Err(format!(
+            "MII={} (ResMII={}, RecMII={}) is above {MAX_MII}: a long body the block scheduler overlaps by itself",
+            mii.mii, mii.res_mii, mii.rec_mii
+        ));
+    }
     let start = Instant::now();
     let floor = opts.min_ii.get(&c.block).copied().unwrap_or(0);
     let avail = available_registers(m, f, c.block);
@@ -253,7 +263,10 @@ fn pipeline_loop(
         }
         let ii = outcome.schedule.ii;
         raises += 1;
-        if ii >= max_ii || raises > MAX_PRESSURE_RAISES {
+        // Far over (half as many values again as registers): a larger II
+        // will not bring it down enough; the loop stays as it is.
+        let hopeless = over.iter().any(|&(_, n, avail)| n as i64 * 2 > avail * 3);
+        if ii >= max_ii || raises > MAX_PRESSURE_RAISES || hopeless {
             return Err(format!(
                 "register pressure: MaxLive {} exceeds the {} registers of file '{}' (II raised up to {ii})",
                 over[0].1,
