@@ -38,7 +38,21 @@ pub struct Pipelined {
     pub capped: bool,
     /// IIs tried and failed before the one found.
     pub attempts: usize,
+    /// The ILP scheduler gave up on its integer program (too large) and used
+    /// the heuristic's schedule: not an optimum, like a capped one.
+    pub fallback: bool,
 }
+
+impl Pipelined {
+    /// Whether an ILP schedule is a proven optimum (neither capped nor the
+    /// heuristic's fallback).
+    pub fn proven(&self) -> bool {
+        !self.capped && !self.fallback
+    }
+}
+
+/// The note of `dsp_modsched::ilp` when it used the heuristic's schedule.
+const FALLBACK_NOTE: &str = "no schedule from the integer program";
 
 /// One innermost loop as one scheduler saw it.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,6 +108,10 @@ pub fn records_from_json(source: &str, v: &Value) -> Result<Vec<LoopRecord>, Str
                     time_us: o.get("schedule_time_us").and_then(Value::as_u64).unwrap_or(0),
                     capped: o.get("capped").and_then(Value::as_bool).unwrap_or(false),
                     attempts: o.get("attempts").and_then(Value::as_array).map_or(0, |a| a.len()),
+                    fallback: o
+                        .get("notes")
+                        .and_then(Value::as_array)
+                        .is_some_and(|n| n.iter().any(|x| x.as_str().is_some_and(|t| t.contains(FALLBACK_NOTE)))),
                 })
             } else {
                 Err(s("reason").unwrap_or_else(|| "(no reason given)".to_string()))
@@ -262,6 +280,7 @@ pub fn table2(runs: &[SchedulerRun]) -> String {
     row(&mut s, "pipelined", count(&|r, k| r.pipelined(k).is_some()));
     row(&mut s, "  at II = MII", count(&|r, k| r.pipelined(k).is_some_and(|p| p.ii == p.mii)));
     row(&mut s, "  time cap reached", count(&|r, k| r.pipelined(k).is_some_and(|p| p.capped)));
+    row(&mut s, "  program too large (heuristic's)", count(&|r, k| r.pipelined(k).is_some_and(|p| p.fallback)));
     row(
         &mut s,
         "not pipelined",
@@ -305,6 +324,10 @@ pub fn table2(runs: &[SchedulerRun]) -> String {
 /// where SMS missed II = MII that the ILP proved.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DoneWhen {
+    /// ILP schedules that are not proven optima: time cap reached, or the
+    /// heuristic's schedule because the program was too large.
+    pub ilp_capped: usize,
+    pub ilp_fallback: usize,
     /// Loops where the ILP reached II = MII without its time cap.
     pub ilp_proved: usize,
     /// Of those, where SMS reached II = MII too.
@@ -325,7 +348,9 @@ impl DoneWhen {
         let mut d = DoneWhen::default();
         for (k, l) in &ilp.loops {
             let Ok(p) = &l.outcome else { continue };
-            if p.capped {
+            if !p.proven() {
+                d.ilp_capped += p.capped as usize;
+                d.ilp_fallback += (p.fallback && !p.capped) as usize;
                 continue;
             }
             let s = sms.loops.get(k).map(|r| &r.outcome);
@@ -359,7 +384,12 @@ impl DoneWhen {
         let _ = writeln!(s, "\"Done when\" figures (SMS against the ILP scheduler):");
         let _ = writeln!(
             s,
-            "  ILP proved II = MII (reached it, not capped): {} loops; SMS at II = MII on {} of them: {}   [target >= 99%]",
+            "  ILP schedules not proven optimal, left out: {} at the time cap, {} from the heuristic (integer program too large)",
+            self.ilp_capped, self.ilp_fallback
+        );
+        let _ = writeln!(
+            s,
+            "  ILP proved II = MII (reached it, optimal): {} loops; SMS at II = MII on {} of them: {}   [target >= 99%]",
             self.ilp_proved,
             self.sms_at_mii,
             pct(self.sms_at_mii, self.ilp_proved)
@@ -371,7 +401,7 @@ impl DoneWhen {
         };
         let _ = writeln!(
             s,
-            "  equal II (SMS II = ILP II, ILP not capped): {} loops; mean MaxLive SMS {} vs ILP {}: {}   [target within 5%]",
+            "  equal II (SMS II = ILP II, ILP optimal): {} loops; mean MaxLive SMS {} vs ILP {}: {}   [target within 5%]",
             self.equal_ii,
             mean(self.sms_max_live, self.equal_ii),
             mean(self.ilp_max_live, self.equal_ii),
@@ -379,7 +409,7 @@ impl DoneWhen {
         );
         let _ = writeln!(
             s,
-            "    SMS MaxLive above the ILP's on {} loops, below on {} (the ILP's MaxLive is minimal at its II when uncapped)",
+            "    SMS MaxLive above the ILP's on {} loops, below on {} (the ILP minimises MaxLive at its II)",
             self.sms_more, self.sms_fewer
         );
         if !self.misses.is_empty() {
@@ -491,9 +521,19 @@ mod tests {
 
     #[test]
     fn done_when_counts() {
-        let sms = run("sms", &format!("[{},{},{}]", rec("f", "a", 2, 2, 10, false), rec("g", "b", 2, 3, 8, false), rec("h", "c", 1, 1, 4, false)));
-        let ilp = run("ilp", &format!("[{},{},{}]", rec("f", "a", 2, 2, 9, false), rec("g", "b", 2, 2, 7, false), rec("h", "c", 1, 1, 4, true)));
+        let sms = run(
+            "sms",
+            &format!("[{},{},{},{}]", rec("f", "a", 2, 2, 10, false), rec("g", "b", 2, 3, 8, false), rec("h", "c", 1, 1, 4, false), rec("k", "d", 5, 6, 4, false)),
+        );
+        // k: the ILP's program was too large; its schedule is the heuristic's.
+        let fallback = rec("k", "d", 5, 5, 3, false).replace(
+            "\"attempts\":[]",
+            "\"attempts\":[],\"notes\":[\"ilp: no schedule from the integer program at II=5: the iterative scheduler's schedule is used\"]",
+        );
+        let ilp = run("ilp", &format!("[{},{},{},{fallback}]", rec("f", "a", 2, 2, 9, false), rec("g", "b", 2, 2, 7, false), rec("h", "c", 1, 1, 4, true)));
+        assert!(ilp.loops.values().any(|l| l.outcome.as_ref().is_ok_and(|p| p.fallback)));
         let d = DoneWhen::compute(&sms, &ilp);
+        assert_eq!((d.ilp_capped, d.ilp_fallback), (1, 1));
         assert_eq!(d.ilp_proved, 2);
         assert_eq!(d.sms_at_mii, 1);
         assert_eq!(d.misses.len(), 1);
@@ -503,7 +543,7 @@ mod tests {
         assert!(text.contains("50.0%"), "{text}");
         assert!(text.contains("+11.11%"), "{text}");
         let t = table2(&[sms.clone(), ilp.clone()]);
-        assert!(t.contains("over the 3 loops"), "{t}");
+        assert!(t.contains("over the 4 loops"), "{t}");
         assert!(t.contains("sum of II"), "{t}");
         let h = head_to_head(&[sms, ilp]);
         assert!(h.contains("sms vs ilp"), "{h}");

@@ -67,6 +67,11 @@ struct Cli {
     /// WORK/bin, so that a rebuild during a long run does not mix versions).
     #[arg(long)]
     no_snapshot: bool,
+    /// Run the copy of the tools the last run took (WORK/bin) instead of
+    /// taking a new one: re-prints the tables from the cached reports even
+    /// after the toolchain was rebuilt.
+    #[arg(long, conflicts_with = "no_snapshot")]
+    keep_tools: bool,
     /// Cache and output directory (default: target/bench-sms).
     #[arg(long)]
     work: Option<PathBuf>,
@@ -315,9 +320,17 @@ fn main() -> ExitCode {
             let rt = dspcc.parent().unwrap_or(Path::new(".")).join("..").join("runtime");
             std::env::set_var("DSPCC_RUNTIME", rt);
         }
-        match snapshot(&dspcc, &work_root.join("bin")) {
-            Ok(p) => dspcc = p,
-            Err(e) => return usage_error(format!("snapshot of the tools: {e}")),
+        let bin = work_root.join("bin");
+        if cli.keep_tools {
+            dspcc = bin.join("dspcc");
+            if !dspcc.exists() {
+                return usage_error(format!("--keep-tools: {} not found (no earlier run)", dspcc.display()));
+            }
+        } else {
+            match snapshot(&dspcc, &bin) {
+                Ok(p) => dspcc = p,
+                Err(e) => return usage_error(format!("snapshot of the tools: {e}")),
+            }
         }
     }
     let tool_dir = dspcc.parent().map(PathBuf::from).unwrap_or_default();
