@@ -72,6 +72,10 @@ struct Cli {
     /// after the toolchain was rebuilt.
     #[arg(long, conflicts_with = "no_snapshot")]
     keep_tools: bool,
+    /// Compile nothing: print the tables over the files whose reports are
+    /// all in the cache (a partial view while a run is going).
+    #[arg(long)]
+    cached_only: bool,
     /// Cache and output directory (default: target/bench-sms).
     #[arg(long)]
     work: Option<PathBuf>,
@@ -136,6 +140,8 @@ fn mtime(p: &Path) -> Option<SystemTime> {
 struct Built {
     report: Result<String, String>,
     cached: bool,
+    /// Not in the cache, and `--cached-only`.
+    skipped: bool,
     seconds: f64,
 }
 
@@ -147,6 +153,7 @@ struct Setup {
     level: u8,
     ilp_time_limit: f64,
     fresh: bool,
+    cached_only: bool,
     timeout: Duration,
     /// `prlimit --as=BYTES --` before dspcc, when limited.
     limit: Vec<String>,
@@ -204,10 +211,13 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
         if let (Some(j), Some(n)) = (mtime(&json_path), newest) {
             if j >= n {
                 if let Ok(text) = std::fs::read_to_string(&json_path) {
-                    return Built { report: Ok(text), cached: true, seconds: 0.0 };
+                    return Built { report: Ok(text), cached: true, skipped: false, seconds: 0.0 };
                 }
             }
         }
+    }
+    if setup.cached_only {
+        return Built { report: Err("not in the cache".into()), cached: false, skipped: true, seconds: 0.0 };
     }
 
     let start = Instant::now();
@@ -253,7 +263,7 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
         std::fs::write(&cmd_path, &line).map_err(|e| format!("{}: {e}", cmd_path.display()))?;
         Ok(text)
     })();
-    Built { report, cached: false, seconds: start.elapsed().as_secs_f64() }
+    Built { report, cached: false, skipped: false, seconds: start.elapsed().as_secs_f64() }
 }
 
 /// The toolchain pieces `dspcc -S` runs (next to dspcc).
@@ -352,6 +362,7 @@ fn main() -> ExitCode {
         level: cli.level,
         ilp_time_limit: cli.ilp_time_limit,
         fresh: cli.fresh,
+        cached_only: cli.cached_only,
         timeout: Duration::from_secs(cli.timeout),
         limit: mem_limit(cli.mem_limit_mb),
     };
@@ -382,7 +393,7 @@ fn main() -> ExitCode {
     let results = parallel(&jobs, jobs_n, &|&(fi, si): &(usize, usize)| {
         let b = build(&setup, &sources[fi], &cli.schedulers[si]);
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if !b.cached {
+        if !b.cached && !b.skipped {
             eprintln!(
                 "  [{n}/{total}] {} {} {:.1} s{}",
                 cli.schedulers[si],
@@ -399,8 +410,14 @@ fn main() -> ExitCode {
         cli.schedulers.iter().map(|s| SchedulerRun { name: s.clone(), ..Default::default() }).collect();
     let mut cached = 0;
     let mut compile_seconds = vec![0.0f64; runs.len()];
+    // With --cached-only, files missing from the cache for any scheduler are left out.
+    let left_out: std::collections::HashSet<usize> =
+        jobs.iter().zip(&results).filter(|(_, r)| r.as_ref().is_some_and(|b| b.skipped)).map(|(&(fi, _), _)| fi).collect();
     for (&(fi, si), r) in jobs.iter().zip(results) {
         let src = &sources[fi];
+        if left_out.contains(&fi) {
+            continue;
+        }
         let Some(b) = r else {
             runs[si].failures.push((src.label.clone(), String::new(), "the worker thread died".into()));
             continue;
@@ -431,6 +448,9 @@ fn main() -> ExitCode {
     let compiled: Vec<String> =
         runs.iter().zip(&compile_seconds).map(|(r, s)| format!("{} {:.0} s", r.name, s)).collect();
     println!("   compile time of the non-cached builds: {}", compiled.join(", "));
+    if !left_out.is_empty() {
+        println!("   --cached-only: {} of {} programs left out (not in the cache for every scheduler)", left_out.len(), sources.len());
+    }
     println!("   innermost loops (candidates, pipelined or not): {}", all.len());
     println!();
     println!("{}", loops::table2(&runs));
