@@ -1,71 +1,77 @@
-//! An optimal modulo scheduler: the time-indexed 0-1 integer program of
-//! modulo scheduling (the formulation Eichenberger and Davidson call
-//! "structured", after Pritsker et al.; see A. E. Eichenberger, E. S.
-//! Davidson, "Efficient Formulation for Optimal Modulo Schedulers", PLDI
-//! 1997, §3–4), solved with CBC through `good_lp`. It is the reference the
-//! heuristics are compared with, like the optimal scheduler of seed 000's
-//! Table 2: minimum II first, then minimum register pressure at that II.
+//! An optimal modulo scheduler: modulo scheduling as an integer program in
+//! the row/stage form of R. Govindarajan, E. R. Altman and G. R. Gao
+//! ("Minimizing register requirements under resource-constrained
+//! rate-optimal software pipelining", MICRO-27, 1994, §3–4: `t = II·k +
+//! row`, 0-1 row variables, integer stages), with the dependence
+//! strengthening and the MaxLive objective of A. E. Eichenberger, E. S.
+//! Davidson and S. G. Abraham (MICRO-28, 1995; Eichenberger & Davidson,
+//! PLDI 1997), solved with CBC through `good_lp`. It is the reference the
+//! heuristics are compared with, like the optimal scheduler behind seed
+//! 000's Table 2: minimum II first, then minimum register pressure there.
 //!
-//! **Variables** (for one II): a binary `x[n][t]` per node and issue time
-//! `t` of its window (one time per node: `Σ_t x[n][t] = 1`). The window is
-//! `[ASAP, T − 1 − tail]` with longest paths under the effective delays
-//! `delay − II·distance`; the horizon is `T = II·(K + 2)` where `K` bounds
-//! the stages a schedule needs: for fixed rows the stages solve a system of
-//! difference constraints whose edges weigh at most
-//! `w = ⌈(II − 1 + delay)/II⌉ − distance`, so a least solution spans at most
-//! `K = min(Σ max(w, 0), (N − 1)·max w)` stages — no row assignment is lost
-//! (one more stage is kept as slack for the register objective). A node
-//! with a pinned row only gets times in that row. A non-pipelined node
-//! (busy > 1) with alternative units gets one binary per (time, unit)
-//! instead, since the unit it holds over the next rows is a choice.
+//! **Variables** (one II): a binary `a[n][ρ]` per node and row, one row
+//! per node (`Σ_ρ a[n][ρ] = 1`; a pinned node has only its row), an
+//! integer stage `k[n]`, so `t(n) = Σ ρ·a[n][ρ] + II·k[n]`. A
+//! non-pipelined node (busy > 1) with alternative units gets one binary per
+//! (row, unit) instead: the unit it holds over the next rows is a choice.
+//! Each `t(n)` lies in `[ASAP, T − 1 − tail]` (longest paths under
+//! `delay − II·distance`), where the horizon `T = II·(K + 2)` loses no
+//! schedule: for fixed rows the stages solve difference constraints with
+//! edge weights at most `⌈(II − 1 + delay)/II⌉ − distance`, so a least
+//! solution spans at most `K` stages, `K` the longest path under those
+//! weights (or `min(Σ positive weights, (N − 1)·max weight)` if they have a
+//! positive circuit); one more stage is slack for the register objective.
 //!
-//! **Dependences**, in the structured (strong) form: for every edge
-//! `u → v` and every time `τ`, `Σ_{t ≥ τ} x[u][t] ≤ Σ_{t ≥ τ + delay −
-//! II·distance} x[v][t]` (implies `t(v) + distance·II ≥ t(u) + delay` and
-//! has a much tighter LP relaxation).
+//! **Dependences**: `t(v) − t(u) ≥ delay − II·distance` for every edge,
+//! and its stage form: with `delay = II·q + s` (`0 ≤ s < II`), for every
+//! `τ`, `k(v) − k(u) + distance − q ≥ [ρ(u) ≥ τ] − [ρ(v) ≥ τ + s]` (v needs
+//! one more stage when its row is below `ρ(u) + s`), which the integer
+//! stages imply but the LP relaxation does not.
 //!
-//! **Resources** per row `r` (`X[n][r] = Σ_{t ≡ r} x[n][t]`), as
-//! [`Mrt`] checks them: at most `max_ops` operations; register reads per
-//! file within its read ports; results landing in row `r` (issued in row
-//! `r − latency`) within each file's write ports; and units with slots as a
-//! flow in every row: operation → unit (continuous `f[r][n][u]`, one per
-//! alternative unit) → slot feeding that unit (continuous `g[r][u][s]`),
-//! `Σ_u f = X[n][r]`, `Σ_n f[r][n][u] + held[r][u] ≤ count(u)`,
-//! `Σ_n f[r][n][u] = Σ_s g[r][u][s]`, `Σ_u g[r][u][s] ≤ 1`, where `held`
-//! counts the non-pipelined operations issued in rows `r − 1 … r − busy + 1`
-//! (with multiplicity when busy > II). With integral `x` the flow has an
-//! integral solution (integral capacities), which is a legal placement of
-//! the row on slots and unit instances: the continuous flow is exact.
-//! The schedule found is checked with [`crate::schedule::verify`]; should
-//! the table reject a row the program accepted, the nodes of a minimal
-//! rejected subset (a deletion filter over the table) are cut off from
-//! those rows (`Σ_{n∈S} X[n][row_n] ≤ |S| − 1`) and the program solved
-//! again.
+//! **Resources** per row `r`, as [`Mrt`] checks them: at most `max_ops`
+//! operations; register reads per file within its read ports; results
+//! landing in row `r` (issued in row `r − latency`) within each file's
+//! write ports; and units with slots as a flow in every row: operation →
+//! unit (continuous `f[r][n][u]` per alternative unit) → slot feeding that
+//! unit (continuous `g[r][u][s]`): `Σ_u f = a[n][r]`, `Σ_n f[r][n][u] +
+//! held[r][u] ≤ count(u)`, `Σ_n f[r][n][u] = Σ_s g[r][u][s]`,
+//! `Σ_u g[r][u][s] ≤ 1`, where `held` counts the non-pipelined operations
+//! issued in rows `r − 1 … r − busy + 1` (with multiplicity when busy >
+//! II). With integral rows the flow has an integral solution (integral
+//! capacities), a legal placement of the row on slots and unit instances,
+//! so the continuous flow is exact. The schedule found is checked with
+//! [`crate::schedule::verify`]: should the table reject rows the program
+//! accepted (the table's greedy unit choice for non-pipelined operations
+//! with alternative units can), the nodes of a minimal rejected subset (a
+//! deletion filter over the table) are cut off from those rows
+//! (`Σ_{n∈S} a[n][row_n] ≤ |S| − 1`) and the program is solved again.
 //!
 //! **Register pressure** (`min_registers`): a value is a node that writes a
 //! register and has flow successors; as in seed 000 §3 it lives from its
 //! producer's issue to the issue of its last consumer (`t(v) +
-//! distance·II`), cycles `[start, end)`. Continuous `live[u][c] ≥
-//! Σ_{t ≤ c} x[u][t] − Σ_{t + d·II ≤ c} x[v][t]` for every flow edge, and
-//! `MaxLive ≥ Σ_u Σ_{c ≡ r} live[u][c]` for every row: the objective is
-//! exact MaxLive (all files together), with the sum of lifetimes as the
-//! tie-break (`A·MaxLive + Σ live`, `A` larger than any lifetime sum).
-//! Without `min_registers` the objective is `Σ t(n)` (a compact schedule).
+//! distance·II`), cycles `[start, end)`. The values of `u` live in row `r`
+//! number `⌈(end − r)/II⌉ − ⌈(t(u) − r)/II⌉`, and `⌈(ρ + II·k − r)/II⌉ =
+//! k + [ρ > r]`, so `live[u][r] ≥ k(v) + d + Σ_{ρ>r} a[v][ρ] − k(u) −
+//! Σ_{ρ>r} a[u][ρ]` for every flow edge is exact, and the integer
+//! `MaxLive ≥ Σ_u live[u][r]` for every row. The objective is
+//! lexicographic by weights: exact MaxLive (all register files together),
+//! then the sum of lifetimes (`Σ live`), then `Σ t(n)` (compact schedules,
+//! few stages); without `min_registers` only `Σ t(n)`.
 //!
-//! **Search.** IIs from the MII up. An upper bound comes first from
-//! [`crate::ims`] (Rau's heuristic, cheap): below it every II is either
-//! proven infeasible by CBC or, at the first feasible one, optimised; at
-//! the bound itself a schedule exists. The time cap covers the whole loop
-//! (CBC's `sec` parameter gets what is left, rounded up to whole seconds):
-//! when it hits, the result is the best schedule CBC found or, failing
-//! that, the heuristic's, with `capped = true` and a note saying what is
-//! not proven.
+//! **Search.** IIs from the MII up. [`crate::ims`] (Rau's heuristic,
+//! cheap) runs first: its II bounds the search, and at that II its schedule
+//! is the incumbent (CBC's cutoff asks for strictly better ones; if none
+//! exists the incumbent is optimal). Below it each II is proven infeasible
+//! by CBC or, at the first feasible one, optimised. The time cap covers the
+//! whole loop (CBC's wall-clock limit gets what is left, in whole seconds):
+//! when it hits, the result is the best schedule found — CBC's or the
+//! heuristic's — with `capped = true` and a note saying what is not proven.
 
 use std::time::Instant;
 
 use good_lp::{
-    coin_cbc, variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel,
-    Variable, WithTimeLimit,
+    coin_cbc, variable, Constraint, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
+    SolverModel, Variable, WithTimeLimit,
 };
 use isa_tablegen::{Machine, UnitId};
 
@@ -111,37 +117,43 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
         .ok()
         .map(|o| o.schedule);
     let last_ii = heuristic.as_ref().map_or(last_ii, |s| s.ii.min(last_ii));
-    let mut attempts = Vec::new();
+    let mut attempts: Vec<Attempt> = Vec::new();
     let mut notes = Vec::new();
     let limit = opts.time_limit_secs.max(0.0);
+    // Whether every II before the current one was proven infeasible.
+    let mut all_proven = true;
     for ii in first_ii..=last_ii {
         let left = limit - started.elapsed().as_secs_f64();
         if left <= 0.0 {
             attempts.push(Attempt { ii, reason: format!("time cap of {limit} s reached before this II was tried") });
-            return capped_fallback(g, heuristic, attempts, notes, limit);
+            return capped_fallback(heuristic, attempts, notes, limit);
         }
-        match solve_ii(m, g, ii, opts.min_registers, left) {
+        let incumbent = heuristic.as_ref().filter(|h| h.ii == ii);
+        match solve_ii(m, g, ii, opts.min_registers, left, incumbent) {
             Ok(IiResult::Infeasible(reason)) => attempts.push(Attempt { ii, reason }),
             Ok(IiResult::Capped) => {
                 attempts.push(Attempt {
                     ii,
                     reason: format!("time cap of {limit} s reached: no schedule found and none proven impossible at this II"),
                 });
-                return capped_fallback(g, heuristic, attempts, notes, limit);
+                return capped_fallback(heuristic, attempts, notes, limit);
             }
-            Ok(IiResult::Found { schedule, proven, cuts }) => {
+            Ok(IiResult::Found { schedule, proven, cuts, heuristic }) => {
                 let what = if opts.min_registers { "MaxLive" } else { "sum of issue times" };
                 let live = max_live(m, g, &schedule);
-                if attempts.is_empty() {
-                    notes.push(format!("ilp: II={ii} is the MII"));
-                } else {
+                if ii == first_ii {
+                    notes.push(format!("ilp: II={ii}, the first II tried (the MII)"));
+                } else if all_proven {
                     notes.push(format!("ilp: II={ii}, every smaller II proven infeasible"));
+                } else {
+                    notes.push(format!("ilp: II={ii}; not every smaller II was proven infeasible (see the attempts)"));
                 }
+                let by = if heuristic { "the iterative scheduler's schedule" } else { "the integer program's schedule" };
                 if proven {
-                    notes.push(format!("ilp: MaxLive={live}, {what} optimal at this II"));
+                    notes.push(format!("ilp: MaxLive={live} ({by}), {what} optimal at this II"));
                 } else {
                     notes.push(format!(
-                        "ilp: time cap of {limit} s reached: MaxLive={live} is the best found, not proven optimal"
+                        "ilp: time cap of {limit} s reached: MaxLive={live} ({by}) is the best found, not proven optimal"
                     ));
                 }
                 if cuts > 0 {
@@ -149,11 +161,13 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
                 }
                 notes.push(format!("ilp: {:.3} s", started.elapsed().as_secs_f64()));
                 let order = time_order(&schedule);
-                return Ok(Outcome { schedule, attempts, order, notes, capped: !proven });
+                let capped = !proven || !all_proven;
+                return Ok(Outcome { schedule, attempts, order, notes, capped });
             }
             Err(reason) => {
-                // The solver failed: say so, and fall back on the heuristic's
-                // schedule if it reaches this far.
+                // The solver failed: say so and go on; the heuristic's
+                // schedule is the answer if nothing better comes.
+                all_proven = false;
                 attempts.push(Attempt { ii, reason });
             }
         }
@@ -165,7 +179,7 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
                 s.ii
             ));
             let order = time_order(&s);
-            Ok(Outcome { schedule: s, attempts, order, notes, capped: false })
+            Ok(Outcome { schedule: s, attempts, order, notes, capped: true })
         }
         _ => Err(attempts),
     }
@@ -173,7 +187,6 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
 
 /// At the time cap: the heuristic's schedule, if any, flagged as capped.
 fn capped_fallback(
-    _g: &LoopGraph,
     heuristic: Option<Schedule>,
     attempts: Vec<Attempt>,
     mut notes: Vec<String>,
@@ -203,6 +216,11 @@ fn time_order(s: &Schedule) -> Vec<NodeId> {
 /// d·II)`, counted per row of the kernel, all files together.
 pub fn max_live(m: &Machine, g: &LoopGraph, s: &Schedule) -> u32 {
     let _ = m;
+    live_rows(g, s).into_iter().max().unwrap_or(0)
+}
+
+/// Values live in each row of the kernel (see [`max_live`]).
+fn live_rows(g: &LoopGraph, s: &Schedule) -> Vec<u32> {
     let ii = s.ii.max(1) as i64;
     let mut rows = vec![0u32; ii as usize];
     for (u, node) in g.nodes.iter().enumerate() {
@@ -220,13 +238,14 @@ pub fn max_live(m: &Machine, g: &LoopGraph, s: &Schedule) -> u32 {
             rows[c.rem_euclid(ii) as usize] += 1;
         }
     }
-    rows.into_iter().max().unwrap_or(0)
+    rows
 }
 
 enum IiResult {
     Infeasible(String),
     Capped,
-    Found { schedule: Schedule, proven: bool, cuts: usize },
+    /// `heuristic`: the incumbent given was not improved on.
+    Found { schedule: Schedule, proven: bool, cuts: usize, heuristic: bool },
 }
 
 fn ceil_div(a: i64, b: i64) -> i64 {
@@ -239,54 +258,63 @@ fn windows(g: &LoopGraph, ii: u32) -> Option<(Vec<i64>, Vec<i64>)> {
     let n = g.nodes.len();
     let ii64 = ii as i64;
     let w: Vec<i64> = g.edges.iter().map(|e| e.delay as i64 - ii64 * e.distance as i64).collect();
-    let relax = |forward: bool| -> Option<Vec<i64>> {
-        let mut d = vec![0i64; n];
-        for _ in 0..=n {
-            let mut changed = false;
-            for (i, e) in g.edges.iter().enumerate() {
-                let (a, b) = if forward { (e.from, e.to) } else { (e.to, e.from) };
-                if d[a] + w[i] > d[b] {
-                    d[b] = d[a] + w[i];
-                    changed = true;
-                }
-            }
-            if !changed {
-                return Some(d);
-            }
-        }
-        None
-    };
-    let lo = relax(true)?;
-    let tail = relax(false)?;
+    let lo = longest(n, g, &w, true)?;
+    let tail = longest(n, g, &w, false)?;
+    // Stage weights: the most an edge can ask of the stage difference.
     let ws: Vec<i64> =
         g.edges.iter().map(|e| ceil_div(ii64 - 1 + e.delay as i64, ii64) - e.distance as i64).collect();
-    let pos_sum: i64 = ws.iter().map(|&x| x.max(0)).sum();
-    let pos_max = ws.iter().copied().max().unwrap_or(0).max(0);
-    let k = pos_sum.min((n as i64 - 1).max(0) * pos_max);
-    let horizon = ii64 * (k + 2);
+    let k = match longest(n, g, &ws, true) {
+        // No positive circuit even at the worst rows: the longest path bounds
+        // every least stage assignment.
+        Some(d) => d.into_iter().max().unwrap_or(0),
+        None => {
+            let pos_sum: i64 = ws.iter().map(|&x| x.max(0)).sum();
+            let pos_max = ws.iter().copied().max().unwrap_or(0).max(0);
+            pos_sum.min((n as i64 - 1).max(0) * pos_max)
+        }
+    };
+    let critical = lo.iter().zip(&tail).map(|(a, b)| a + b).max().unwrap_or(0);
+    let horizon = (ii64 * (k + 2)).max(critical + ii64);
     let hi = tail.iter().map(|&t| horizon - 1 - t).collect();
     Some((lo, hi))
 }
 
-/// The 0-1 variables of one node: (time, unit chosen if a choice, var).
-type NodeVars = Vec<(i64, Option<UnitId>, Variable)>;
-
-fn sum_where(vars: &NodeVars, pred: impl Fn(i64, Option<UnitId>) -> bool) -> Expression {
-    let mut e = Expression::default();
-    for &(t, u, v) in vars {
-        if pred(t, u) {
-            e.add_mul(1.0, v);
+/// Longest paths (at least 0) from a virtual source joined to every node,
+/// forward or backward along the edges; None on a positive circuit.
+fn longest(n: usize, g: &LoopGraph, w: &[i64], forward: bool) -> Option<Vec<i64>> {
+    let mut d = vec![0i64; n];
+    for _ in 0..=n {
+        let mut changed = false;
+        for (i, e) in g.edges.iter().enumerate() {
+            let (a, b) = if forward { (e.from, e.to) } else { (e.to, e.from) };
+            if d[a] + w[i] > d[b] {
+                d[b] = d[a] + w[i];
+                changed = true;
+            }
+        }
+        if !changed {
+            return Some(d);
         }
     }
-    e
+    None
 }
 
-/// Solves one II, cutting and re-solving while the table disagrees.
-fn solve_ii(m: &Machine, g: &LoopGraph, ii: u32, min_registers: bool, secs: f64) -> Result<IiResult, String> {
+/// Solves one II, cutting and re-solving while the table disagrees. With
+/// an incumbent (a schedule at this II), only better schedules are sought
+/// (CBC's cutoff) and the incumbent is the answer when none exists.
+fn solve_ii(
+    m: &Machine,
+    g: &LoopGraph,
+    ii: u32,
+    min_registers: bool,
+    secs: f64,
+    incumbent: Option<&Schedule>,
+) -> Result<IiResult, String> {
     let started = Instant::now();
     let n = g.nodes.len();
     if n == 0 {
-        return Ok(IiResult::Found { schedule: Schedule { ii, time: Vec::new() }, proven: true, cuts: 0 });
+        let schedule = Schedule { ii, time: Vec::new() };
+        return Ok(IiResult::Found { schedule, proven: true, cuts: 0, heuristic: false });
     }
     let Some((lo, hi)) = windows(g, ii) else {
         return Ok(IiResult::Infeasible(format!("a recurrence needs more than II={ii}")));
@@ -294,10 +322,17 @@ fn solve_ii(m: &Machine, g: &LoopGraph, ii: u32, min_registers: bool, secs: f64)
     let mut cuts: Vec<Vec<(NodeId, u32)>> = Vec::new();
     loop {
         let left = secs - started.elapsed().as_secs_f64();
+        let keep = |proven: bool| match incumbent {
+            Some(s) => Ok(IiResult::Found { schedule: s.clone(), proven, cuts: cuts.len(), heuristic: true }),
+            None => Ok(IiResult::Capped),
+        };
         if left <= 0.0 {
-            return Ok(IiResult::Capped);
+            return keep(false);
         }
-        let (time, proven) = match solve_model(m, g, ii, &lo, &hi, &cuts, min_registers, left)? {
+        let program = Program::build(m, g, ii, &lo, &hi, &cuts, min_registers);
+        let cutoff = incumbent.map(|s| program.objective_of(g, s) - 0.5);
+        let (time, proven) = match program.solve(left, cutoff)? {
+            ModelResult::Infeasible if incumbent.is_some() => return keep(true),
             ModelResult::Infeasible => {
                 let why = if cuts.is_empty() {
                     format!("the integer program is infeasible: no schedule at II={ii}")
@@ -306,12 +341,12 @@ fn solve_ii(m: &Machine, g: &LoopGraph, ii: u32, min_registers: bool, secs: f64)
                 };
                 return Ok(IiResult::Infeasible(why));
             }
-            ModelResult::Capped => return Ok(IiResult::Capped),
+            ModelResult::Capped => return keep(false),
             ModelResult::Solved { time, proven } => (time, proven),
         };
         let s = Schedule { ii, time };
         match verify(m, g, &s) {
-            Ok(()) => return Ok(IiResult::Found { schedule: s, proven, cuts: cuts.len() }),
+            Ok(()) => return Ok(IiResult::Found { schedule: s, proven, cuts: cuts.len(), heuristic: false }),
             Err(ScheduleError::Resources { .. }) => {
                 let subset = rejected_subset(m, g, &s);
                 if subset.is_empty() || cuts.len() >= 200 {
@@ -350,270 +385,343 @@ enum ModelResult {
     Solved { time: Vec<u32>, proven: bool },
 }
 
-#[allow(clippy::too_many_arguments)]
-fn solve_model(
-    m: &Machine,
-    g: &LoopGraph,
-    ii: u32,
-    lo: &[i64],
-    hi: &[i64],
-    cuts: &[Vec<(NodeId, u32)>],
-    min_registers: bool,
-    secs: f64,
-) -> Result<ModelResult, String> {
-    let n = g.nodes.len();
-    let ii64 = ii as i64;
-    let mut pv = ProblemVariables::new();
-    let mut constraints = Vec::new();
-    // x[n][t] (or per unit for non-pipelined nodes with alternatives).
-    let mut xs: Vec<NodeVars> = Vec::with_capacity(n);
-    for (v, node) in g.nodes.iter().enumerate() {
-        let instr = m.instr(node.instr);
-        let mut units = instr.units.clone();
-        units.sort();
-        units.dedup();
-        let choice = g.busy(m, v) > 1 && units.len() > 1;
-        let pinned = node.pinned_row.and_then(|p| p.row(ii));
-        let mut vars = Vec::new();
-        for t in lo[v]..=hi[v] {
-            if pinned.is_some_and(|r| t.rem_euclid(ii64) != r as i64) {
-                continue;
-            }
-            if choice {
-                for &u in &units {
-                    vars.push((t, Some(u), pv.add(variable().binary())));
-                }
-            } else {
-                vars.push((t, None, pv.add(variable().binary())));
-            }
-        }
-        if vars.is_empty() {
-            return Ok(ModelResult::Infeasible);
-        }
-        constraints.push(sum_where(&vars, |_, _| true).eq(1.0));
-        xs.push(vars);
-    }
-    // Dependences, structured form.
-    for e in &g.edges {
-        let (u, v) = (e.from, e.to);
-        if u == v {
-            continue; // delay − II·distance ≤ 0 here, or windows() failed
-        }
-        let w = e.delay as i64 - ii64 * e.distance as i64;
-        for tau in lo[u] + 1..=hi[u] {
-            if tau + w <= lo[v] {
-                continue;
-            }
-            let lhs = sum_where(&xs[u], |t, _| t >= tau);
-            let rhs = sum_where(&xs[v], |t, _| t >= tau + w);
-            constraints.push(lhs.leq(rhs));
-        }
-    }
-    // Resources per row.
-    let row_of = |t: i64| t.rem_euclid(ii64) as u32;
-    let files = m.regfiles.len();
-    for r in 0..ii {
-        let xr: Vec<Expression> = xs.iter().map(|vars| sum_where(vars, |t, _| row_of(t) == r)).collect();
-        // Issue width.
-        if n as u32 > m.bundle.max_ops {
-            let mut e = Expression::default();
-            for x in &xr {
-                e += x.clone();
-            }
-            constraints.push(e.leq(m.bundle.max_ops as f64));
-        }
-        // Read and write ports.
-        for f in 0..files {
-            let file = &m.regfiles[f];
-            let mut reads = Expression::default();
-            let mut total_reads = 0u32;
-            let mut lands = Expression::default();
-            let mut total_writes = 0u32;
-            for (v, node) in g.nodes.iter().enumerate() {
-                let k: u32 = node.reads.iter().filter(|(rf, _)| rf.0 as usize == f).map(|(_, k)| k).sum();
-                if k > 0 {
-                    reads.add_mul(k as f64, xr[v].clone());
-                    total_reads += k;
-                }
-                if node.writes.is_some_and(|wf| wf.0 as usize == f) {
-                    let lat = g.latency(m, v) as i64;
-                    lands += sum_where(&xs[v], |t, _| row_of(t + lat) == r);
-                    total_writes += 1;
-                }
-            }
-            if total_reads > file.read_ports {
-                constraints.push(reads.leq(file.read_ports as f64));
-            }
-            if total_writes > file.write_ports {
-                constraints.push(lands.leq(file.write_ports as f64));
-            }
-        }
-        // Units and slots: a flow operation → unit → slot.
-        let mut unit_in: Vec<Expression> = vec![Expression::default(); m.units.len()];
-        let mut unit_used = vec![false; m.units.len()];
-        let mut held: Vec<Expression> = vec![Expression::default(); m.units.len()];
-        for (v, node) in g.nodes.iter().enumerate() {
-            let mut units = m.instr(node.instr).units.clone();
-            units.sort();
-            units.dedup();
-            let choice = xs[v].first().is_some_and(|x| x.1.is_some());
-            if units.len() == 1 {
-                unit_in[units[0].0 as usize] += xr[v].clone();
-                unit_used[units[0].0 as usize] = true;
-            } else if choice {
-                for &u in &units {
-                    unit_in[u.0 as usize] += sum_where(&xs[v], |t, cu| row_of(t) == r && cu == Some(u));
-                    unit_used[u.0 as usize] = true;
-                }
-            } else {
-                let mut split = Expression::default();
-                for &u in &units {
-                    let f = pv.add(variable().min(0.0).max(1.0));
-                    split.add_mul(1.0, f);
-                    unit_in[u.0 as usize].add_mul(1.0, f);
-                    unit_used[u.0 as usize] = true;
-                }
-                constraints.push(split.eq(xr[v].clone()));
-            }
-            // Held by a non-pipelined operation issued k rows earlier.
-            let busy = g.busy(m, v) as i64;
-            for k in 1..busy {
-                if units.len() == 1 {
-                    held[units[0].0 as usize] += sum_where(&xs[v], |t, _| row_of(t + k) == r);
-                } else {
-                    for &u in &units {
-                        held[u.0 as usize] += sum_where(&xs[v], |t, cu| row_of(t + k) == r && cu == Some(u));
-                    }
-                }
-            }
-        }
-        let mut slot_in: Vec<Expression> = vec![Expression::default(); m.slots.len()];
-        let mut slot_used = vec![false; m.slots.len()];
-        for (ui, unit) in m.units.iter().enumerate() {
-            if !unit_used[ui] {
-                continue;
-            }
-            let uid = UnitId(ui as u16);
-            let mut out = Expression::default();
-            for (si, slot) in m.slots.iter().enumerate() {
-                if slot.feeds.contains(&uid) {
-                    let gv = pv.add(variable().min(0.0).max(1.0));
-                    out.add_mul(1.0, gv);
-                    slot_in[si].add_mul(1.0, gv);
-                    slot_used[si] = true;
-                }
-            }
-            constraints.push((unit_in[ui].clone() + held[ui].clone()).leq(unit.count as f64));
-            constraints.push(unit_in[ui].clone().eq(out));
-        }
-        for (si, e) in slot_in.into_iter().enumerate() {
-            if slot_used[si] {
-                constraints.push(e.leq(1.0));
-            }
-        }
-    }
-    // Cuts from the reservation table.
-    for cut in cuts {
+/// The integer program of one II.
+struct Program {
+    ii: i64,
+    pv: ProblemVariables,
+    constraints: Vec<Constraint>,
+    objective: Expression,
+    /// Per node: (row, unit if chosen, binary).
+    a: Vec<Vec<(i64, Option<UnitId>, Variable)>>,
+    /// Per node: its stage (integer).
+    k: Vec<Variable>,
+    /// Objective weights of MaxLive and of the sum of lifetimes (0 without
+    /// registers); the sum of issue times has weight 1.
+    weights: (f64, f64),
+}
+
+impl Program {
+    /// `Σ_{ρ ∈ rows} a[n][ρ]`, optionally for one unit choice.
+    fn rows_where(&self, n: NodeId, rows: impl Fn(i64) -> bool, unit: Option<UnitId>) -> Expression {
         let mut e = Expression::default();
-        for &(v, r) in cut {
-            e += sum_where(&xs[v], |t, _| row_of(t) == r);
-        }
-        constraints.push(e.leq(cut.len() as f64 - 1.0));
-    }
-    // Objective.
-    let objective = if min_registers {
-        let (obj, mut cs) = register_objective(&mut pv, g, ii64, lo, hi, &xs);
-        constraints.append(&mut cs);
-        obj
-    } else {
-        let mut e = Expression::default();
-        for vars in &xs {
-            for &(t, _, v) in vars {
-                e.add_mul(t as f64, v);
+        for &(r, u, v) in &self.a[n] {
+            if rows(r) && (unit.is_none() || u == unit) {
+                e.add_mul(1.0, v);
             }
         }
         e
-    };
-    let mut model = pv.minimise(objective).using(coin_cbc).with_time_limit(secs.max(0.001));
-    model.set_parameter("log", "0");
-    model.set_parameter("slog", "0");
-    for c in constraints {
-        model.add_constraint(c);
     }
-    let solution = match model.solve() {
-        Ok(s) => s,
-        Err(ResolutionError::Infeasible) => return Ok(ModelResult::Infeasible),
-        Err(e) => return Err(format!("CBC failed at II={ii}: {e}")),
-    };
-    let capped = matches!(solution.status(), SolutionStatus::TimeLimit);
-    let mut time = Vec::with_capacity(n);
-    for vars in &xs {
-        let on: Vec<i64> = vars.iter().filter(|(_, _, v)| solution.value(*v) > 0.5).map(|x| x.0).collect();
-        match on.as_slice() {
-            [t] if *t >= 0 => time.push(*t as u32),
-            _ if capped => return Ok(ModelResult::Capped),
-            _ => return Err(format!("CBC returned no integral schedule at II={ii}")),
+
+    /// Whether `n` issues in row `r` (0/1).
+    fn in_row(&self, n: NodeId, r: i64, unit: Option<UnitId>) -> Expression {
+        self.rows_where(n, |x| x == r, unit)
+    }
+
+    /// The issue time `Σ ρ·a[n][ρ] + II·k[n]`.
+    fn time(&self, n: NodeId) -> Expression {
+        let mut e = Expression::default();
+        for &(r, _, v) in &self.a[n] {
+            e.add_mul(r as f64, v);
+        }
+        e.add_mul(self.ii as f64, self.k[n]);
+        e
+    }
+
+    fn build(
+        m: &Machine,
+        g: &LoopGraph,
+        ii: u32,
+        lo: &[i64],
+        hi: &[i64],
+        cuts: &[Vec<(NodeId, u32)>],
+        min_registers: bool,
+    ) -> Program {
+        let ii64 = ii as i64;
+        let n = g.nodes.len();
+        let mut p = Program {
+            ii: ii64,
+            pv: ProblemVariables::new(),
+            constraints: Vec::new(),
+            objective: Expression::default(),
+            a: Vec::new(),
+            k: Vec::new(),
+            weights: (0.0, 0.0),
+        };
+        // Rows (one per node) and stages, within the windows.
+        for (v, node) in g.nodes.iter().enumerate() {
+            let units = units_of(m, v, g);
+            let choice = g.busy(m, v) > 1 && units.len() > 1;
+            let pinned = node.pinned_row.and_then(|pr| pr.row(ii)).map(|r| r as i64);
+            let mut rows = Vec::new();
+            for r in 0..ii64 {
+                if pinned.is_some_and(|pr| pr != r) {
+                    continue;
+                }
+                if choice {
+                    for &u in &units {
+                        rows.push((r, Some(u), p.pv.add(variable().binary())));
+                    }
+                } else {
+                    rows.push((r, None, p.pv.add(variable().binary())));
+                }
+            }
+            let k = p.pv.add(variable().integer().min(lo[v].div_euclid(ii64) as f64).max(hi[v].div_euclid(ii64) as f64));
+            p.a.push(rows);
+            p.k.push(k);
+            let one = p.rows_where(v, |_| true, None);
+            p.constraints.push(one.eq(1.0));
+            let t = p.time(v);
+            p.constraints.push(t.clone().geq(lo[v] as f64));
+            p.constraints.push(t.leq(hi[v] as f64));
+        }
+        // Dependences: t(v) + distance·II ≥ t(u) + delay.
+        for e in &g.edges {
+            if e.from == e.to {
+                continue; // delay − II·distance ≤ 0 here, or windows() failed
+            }
+            let w = e.delay as i64 - ii64 * e.distance as i64;
+            let c = (p.time(e.to) - p.time(e.from)).geq(w as f64);
+            p.constraints.push(c);
+            // Stage form: with delay = II·q + s (0 ≤ s < II), the stages
+            // differ by at least q − distance, one more when ρ(v) < ρ(u) + s:
+            // k(v) − k(u) + distance − q ≥ [ρ(u) ≥ τ] − [ρ(v) ≥ τ + s] ∀τ.
+            let q = (e.delay as i64).div_euclid(ii64);
+            let s_ = (e.delay as i64).rem_euclid(ii64);
+            for tau in 0..ii64 {
+                let mut lhs = Expression::default();
+                lhs.add_mul(1.0, p.k[e.to]);
+                lhs.add_mul(-1.0, p.k[e.from]);
+                lhs += (e.distance as i64 - q) as f64;
+                let rhs = p.rows_where(e.from, |x| x >= tau, None) - p.rows_where(e.to, |x| x >= tau + s_, None);
+                p.constraints.push(lhs.geq(rhs));
+            }
+        }
+        p.resources(m, g);
+        for cut in cuts {
+            let mut e = Expression::default();
+            for &(v, r) in cut {
+                e += p.in_row(v, r as i64, None);
+            }
+            p.constraints.push(e.leq(cut.len() as f64 - 1.0));
+        }
+        // Tie-break (and the whole objective without registers): Σ t.
+        let mut sum_t = Expression::default();
+        for v in 0..n {
+            sum_t += p.time(v);
+        }
+        if min_registers {
+            let max_sum_t = hi.iter().map(|&h| h.max(0) as f64 + 1.0).sum::<f64>();
+            p.registers(g, hi, max_sum_t + 1.0);
+        }
+        p.objective += sum_t;
+        p
+    }
+
+    /// Issue width, ports, and the operation → unit → slot flow of each row.
+    fn resources(&mut self, m: &Machine, g: &LoopGraph) {
+        let ii = self.ii;
+        let n = g.nodes.len();
+        for r in 0..ii {
+            let xr: Vec<Expression> = (0..n).map(|v| self.in_row(v, r, None)).collect();
+            if n as u32 > m.bundle.max_ops {
+                let mut e = Expression::default();
+                for x in &xr {
+                    e += x.clone();
+                }
+                self.constraints.push(e.leq(m.bundle.max_ops as f64));
+            }
+            for (f, file) in m.regfiles.iter().enumerate() {
+                let (mut reads, mut total_reads) = (Expression::default(), 0u32);
+                let (mut lands, mut total_writes) = (Expression::default(), 0u32);
+                for (v, node) in g.nodes.iter().enumerate() {
+                    let k: u32 = node.reads.iter().filter(|(rf, _)| rf.0 as usize == f).map(|(_, k)| k).sum();
+                    if k > 0 {
+                        reads.add_mul(k as f64, xr[v].clone());
+                        total_reads += k;
+                    }
+                    if node.writes.is_some_and(|wf| wf.0 as usize == f) {
+                        let lat = g.latency(m, v) as i64;
+                        lands += self.in_row(v, (r - lat).rem_euclid(ii), None);
+                        total_writes += 1;
+                    }
+                }
+                if total_reads > file.read_ports {
+                    self.constraints.push(reads.leq(file.read_ports as f64));
+                }
+                if total_writes > file.write_ports {
+                    self.constraints.push(lands.leq(file.write_ports as f64));
+                }
+            }
+            let nu = m.units.len();
+            let mut unit_in: Vec<Expression> = vec![Expression::default(); nu];
+            let mut held: Vec<Expression> = vec![Expression::default(); nu];
+            let mut used = vec![false; nu];
+            for (v, xv) in xr.iter().enumerate() {
+                let units = units_of(m, v, g);
+                let choice = self.a[v].first().is_some_and(|x| x.1.is_some());
+                if units.len() == 1 {
+                    unit_in[units[0].0 as usize] += xv.clone();
+                } else if choice {
+                    for &u in &units {
+                        unit_in[u.0 as usize] += self.in_row(v, r, Some(u));
+                    }
+                } else {
+                    let mut split = Expression::default();
+                    for &u in &units {
+                        let f = self.pv.add(variable().min(0.0).max(1.0));
+                        split.add_mul(1.0, f);
+                        unit_in[u.0 as usize].add_mul(1.0, f);
+                    }
+                    self.constraints.push(split.eq(xv.clone()));
+                }
+                for &u in &units {
+                    used[u.0 as usize] = true;
+                }
+                // Held by a non-pipelined operation issued k rows earlier.
+                for k in 1..g.busy(m, v) as i64 {
+                    let row = (r - k).rem_euclid(ii);
+                    if units.len() == 1 {
+                        held[units[0].0 as usize] += self.in_row(v, row, None);
+                    } else if choice {
+                        for &u in &units {
+                            held[u.0 as usize] += self.in_row(v, row, Some(u));
+                        }
+                    }
+                }
+            }
+            let mut slot_in: Vec<Option<Expression>> = vec![None; m.slots.len()];
+            for (ui, unit) in m.units.iter().enumerate() {
+                if !used[ui] {
+                    continue;
+                }
+                let uid = UnitId(ui as u16);
+                let mut out = Expression::default();
+                for (si, slot) in m.slots.iter().enumerate() {
+                    if slot.feeds.contains(&uid) {
+                        let gv = self.pv.add(variable().min(0.0).max(1.0));
+                        out.add_mul(1.0, gv);
+                        slot_in[si].get_or_insert_with(Expression::default).add_mul(1.0, gv);
+                    }
+                }
+                let c = (unit_in[ui].clone() + held[ui].clone()).leq(unit.count as f64);
+                self.constraints.push(c);
+                self.constraints.push(unit_in[ui].clone().eq(out));
+            }
+            for e in slot_in.into_iter().flatten() {
+                self.constraints.push(e.leq(1.0));
+            }
         }
     }
-    // Stage 0 is the first stage used.
-    let shift = time.iter().map(|t| t / ii).min().unwrap_or(0) * ii;
-    for t in &mut time {
-        *t -= shift;
+
+    /// The MaxLive objective (see the module doc), weighted above the
+    /// tie-break whose largest value is `below`.
+    fn registers(&mut self, g: &LoopGraph, hi: &[i64], below: f64) {
+        let ii = self.ii;
+        let mut rows: Vec<Expression> = vec![Expression::default(); ii as usize];
+        let mut total = Expression::default();
+        let mut most_live = 0.0;
+        for (u, node) in g.nodes.iter().enumerate() {
+            if node.writes.is_none() {
+                continue;
+            }
+            let uses: Vec<(NodeId, i64)> = g
+                .edges
+                .iter()
+                .filter(|e| e.from == u && e.kind == DepKind::Flow)
+                .map(|e| (e.to, e.distance as i64))
+                .collect();
+            let Some(&longest) = uses.iter().map(|(v, d)| hi[*v] + d * ii).collect::<Vec<_>>().iter().max() else {
+                continue;
+            };
+            // Values of u live in row r: ⌈(end − r)/II⌉ − ⌈(t(u) − r)/II⌉,
+            // and ⌈(ρ + II·k − r)/II⌉ = k + [ρ > r] for a row ρ < II.
+            for r in 0..ii {
+                let l = self.pv.add(variable().min(0.0));
+                most_live += (longest / ii + 2) as f64;
+                for &(v, d) in &uses {
+                    let mut e = Expression::default();
+                    e.add_mul(1.0, self.k[v]);
+                    e += self.rows_where(v, |x| x > r, None);
+                    e += d as f64;
+                    e.add_mul(-1.0, self.k[u]);
+                    e -= self.rows_where(u, |x| x > r, None);
+                    self.constraints.push(e.leq(l));
+                }
+                rows[r as usize].add_mul(1.0, l);
+                total.add_mul(1.0, l);
+            }
+        }
+        // MaxLive is an integer: the LP bound rounds up.
+        let max_live = self.pv.add(variable().integer().min(0.0));
+        for r in rows {
+            self.constraints.push(r.leq(max_live));
+        }
+        // Lexicographic: MaxLive, the sum of lifetimes, the tie-break.
+        let b = below;
+        let a = b * (most_live + 1.0);
+        self.objective.add_mul(a, max_live);
+        self.objective.add_mul(b, total);
+        self.weights = (a, b);
     }
-    Ok(ModelResult::Solved { time, proven: !capped })
+
+    /// The objective's value at a schedule of this II.
+    fn objective_of(&self, g: &LoopGraph, s: &Schedule) -> f64 {
+        let rows = live_rows(g, s);
+        let max = rows.iter().copied().max().unwrap_or(0) as f64;
+        let total = rows.iter().map(|&x| x as f64).sum::<f64>();
+        let sum_t = s.time.iter().map(|&t| t as f64).sum::<f64>();
+        self.weights.0 * max + self.weights.1 * total + sum_t
+    }
+
+    fn solve(self, secs: f64, cutoff: Option<f64>) -> Result<ModelResult, String> {
+        let Program { ii, pv, constraints, objective, a, k, .. } = self;
+        let started = Instant::now();
+        let mut model = pv.minimise(objective).using(coin_cbc).with_time_limit(secs.max(0.001));
+        model.set_parameter("log", "0");
+        model.set_parameter("slog", "0");
+        // Wall-clock seconds (CBC counts CPU time by default).
+        model.set_parameter("timeMode", "elapsed");
+        if let Some(c) = cutoff {
+            model.set_parameter("cutoff", &format!("{c}"));
+        }
+        for c in constraints {
+            model.add_constraint(c);
+        }
+        let solution = match model.solve() {
+            Ok(s) => s,
+            // CBC may call a run stopped by its clock infeasible.
+            Err(ResolutionError::Infeasible) if started.elapsed().as_secs_f64() >= secs.ceil() => {
+                return Ok(ModelResult::Capped)
+            }
+            Err(ResolutionError::Infeasible) => return Ok(ModelResult::Infeasible),
+            Err(e) => return Err(format!("CBC failed at II={ii}: {e}")),
+        };
+        let capped = matches!(solution.status(), SolutionStatus::TimeLimit);
+        let mut time = Vec::with_capacity(a.len());
+        for (rows, &kv) in a.iter().zip(&k) {
+            let on: Vec<i64> = rows.iter().filter(|(_, _, v)| solution.value(*v) > 0.5).map(|x| x.0).collect();
+            let stage = solution.value(kv).round() as i64;
+            match on.as_slice() {
+                [r] if stage >= 0 => time.push((r + ii * stage) as u32),
+                _ if capped => return Ok(ModelResult::Capped),
+                _ => return Err(format!("CBC returned no integral schedule at II={ii}")),
+            }
+        }
+        // Stage 0 is the first stage used.
+        let ii = ii as u32;
+        let shift = time.iter().map(|t| t / ii).min().unwrap_or(0) * ii;
+        for t in &mut time {
+            *t -= shift;
+        }
+        Ok(ModelResult::Solved { time, proven: !capped })
+    }
 }
 
-/// The MaxLive objective (see the module doc): returns the objective and
-/// its constraints.
-fn register_objective(
-    pv: &mut ProblemVariables,
-    g: &LoopGraph,
-    ii: i64,
-    lo: &[i64],
-    hi: &[i64],
-    xs: &[NodeVars],
-) -> (Expression, Vec<good_lp::Constraint>) {
-    let mut cs = Vec::new();
-    let mut rows: Vec<Expression> = vec![Expression::default(); ii as usize];
-    let mut total = Expression::default();
-    let mut live_vars = 0usize;
-    for (u, node) in g.nodes.iter().enumerate() {
-        if node.writes.is_none() {
-            continue;
-        }
-        let uses: Vec<(NodeId, i64)> = g
-            .edges
-            .iter()
-            .filter(|e| e.from == u && e.kind == DepKind::Flow)
-            .map(|e| (e.to, e.distance as i64 * ii))
-            .collect();
-        if uses.is_empty() {
-            continue;
-        }
-        let end = uses.iter().map(|&(v, d)| hi[v] + d).max().unwrap_or(lo[u]);
-        for c in lo[u]..end {
-            let l = pv.add(variable().min(0.0).max(1.0));
-            live_vars += 1;
-            let started = sum_where(&xs[u], |t, _| t <= c);
-            for &(v, d) in &uses {
-                if c - d >= hi[v] {
-                    continue; // that use is certainly done
-                }
-                let done = sum_where(&xs[v], |t, _| t + d <= c);
-                cs.push((started.clone() - done).leq(l));
-            }
-            rows[c.rem_euclid(ii) as usize].add_mul(1.0, l);
-            total.add_mul(1.0, l);
-        }
-    }
-    let max_live = pv.add(variable().min(0.0));
-    for r in rows {
-        cs.push(r.leq(max_live));
-    }
-    let mut obj = Expression::default();
-    obj.add_mul((live_vars + 1) as f64, max_live);
-    obj += total;
-    (obj, cs)
+fn units_of(m: &Machine, v: NodeId, g: &LoopGraph) -> Vec<UnitId> {
+    let mut units = m.instr(g.nodes[v].instr).units.clone();
+    units.sort();
+    units.dedup();
+    units
 }
 
 #[cfg(test)]

@@ -1,0 +1,305 @@
+//! Property tests of the reference schedulers over random dependence graphs
+//! (a small deterministic PRNG; no crates): every IMS and ILP schedule passes
+//! `verify`; the ILP's II is at least the MII and at most the IMS's; at
+//! equal II its MaxLive is at most the IMS's; and on tiny graphs the ILP's
+//! II is the true minimum, found by an exhaustive oracle that tries every
+//! row assignment in the reservation table and solves the stages as
+//! difference constraints.
+//!
+//! Machines: seed 003's (tests/machines/seed003_ims.isa), one with
+//! alternative and non-pipelined units (tests/machines/alt_ims.isa) and the
+//! shipped ftm.
+
+use dsp_modsched::graph::{DepKind, LoopGraph, Node, PinnedRow};
+use dsp_modsched::ilp::{self, IlpOptions};
+use dsp_modsched::ims::{self, ImsOptions};
+use dsp_modsched::{mii, verify, Mrt};
+use isa_tablegen::{InstrId, Machine};
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+fn machine(name: &str) -> Machine {
+    if name == "ftm" {
+        return Machine::load("ftm").expect("ftm");
+    }
+    let path = format!("{}/tests/machines/{name}.isa", env!("CARGO_MANIFEST_DIR"));
+    Machine::load(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Instructions a random node may be: anything but control flow, busy ≤ 8.
+fn pool(m: &Machine) -> Vec<InstrId> {
+    let control: Vec<_> = m.units.iter().enumerate().filter(|(_, u)| u.name.contains("br")).map(|(i, _)| i).collect();
+    (0..m.instrs.len())
+        .map(|i| InstrId(i as u16))
+        .filter(|&i| {
+            let ins = m.instr(i);
+            ins.busy <= 8 && !ins.units.iter().any(|u| control.contains(&(u.0 as usize)))
+        })
+        .collect()
+}
+
+/// A random loop body: forward edges (distance 0) from lower to higher
+/// index, loop-carried edges (distance 1–2) anywhere, optionally a loop
+/// branch pinned to the end of the kernel.
+fn random_graph(m: &Machine, rng: &mut Rng, nodes: usize, branch: bool) -> LoopGraph {
+    let pool = pool(m);
+    let r = isa_tablegen::RegFileId(0);
+    let mut g = LoopGraph::new();
+    for i in 0..nodes {
+        let instr = pool[rng.below(pool.len() as u64) as usize];
+        let reads = rng.below(3) as u32;
+        g.add_node(Node {
+            instr,
+            reads: if reads > 0 { vec![(r, reads)] } else { vec![] },
+            writes: rng.chance(75).then_some(r),
+            name: format!("n{i}"),
+            pinned_row: None,
+        });
+    }
+    for j in 1..nodes {
+        for _ in 0..rng.below(3) {
+            let i = rng.below(j as u64) as usize;
+            if g.nodes[i].writes.is_some() && rng.chance(80) {
+                g.add_flow(m, i, j, 0);
+            } else {
+                let delay = rng.below(3) as i32 - 1;
+                g.add_edge(i, j, delay, 0, DepKind::Memory);
+            }
+        }
+    }
+    for _ in 0..rng.below(3) {
+        let j = rng.below(nodes as u64) as usize;
+        let i = rng.below(j as u64 + 1) as usize;
+        let d = 1 + rng.below(2) as u32;
+        if g.nodes[j].writes.is_some() {
+            g.add_flow(m, j, i, d);
+        } else {
+            g.add_edge(j, i, 1, d, DepKind::Memory);
+        }
+    }
+    if branch {
+        let br = m.instr_by_mnemonic("br").or_else(|| m.instr_by_mnemonic("brct")).expect("a branch instruction");
+        let b = g.add_node(Node {
+            instr: br,
+            reads: vec![],
+            writes: None,
+            name: "br".into(),
+            pinned_row: Some(PinnedRow { from_end: m.control.delay_slots }),
+        });
+        let from = rng.below(b as u64) as usize;
+        g.add_edge(from, b, 1, 0, DepKind::Control);
+    }
+    g
+}
+
+/// The exhaustive oracle: is there a schedule at `ii`? None when too big.
+fn exists_at(m: &Machine, g: &LoopGraph, ii: u32) -> Option<bool> {
+    let n = g.nodes.len();
+    if (ii as f64).powi(n as i32) > 20_000.0 {
+        return None;
+    }
+    let mut rows = vec![0u32; n];
+    loop {
+        let pinned_ok = g.nodes.iter().enumerate().all(|(x, nd)| nd.pinned_row.is_none_or(|p| p.row(ii) == Some(rows[x])));
+        if pinned_ok && stages_exist(g, ii, &rows) {
+            let mut mrt = Mrt::new(m, g, ii);
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&x| (rows[x], x));
+            if order.iter().all(|&x| mrt.try_place(x, rows[x]).is_ok()) {
+                return Some(true);
+            }
+        }
+        // Next assignment.
+        let mut i = 0;
+        loop {
+            if i == n {
+                return Some(false);
+            }
+            rows[i] += 1;
+            if rows[i] < ii {
+                break;
+            }
+            rows[i] = 0;
+            i += 1;
+        }
+    }
+}
+
+/// Stages k with `k(v) − k(u) ≥ ⌈(r(u) + delay − r(v))/II⌉ − distance`:
+/// no positive cycle.
+fn stages_exist(g: &LoopGraph, ii: u32, rows: &[u32]) -> bool {
+    let n = g.nodes.len();
+    let ii = ii as i64;
+    let w: Vec<i64> = g
+        .edges
+        .iter()
+        .map(|e| {
+            let a = rows[e.from] as i64 + e.delay as i64 - rows[e.to] as i64;
+            -((-a).div_euclid(ii)) - e.distance as i64
+        })
+        .collect();
+    let mut d = vec![0i64; n];
+    for _ in 0..=n {
+        let mut changed = false;
+        for (i, e) in g.edges.iter().enumerate() {
+            if d[e.from] + w[i] > d[e.to] {
+                d[e.to] = d[e.from] + w[i];
+                changed = true;
+            }
+        }
+        if !changed {
+            return true;
+        }
+    }
+    false
+}
+
+fn thread_cpu() -> f64 {
+    let s = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
+struct Totals {
+    graphs: usize,
+    ilp_at_mii: usize,
+    ims_at_mii: usize,
+    oracle_checked: usize,
+    ilp_live: u64,
+    ims_live_equal_ii: u64,
+    ilp_secs: f64,
+}
+
+fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Totals {
+    let m = machine(name);
+    let mut rng = Rng(seed);
+    let mut t = Totals { graphs: 0, ilp_at_mii: 0, ims_at_mii: 0, oracle_checked: 0, ilp_live: 0, ims_live_equal_ii: 0, ilp_secs: 0.0 };
+    let ilp_opts = IlpOptions { time_limit_secs: 20.0, ..IlpOptions::default() };
+    for k in 0..count {
+        let nodes = 2 + rng.below(max_nodes as u64 - 1) as usize;
+        let branch = rng.chance(50);
+        let g = random_graph(&m, &mut rng, nodes, branch);
+        let ctx = format!("{name} graph {k} (seed {seed}): {g:?}");
+        let r = mii::compute(&m, &g).unwrap_or_else(|e| panic!("mii: {e}\n{ctx}"));
+        let ims = ims::schedule(&m, &g, &r, &ImsOptions::default()).unwrap_or_else(|a| panic!("ims: {a:?}\n{ctx}"));
+        verify(&m, &g, &ims.schedule).unwrap_or_else(|e| panic!("ims schedule: {e}\n{ctx}"));
+        assert!(ims.schedule.ii >= r.mii, "ims below the MII\n{ctx}");
+        let started = std::time::Instant::now();
+        let cpu0 = thread_cpu();
+        let ilp = ilp::schedule(&m, &g, &r, &ilp_opts).unwrap_or_else(|a| panic!("ilp: {a:?}\n{ctx}"));
+        t.ilp_secs += thread_cpu() - cpu0;
+        if std::env::var("MODSCHED_VERBOSE").is_ok() {
+            eprintln!("{name} {k}: n={} mii={} ims={} ilp={} {:.3}s cpu {:.3}s {:?}", g.nodes.len(), r.mii, ims.schedule.ii, ilp.schedule.ii, started.elapsed().as_secs_f64(), thread_cpu() - cpu0, ilp.notes);
+        }
+        verify(&m, &g, &ilp.schedule).unwrap_or_else(|e| panic!("ilp schedule: {e}\n{ctx}"));
+        assert!(!ilp.capped, "ilp capped on a small graph: {:?}\n{ctx}", ilp.notes);
+        assert!(ilp.schedule.ii >= r.mii, "ilp below the MII\n{ctx}");
+        assert!(ilp.schedule.ii <= ims.schedule.ii, "ilp II {} > ims II {}\n{ctx}", ilp.schedule.ii, ims.schedule.ii);
+        let ilp_live = ilp::max_live(&m, &g, &ilp.schedule);
+        if ilp.schedule.ii == ims.schedule.ii {
+            let ims_live = ilp::max_live(&m, &g, &ims.schedule);
+            assert!(ilp_live <= ims_live, "ilp MaxLive {ilp_live} > ims {ims_live} at equal II\n{ctx}");
+            t.ilp_live += ilp_live as u64;
+            t.ims_live_equal_ii += ims_live as u64;
+        }
+        // The oracle: the least II with a schedule.
+        let mut least = None;
+        for ii in r.mii..=ilp.schedule.ii {
+            match exists_at(&m, &g, ii) {
+                Some(true) => {
+                    least = Some(ii);
+                    break;
+                }
+                Some(false) => {}
+                None => break,
+            }
+        }
+        if let Some(least) = least {
+            assert_eq!(ilp.schedule.ii, least, "ilp II is not the least with a schedule\n{ctx}");
+            t.oracle_checked += 1;
+        }
+        if ims.schedule.ii == r.mii {
+            // A schedule at the MII exists: the ILP must find the MII too.
+            assert_eq!(ilp.schedule.ii, r.mii, "\n{ctx}");
+        }
+        t.graphs += 1;
+        t.ilp_at_mii += (ilp.schedule.ii == r.mii) as usize;
+        t.ims_at_mii += (ims.schedule.ii == r.mii) as usize;
+    }
+    eprintln!(
+        "{name}: {} graphs, II=MII: ilp {} ims {}; oracle-checked {}; MaxLive at equal II: ilp {} ims {}; ilp {:.2} s",
+        t.graphs, t.ilp_at_mii, t.ims_at_mii, t.oracle_checked, t.ilp_live, t.ims_live_equal_ii, t.ilp_secs
+    );
+    t
+}
+
+#[test]
+fn random_graphs_seed003_machine() {
+    let t = check_machine("seed003_ims", 3, 30, 7);
+    assert!(t.oracle_checked >= 10);
+}
+
+#[test]
+fn random_graphs_alternative_units() {
+    let t = check_machine("alt_ims", 17, 30, 7);
+    assert!(t.oracle_checked >= 10);
+}
+
+#[test]
+fn random_graphs_ftm() {
+    check_machine("ftm", 2024, 20, 10);
+}
+
+/// Larger graphs on ftm with the default 10 s cap (not run by default:
+/// `cargo test -p dsp-modsched --release --test compare -- --ignored`).
+#[test]
+#[ignore]
+fn large_graphs_ftm_timing() {
+    let m = machine("ftm");
+    let mut rng = Rng(77);
+    for k in 0..8 {
+        let nodes = 20 + rng.below(25) as usize;
+        let g = random_graph(&m, &mut rng, nodes, true);
+        let r = mii::compute(&m, &g).unwrap();
+        let t0 = std::time::Instant::now();
+        let ims = ims::schedule(&m, &g, &r, &ImsOptions::default()).unwrap();
+        let t1 = t0.elapsed().as_secs_f64();
+        let cpu0 = thread_cpu();
+        let t0 = std::time::Instant::now();
+        let ilp = ilp::schedule(&m, &g, &r, &IlpOptions::default()).unwrap();
+        verify(&m, &g, &ilp.schedule).unwrap();
+        eprintln!(
+            "large {k}: n={} mii={} ims={} ({:.3}s, MaxLive {}) ilp={} ({:.2}s cpu {:.2}s, MaxLive {}, stages {}, capped {}) {:?}",
+            g.nodes.len(),
+            r.mii,
+            ims.schedule.ii,
+            t1,
+            ilp::max_live(&m, &g, &ims.schedule),
+            ilp.schedule.ii,
+            t0.elapsed().as_secs_f64(),
+            thread_cpu() - cpu0,
+            ilp::max_live(&m, &g, &ilp.schedule),
+            ilp.schedule.stages(),
+            ilp.capped,
+            ilp.notes
+        );
+    }
+}
