@@ -47,12 +47,14 @@
 //! (`Σ_{n∈S} a[n][row_n] ≤ |S| − 1`) and the program is solved again.
 //!
 //! **Register pressure** (`min_registers`): a value is a node that writes a
-//! register and has flow successors; as in seed 000 §3 it lives from its
-//! producer's issue to the issue of its last consumer (`t(v) +
-//! distance·II`), cycles `[start, end)`. The values of `u` live in row `r`
+//! register; as in seed 000 §3 and [`crate::regs`] (whose MaxLive this is
+//! exactly) it lives from its producer's issue to the issue of its last
+//! consumer over flow edges (`t(v) + distance·II`), cycles `[start, end)`,
+//! and at least its issue cycle. The values of `u` live in row `r`
 //! number `⌈(end − r)/II⌉ − ⌈(t(u) − r)/II⌉`, and `⌈(ρ + II·k − r)/II⌉ =
 //! k + [ρ > r]`, so `live[u][r] ≥ k(v) + d + Σ_{ρ>r} a[v][ρ] − k(u) −
-//! Σ_{ρ>r} a[u][ρ]` for every flow edge is exact, and the integer
+//! Σ_{ρ>r} a[u][ρ]` for every flow edge and `live[u][r] ≥ a[u][r]` are
+//! exact (a value without uses counts `a[u][r]`), and the integer
 //! `MaxLive ≥ Σ_u live[u][r]` for every row. The objective is
 //! lexicographic by weights: exact MaxLive (all register files together),
 //! then the sum of lifetimes (`Σ live`), then `Σ t(n)` (compact schedules,
@@ -79,6 +81,7 @@ use crate::graph::{DepKind, LoopGraph, NodeId};
 use crate::ims::{self, check_graph, default_max_ii, ImsOptions};
 use crate::mii::MiiReport;
 use crate::mrt::Mrt;
+use crate::regs::pressure;
 use crate::schedule::{verify, Attempt, Outcome, Schedule, ScheduleError};
 
 /// Options of the optimal scheduler.
@@ -140,7 +143,7 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
             }
             Ok(IiResult::Found { schedule, proven, cuts, heuristic }) => {
                 let what = if opts.min_registers { "MaxLive" } else { "sum of issue times" };
-                let live = max_live(m, g, &schedule);
+                let live = pressure(m, g, &schedule).max_live;
                 if ii == first_ii {
                     notes.push(format!("ilp: II={ii}, the first II tried (the MII)"));
                 } else if all_proven {
@@ -209,36 +212,6 @@ fn time_order(s: &Schedule) -> Vec<NodeId> {
     let mut order: Vec<NodeId> = (0..s.time.len()).collect();
     order.sort_by_key(|&n| (s.time[n], n));
     order
-}
-
-/// MaxLive of a schedule as the integer program counts it: values (nodes
-/// writing a register with flow successors) live over `[t(u), max t(v) +
-/// d·II)`, counted per row of the kernel, all files together.
-pub fn max_live(m: &Machine, g: &LoopGraph, s: &Schedule) -> u32 {
-    let _ = m;
-    live_rows(g, s).into_iter().max().unwrap_or(0)
-}
-
-/// Values live in each row of the kernel (see [`max_live`]).
-fn live_rows(g: &LoopGraph, s: &Schedule) -> Vec<u32> {
-    let ii = s.ii.max(1) as i64;
-    let mut rows = vec![0u32; ii as usize];
-    for (u, node) in g.nodes.iter().enumerate() {
-        if node.writes.is_none() {
-            continue;
-        }
-        let end = g
-            .edges
-            .iter()
-            .filter(|e| e.from == u && e.kind == DepKind::Flow)
-            .map(|e| s.time[e.to] as i64 + e.distance as i64 * ii)
-            .max();
-        let Some(end) = end else { continue };
-        for c in s.time[u] as i64..end {
-            rows[c.rem_euclid(ii) as usize] += 1;
-        }
-    }
-    rows
 }
 
 enum IiResult {
@@ -330,7 +303,7 @@ fn solve_ii(
             return keep(false);
         }
         let program = Program::build(m, g, ii, &lo, &hi, &cuts, min_registers);
-        let cutoff = incumbent.map(|s| program.objective_of(g, s) - 0.5);
+        let cutoff = incumbent.map(|s| program.objective_of(m, g, s) - 0.5);
         let (time, proven) = match program.solve(left, cutoff)? {
             ModelResult::Infeasible if incumbent.is_some() => return keep(true),
             ModelResult::Infeasible => {
@@ -631,13 +604,21 @@ impl Program {
                 .map(|e| (e.to, e.distance as i64))
                 .collect();
             let Some(&longest) = uses.iter().map(|(v, d)| hi[*v] + d * ii).collect::<Vec<_>>().iter().max() else {
+                // No use in the loop: one register in the issue row.
+                for (r, row) in rows.iter_mut().enumerate() {
+                    *row += self.in_row(u, r as i64, None);
+                }
+                total += 1.0;
                 continue;
             };
             // Values of u live in row r: ⌈(end − r)/II⌉ − ⌈(t(u) − r)/II⌉,
-            // and ⌈(ρ + II·k − r)/II⌉ = k + [ρ > r] for a row ρ < II.
+            // and ⌈(ρ + II·k − r)/II⌉ = k + [ρ > r] for a row ρ < II; at
+            // least one in the issue row (a lifetime is at least 1).
             for r in 0..ii {
                 let l = self.pv.add(variable().min(0.0));
                 most_live += (longest / ii + 2) as f64;
+                let issue = self.in_row(u, r, None);
+                self.constraints.push(issue.leq(l));
                 for &(v, d) in &uses {
                     let mut e = Expression::default();
                     e.add_mul(1.0, self.k[v]);
@@ -665,12 +646,11 @@ impl Program {
     }
 
     /// The objective's value at a schedule of this II.
-    fn objective_of(&self, g: &LoopGraph, s: &Schedule) -> f64 {
-        let rows = live_rows(g, s);
-        let max = rows.iter().copied().max().unwrap_or(0) as f64;
-        let total = rows.iter().map(|&x| x as f64).sum::<f64>();
+    fn objective_of(&self, m: &Machine, g: &LoopGraph, s: &Schedule) -> f64 {
+        let p = pressure(m, g, s);
+        let total = p.lifetimes.iter().flatten().map(|&x| x as f64).sum::<f64>();
         let sum_t = s.time.iter().map(|&t| t as f64).sum::<f64>();
-        self.weights.0 * max + self.weights.1 * total + sum_t
+        self.weights.0 * p.max_live as f64 + self.weights.1 * total + sum_t
     }
 
     fn solve(self, secs: f64, cutoff: Option<f64>) -> Result<ModelResult, String> {
@@ -740,10 +720,10 @@ mod tests {
         assert_eq!(out.schedule.ii, 2);
         assert!(!out.capped, "{:?}", out.notes);
         verify(&m, &g, &out.schedule).unwrap();
-        let live = max_live(&m, &g, &out.schedule);
+        let live = pressure(&m, &g, &out.schedule).max_live;
         // The IMS schedule needs at least as many registers.
         let ims = ims::schedule(&m, &g, &r, &ImsOptions::default()).unwrap();
-        assert!(live <= max_live(&m, &g, &ims.schedule), "{:?}", out.notes);
+        assert!(live <= pressure(&m, &g, &ims.schedule).max_live, "{:?}", out.notes);
         eprintln!("{:?} {:?} live {live}", out.schedule, out.notes);
     }
 
@@ -774,6 +754,6 @@ mod tests {
         assert_eq!(out.schedule.ii, 5);
         verify(&m, &g, &out.schedule).unwrap();
         // Lifetimes 2 + 2 + 1 over II 5: one value live at a time.
-        assert_eq!(max_live(&m, &g, &out.schedule), 1);
+        assert_eq!(pressure(&m, &g, &out.schedule).max_live, 1);
     }
 }

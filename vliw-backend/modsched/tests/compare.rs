@@ -1,10 +1,12 @@
 //! Property tests of the reference schedulers over random dependence graphs
 //! (a small deterministic PRNG; no crates): every IMS and ILP schedule passes
-//! `verify`; the ILP's II is at least the MII and at most the IMS's; at
-//! equal II its MaxLive is at most the IMS's; and on tiny graphs the ILP's
-//! II is the true minimum, found by an exhaustive oracle that tries every
-//! row assignment in the reservation table and solves the stages as
-//! difference constraints.
+//! `verify`; the ILP's II is at least the MII and at most the IMS's and
+//! SMS's (the MII whenever either reaches it); at equal II its MaxLive
+//! ([`dsp_modsched::regs`]) is at most theirs; on tiny graphs the ILP's II
+//! is the true minimum, found by an exhaustive oracle that tries every row
+//! assignment in the reservation table and solves the stages as difference
+//! constraints, and its MaxLive is at most the least found by enumerating
+//! every schedule of up to three stages.
 //!
 //! Machines: seed 003's (tests/machines/seed003_ims.isa), one with
 //! alternative and non-pipelined units (tests/machines/alt_ims.isa) and the
@@ -13,6 +15,7 @@
 use dsp_modsched::graph::{DepKind, LoopGraph, Node, PinnedRow};
 use dsp_modsched::ilp::{self, IlpOptions};
 use dsp_modsched::ims::{self, ImsOptions};
+use dsp_modsched::sms::{self, SmsOptions};
 use dsp_modsched::{mii, verify, Mrt};
 use isa_tablegen::{InstrId, Machine};
 
@@ -171,6 +174,10 @@ fn stages_exist(g: &LoopGraph, ii: u32, rows: &[u32]) -> bool {
     false
 }
 
+fn live(m: &Machine, g: &LoopGraph, s: &dsp_modsched::Schedule) -> u32 {
+    dsp_modsched::regs::pressure(m, g, s).max_live
+}
+
 fn thread_cpu() -> f64 {
     let s = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
     let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
@@ -178,11 +185,46 @@ fn thread_cpu() -> f64 {
     (tick(11) + tick(12)) / 100.0
 }
 
+/// The least MaxLive over every schedule at `ii` with times below
+/// `3·ii` (None when that is too many to enumerate).
+fn least_max_live(m: &Machine, g: &LoopGraph, ii: u32) -> Option<u32> {
+    let n = g.nodes.len();
+    let span = 3 * ii;
+    if (span as f64).powi(n as i32) > 10_000.0 {
+        return None;
+    }
+    let mut time = vec![0u32; n];
+    let mut best: Option<u32> = None;
+    loop {
+        let s = dsp_modsched::Schedule { ii, time: time.clone() };
+        if verify(m, g, &s).is_ok() {
+            let l = live(m, g, &s);
+            best = Some(best.map_or(l, |b| b.min(l)));
+        }
+        let mut i = 0;
+        loop {
+            if i == n {
+                return best;
+            }
+            time[i] += 1;
+            if time[i] < span {
+                break;
+            }
+            time[i] = 0;
+            i += 1;
+        }
+    }
+}
+
 struct Totals {
     graphs: usize,
     ilp_at_mii: usize,
     ims_at_mii: usize,
+    sms_at_mii: usize,
+    ilp_live_sms: u64,
+    sms_live_equal_ii: u64,
     oracle_checked: usize,
+    live_checked: usize,
     ilp_live: u64,
     ims_live_equal_ii: u64,
     ilp_secs: f64,
@@ -191,7 +233,7 @@ struct Totals {
 fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Totals {
     let m = machine(name);
     let mut rng = Rng(seed);
-    let mut t = Totals { graphs: 0, ilp_at_mii: 0, ims_at_mii: 0, oracle_checked: 0, ilp_live: 0, ims_live_equal_ii: 0, ilp_secs: 0.0 };
+    let mut t = Totals { graphs: 0, ilp_at_mii: 0, ims_at_mii: 0, sms_at_mii: 0, ilp_live_sms: 0, sms_live_equal_ii: 0, oracle_checked: 0, live_checked: 0, ilp_live: 0, ims_live_equal_ii: 0, ilp_secs: 0.0 };
     let ilp_opts = IlpOptions { time_limit_secs: 20.0, ..IlpOptions::default() };
     for k in 0..count {
         let nodes = 2 + rng.below(max_nodes as u64 - 1) as usize;
@@ -213,9 +255,17 @@ fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Total
         assert!(!ilp.capped, "ilp capped on a small graph: {:?}\n{ctx}", ilp.notes);
         assert!(ilp.schedule.ii >= r.mii, "ilp below the MII\n{ctx}");
         assert!(ilp.schedule.ii <= ims.schedule.ii, "ilp II {} > ims II {}\n{ctx}", ilp.schedule.ii, ims.schedule.ii);
-        let ilp_live = ilp::max_live(&m, &g, &ilp.schedule);
+        let sms = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap_or_else(|a| panic!("sms: {a:?}\n{ctx}"));
+        assert!(ilp.schedule.ii <= sms.schedule.ii, "ilp II {} > sms II {}\n{ctx}", ilp.schedule.ii, sms.schedule.ii);
+        let ilp_live = live(&m, &g, &ilp.schedule);
+        if ilp.schedule.ii == sms.schedule.ii {
+            let sms_live = live(&m, &g, &sms.schedule);
+            assert!(ilp_live <= sms_live, "ilp MaxLive {ilp_live} > sms {sms_live} at equal II\n{ctx}");
+            t.sms_live_equal_ii += sms_live as u64;
+            t.ilp_live_sms += ilp_live as u64;
+        }
         if ilp.schedule.ii == ims.schedule.ii {
-            let ims_live = ilp::max_live(&m, &g, &ims.schedule);
+            let ims_live = live(&m, &g, &ims.schedule);
             assert!(ilp_live <= ims_live, "ilp MaxLive {ilp_live} > ims {ims_live} at equal II\n{ctx}");
             t.ilp_live += ilp_live as u64;
             t.ims_live_equal_ii += ims_live as u64;
@@ -236,17 +286,24 @@ fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Total
             assert_eq!(ilp.schedule.ii, least, "ilp II is not the least with a schedule\n{ctx}");
             t.oracle_checked += 1;
         }
-        if ims.schedule.ii == r.mii {
+        // MaxLive oracle on the tiniest graphs: every schedule of at most
+        // three stages at the ILP's II.
+        if let Some(best) = least_max_live(&m, &g, ilp.schedule.ii) {
+            assert!(ilp_live <= best, "ilp MaxLive {ilp_live} > {best} found by enumeration\n{ctx}");
+            t.live_checked += 1;
+        }
+        if ims.schedule.ii == r.mii || sms.schedule.ii == r.mii {
             // A schedule at the MII exists: the ILP must find the MII too.
             assert_eq!(ilp.schedule.ii, r.mii, "\n{ctx}");
         }
         t.graphs += 1;
         t.ilp_at_mii += (ilp.schedule.ii == r.mii) as usize;
         t.ims_at_mii += (ims.schedule.ii == r.mii) as usize;
+        t.sms_at_mii += (sms.schedule.ii == r.mii) as usize;
     }
     eprintln!(
-        "{name}: {} graphs, II=MII: ilp {} ims {}; oracle-checked {}; MaxLive at equal II: ilp {} ims {}; ilp {:.2} s",
-        t.graphs, t.ilp_at_mii, t.ims_at_mii, t.oracle_checked, t.ilp_live, t.ims_live_equal_ii, t.ilp_secs
+        "{name}: {} graphs, II=MII: ilp {} sms {} ims {}; II oracle-checked {}, MaxLive oracle-checked {}; sum of MaxLive at equal II: ilp {} vs ims {}, ilp {} vs sms {}; ilp cpu {:.2} s",
+        t.graphs, t.ilp_at_mii, t.sms_at_mii, t.ims_at_mii, t.oracle_checked, t.live_checked, t.ilp_live, t.ims_live_equal_ii, t.ilp_live_sms, t.sms_live_equal_ii, t.ilp_secs
     );
     t
 }
@@ -254,13 +311,13 @@ fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Total
 #[test]
 fn random_graphs_seed003_machine() {
     let t = check_machine("seed003_ims", 3, 30, 7);
-    assert!(t.oracle_checked >= 10);
+    assert!(t.oracle_checked >= 10 && t.live_checked >= 5);
 }
 
 #[test]
 fn random_graphs_alternative_units() {
     let t = check_machine("alt_ims", 17, 30, 7);
-    assert!(t.oracle_checked >= 10);
+    assert!(t.oracle_checked >= 10 && t.live_checked >= 5);
 }
 
 #[test]
@@ -292,11 +349,11 @@ fn large_graphs_ftm_timing() {
             r.mii,
             ims.schedule.ii,
             t1,
-            ilp::max_live(&m, &g, &ims.schedule),
+            live(&m, &g, &ims.schedule),
             ilp.schedule.ii,
             t0.elapsed().as_secs_f64(),
             thread_cpu() - cpu0,
-            ilp::max_live(&m, &g, &ilp.schedule),
+            live(&m, &g, &ilp.schedule),
             ilp.schedule.stages(),
             ilp.capped,
             ilp.notes
