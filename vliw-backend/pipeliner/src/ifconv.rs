@@ -212,11 +212,11 @@ impl Emitter<'_> {
 
 /// Dominator sets over the acyclic region, by topological position:
 /// `dom[i]` holds the positions dominating position `i` (itself included).
-fn dominator_sets(n: usize, preds: &[Vec<usize>]) -> Vec<HashSet<usize>> {
-    let mut dom: Vec<HashSet<usize>> = Vec::with_capacity(n);
-    for i in 0..n {
+fn dominator_sets(preds: &[Vec<usize>]) -> Vec<HashSet<usize>> {
+    let mut dom: Vec<HashSet<usize>> = Vec::with_capacity(preds.len());
+    for (i, ps) in preds.iter().enumerate() {
         let mut s: Option<HashSet<usize>> = None;
-        for &p in &preds[i] {
+        for &p in ps {
             s = Some(match s {
                 None => dom[p].clone(),
                 Some(s) => s.intersection(&dom[p]).copied().collect(),
@@ -307,7 +307,7 @@ fn region_order(f: &Function, header: Block, blocks: &[Block]) -> Result<(Vec<Bl
         succ.dedup();
         for s in succ {
             if s != header && inside.contains(&s) {
-                *indeg.get_mut(&s).unwrap() += 1;
+                *indeg.entry(s).or_insert(0) += 1;
             }
         }
     }
@@ -323,7 +323,7 @@ fn region_order(f: &Function, header: Block, blocks: &[Block]) -> Result<(Vec<Bl
             if s == header || !inside.contains(&s) {
                 continue;
             }
-            let d = indeg.get_mut(&s).unwrap();
+            let d = indeg.entry(s).or_insert(1);
             *d -= 1;
             if *d == 0 {
                 ready.push(s);
@@ -356,6 +356,10 @@ fn access_shape(m: &Machine, instr: InstrId) -> Option<(u8, u32)> {
         _ => None,
     }
 }
+
+/// An address accessed unguarded in every iteration: (base, offset)
+/// operands and the access's shape.
+type SafeAccess = ((Operand, Operand), (u8, u32));
 
 /// The (base, offset) operands of a contiguous access.
 fn address(m: &Machine, instr: InstrId, ops: &[Operand]) -> Option<(Operand, Operand)> {
@@ -394,7 +398,7 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
             }
         }
     }
-    let dom = dominator_sets(n, &rpreds);
+    let dom = dominator_sets(&rpreds);
     // Blocks executed in every iteration: on every path header → latch.
     let always: Vec<bool> = (0..n).map(|i| on_every_path(&rsuccs, 0, i)).collect();
 
@@ -423,7 +427,7 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
     }
     let ops = PredOps::find(m)?;
     // Addresses accessed in every iteration, unguarded (loads of them may be speculated).
-    let mut safe: Vec<((Operand, Operand), (u8, u32))> = Vec::new();
+    let mut safe: Vec<SafeAccess> = Vec::new();
     for (i, &b) in order.iter().enumerate() {
         if !always[i] {
             continue;
@@ -436,7 +440,6 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
             }
         }
     }
-    let guard_ok = m.encoding.guard.is_some();
 
     let mut em = Emitter { m, ops: &ops, out: Vec::new() };
     let mut pred: Vec<Pred> = vec![None; n];
@@ -485,52 +488,17 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
                     }
                     em.out.extend(sel);
                 }
-                InstKind::Call { .. } => unreachable!("checked above"),
+                InstKind::Call { .. } => return Err("the loop contains a call".into()),
                 InstKind::Copy { dst, .. } => {
                     if p.is_some() && matches!(dst, Reg::Phys(_)) {
                         return Err("a conditional block writes a physical register".into());
                     }
                     em.out.push(inst);
                 }
-                InstKind::Machine { instr, guard, ops: operands } => {
-                    let Some(lit) = p else {
-                        em.out.push(inst);
-                        continue;
-                    };
-                    let sem = &m.instr(*instr).sem;
-                    let what = m.instr(*instr).mnemonic.clone();
-                    if guard.is_some() {
-                        return Err(format!("an instruction of a conditional block is already guarded ('{what}')"));
-                    }
-                    if sem.dst.is_some_and(|d| matches!(operands.get(d.0), Some(Operand::Reg(Reg::Phys(_))))) {
-                        return Err(format!("a conditional block writes a physical register ('{what}')"));
-                    }
-                    if sem.writes_memory() {
-                        if !guard_ok {
-                            return Err("the machine cannot guard a conditional store".into());
-                        }
-                        let mut g = inst.clone();
-                        if let InstKind::Machine { guard, .. } = &mut g.kind {
-                            *guard = Some(Guard { reg: lit.reg, negate: lit.neg });
-                        }
-                        em.out.push(g);
-                        continue;
-                    }
-                    if sem.reads_memory() {
-                        let frame = operands.iter().any(|o| matches!(o, Operand::Frame { .. }));
-                        let same = match (address(m, *instr, operands), access_shape(m, *instr)) {
-                            (Some(a), Some(s)) => safe.iter().any(|(sa, ss)| *sa == a && ss.0 == s.0 && ss.1 >= s.1),
-                            _ => false,
-                        };
-                        if !frame && !same {
-                            return Err(format!("conditional load cannot run speculatively ('{what}')"));
-                        }
-                    }
-                    if matches!(sem.op, SemOp::Div | SemOp::Rem) && !sem.ty.is_some_and(|t| t.is_float()) {
-                        return Err(format!("conditional integer division cannot run speculatively ('{what}' faults on zero)"));
-                    }
-                    em.out.push(inst);
-                }
+                InstKind::Machine { .. } => match p {
+                    None => em.out.push(inst),
+                    Some(lit) => em.out.push(predicate(m, inst, lit, &safe)?),
+                },
             }
         }
     }
@@ -559,6 +527,42 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
         }
     }
     Ok(n)
+}
+
+/// A machine instruction of a block executed under `lit`: a store gets the
+/// guard; anything else runs unconditionally if it cannot fault and has no
+/// effect but its SSA result, else the loop is not converted.
+fn predicate(m: &Machine, mut inst: Inst, lit: Lit, safe: &[SafeAccess]) -> Result<Inst, String> {
+    let InstKind::Machine { instr, guard, ops } = &mut inst.kind else { return Ok(inst) };
+    let sem = &m.instr(*instr).sem;
+    let what = &m.instr(*instr).mnemonic;
+    if guard.is_some() {
+        return Err(format!("an instruction of a conditional block is already guarded ('{what}')"));
+    }
+    if sem.dst.is_some_and(|d| matches!(ops.get(d.0), Some(Operand::Reg(Reg::Phys(_))))) {
+        return Err(format!("a conditional block writes a physical register ('{what}')"));
+    }
+    if sem.writes_memory() {
+        if m.encoding.guard.is_none() {
+            return Err("the machine cannot guard a conditional store".into());
+        }
+        *guard = Some(Guard { reg: lit.reg, negate: lit.neg });
+        return Ok(inst);
+    }
+    if sem.reads_memory() {
+        let frame = ops.iter().any(|o| matches!(o, Operand::Frame { .. }));
+        let same = match (address(m, *instr, ops), access_shape(m, *instr)) {
+            (Some(a), Some(s)) => safe.iter().any(|(sa, ss)| *sa == a && ss.0 == s.0 && ss.1 >= s.1),
+            _ => false,
+        };
+        if !frame && !same {
+            return Err(format!("conditional load cannot run speculatively ('{what}')"));
+        }
+    }
+    if matches!(sem.op, SemOp::Div | SemOp::Rem) && !sem.ty.is_some_and(|t| t.is_float()) {
+        return Err(format!("conditional integer division cannot run speculatively ('{what}' faults on zero)"));
+    }
+    Ok(inst)
 }
 
 fn retarget(t: &mut Terminator, from: Block, to: Block) {
@@ -620,7 +624,7 @@ fn select_phi(em: &mut Emitter, f: &mut Function, dst: dsp_mir::VReg, inc: &[(Pr
     let start = em.out.len();
     let mut v = last;
     for (k, &(p, r)) in rest.iter().enumerate().rev() {
-        let lit = p.expect("edges always taken were handled");
+        let Some(lit) = p else { return Err("internal error: an edge taken in every iteration".into()) };
         let d = if k == 0 { Reg::Virt(dst) } else { Reg::Virt(f.new_vreg(file)) };
         let (a, b) = if lit.neg { (v, r) } else { (r, v) };
         if file == em.ops.file {
