@@ -2,6 +2,8 @@
 //! between instruction selection and register allocation (like LLVM's
 //! MachinePipeliner). For each innermost loop of a function:
 //!
+//! 0. [`ifconv`]: loop bodies with if-then-else become one block (selects,
+//!    guarded stores);
 //! 1. [`candidate`]: is it a single-block counted loop without calls?
 //! 2. [`ddg`]: its dependence graph ⟨delay, distance⟩ (registers, memory with
 //!    [`affine`] address analysis, loop control), seed 000 §4.1;
