@@ -428,13 +428,20 @@ pub fn head_to_head(runs: &[SchedulerRun]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Head to head (loops both pipelined): {:>6} {:>5} {:>5} {:>6} | at equal II, MaxLive: {:>5} {:>5} {:>6}",
-        "loops", "II <", "=", ">", "<", "=", ">"
+        "Head to head (loops both pipelined): {:>6} {:>5} {:>5} {:>6} | at equal II, MaxLive: {:>5} {:>5} {:>6} | pipelined by one only: {:>6} {:>6}",
+        "loops", "II <", "=", ">", "<", "=", ">", "first", "second"
     );
     for i in 0..runs.len() {
         for j in i + 1..runs.len() {
             let (a, b) = (&runs[i], &runs[j]);
-            let mut c = [0usize; 7];
+            let mut c = [0usize; 9];
+            for k in all_keys(&[a.clone(), b.clone()]) {
+                match (a.pipelined(&k).is_some(), b.pipelined(&k).is_some()) {
+                    (true, false) if b.loops.contains_key(&k) => c[7] += 1,
+                    (false, true) if a.loops.contains_key(&k) => c[8] += 1,
+                    _ => {}
+                }
+            }
             for (k, l) in &a.loops {
                 let (Ok(p), Some(q)) = (&l.outcome, b.pipelined(k)) else { continue };
                 c[0] += 1;
@@ -454,8 +461,8 @@ pub fn head_to_head(runs: &[SchedulerRun]) -> String {
             let label = format!("  {} vs {}", a.name, b.name);
             let _ = writeln!(
                 s,
-                "{label:<36} {:>6} {:>5} {:>5} {:>6} |                       {:>5} {:>5} {:>6}",
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6]
+                "{label:<36} {:>6} {:>5} {:>5} {:>6} |                       {:>5} {:>5} {:>6} |                        {:>6} {:>6}",
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
             );
         }
     }
@@ -547,5 +554,17 @@ mod tests {
         assert!(t.contains("sum of II"), "{t}");
         let h = head_to_head(&[sms, ilp]);
         assert!(h.contains("sms vs ilp"), "{h}");
+    }
+
+    #[test]
+    fn head_to_head_counts() {
+        let not = r#"{"function":"g","block":"b","pipelined":false,"reason":"no modulo schedule"}"#;
+        let a = run("sms", &format!("[{},{}]", rec("f", "a", 2, 2, 5, false), not));
+        let b = run("ims", &format!("[{},{}]", rec("f", "a", 2, 3, 4, false), rec("g", "b", 2, 2, 4, false)));
+        let h = head_to_head(&[a, b]);
+        let line = h.lines().find(|l| l.contains("sms vs ims")).unwrap();
+        let nums: Vec<&str> = line.split(|c: char| c == '|' || c.is_whitespace()).filter(|w| w.parse::<u32>().is_ok()).collect();
+        // 1 loop both pipelined, sms's II lower; none at equal II; 0 only by sms, 1 only by ims.
+        assert_eq!(nums, ["1", "1", "0", "0", "0", "0", "0", "0", "1"], "{h}");
     }
 }
