@@ -58,12 +58,14 @@
 //! `MaxLive ≥ Σ_u live[u][r]` for every row. The objective is
 //! lexicographic by weights: exact MaxLive (all register files together),
 //! then the sum of lifetimes (`Σ live`), then `Σ t(n)` (compact schedules,
-//! few stages); without `min_registers` only `Σ t(n)`.
+//! few stages); without `min_registers` only `Σ t(n)`. CBC stops once the
+//! gap is below half a unit of MaxLive: MaxLive is then proven optimal, the
+//! tie-breaks are the best found.
 //!
-//! **Search.** IIs from the MII up. [`crate::ims`] (Rau's heuristic,
-//! cheap) runs first: its II bounds the search, and at that II its schedule
-//! is the incumbent (CBC's cutoff asks for strictly better ones; if none
-//! exists the incumbent is optimal). Below it each II is proven infeasible
+//! **Search.** IIs from the MII up. [`crate::ims`] (Rau's heuristic) and
+//! [`crate::sms`] run first (both cheap): the better schedule's II bounds
+//! the search, and at that II it is the incumbent (CBC's cutoff asks for
+//! strictly better ones; if none exists the incumbent is optimal). Below it each II is proven infeasible
 //! by CBC or, at the first feasible one, optimised. The time cap covers the
 //! whole loop (CBC's wall-clock limit gets what is left, in whole seconds):
 //! when it hits, the result is the best schedule found — CBC's or the
@@ -82,6 +84,7 @@ use crate::ims::{self, check_graph, default_max_ii, ImsOptions};
 use crate::mii::MiiReport;
 use crate::mrt::Mrt;
 use crate::regs::pressure;
+use crate::sms::{self, SmsOptions};
 use crate::schedule::{verify, Attempt, Outcome, Schedule, ScheduleError};
 
 /// Options of the optimal scheduler.
@@ -115,11 +118,11 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
         return Err(vec![Attempt { ii: first_ii, reason }]);
     }
     let last_ii = opts.max_ii.unwrap_or_else(|| default_max_ii(m, g, first_ii)).max(first_ii);
-    // The heuristic's schedule bounds the search (and is the fallback at the cap).
-    let heuristic = ims::schedule_from(m, g, first_ii, &ImsOptions { budget_ratio: 6, max_ii: Some(last_ii) })
-        .ok()
-        .map(|o| o.schedule);
-    let last_ii = heuristic.as_ref().map_or(last_ii, |s| s.ii.min(last_ii));
+    // The heuristics' best schedule bounds the search (and is the incumbent
+    // at its II, the fallback at the cap).
+    let heuristic = best_heuristic(m, g, first_ii, last_ii);
+    let last_ii = heuristic.as_ref().map_or(last_ii, |(s, _)| s.ii.min(last_ii));
+    let heuristic_name = heuristic.as_ref().map(|(_, name)| *name);
     let mut attempts: Vec<Attempt> = Vec::new();
     let mut notes = Vec::new();
     let limit = opts.time_limit_secs.max(0.0);
@@ -131,7 +134,7 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
             attempts.push(Attempt { ii, reason: format!("time cap of {limit} s reached before this II was tried") });
             return capped_fallback(heuristic, attempts, notes, limit);
         }
-        let incumbent = heuristic.as_ref().filter(|h| h.ii == ii);
+        let incumbent = heuristic.as_ref().map(|(s, _)| s).filter(|h| h.ii == ii);
         match solve_ii(m, g, ii, opts.min_registers, left, incumbent) {
             Ok(IiResult::Infeasible(reason)) => attempts.push(Attempt { ii, reason }),
             Ok(IiResult::Capped) => {
@@ -151,7 +154,10 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
                 } else {
                     notes.push(format!("ilp: II={ii}; not every smaller II was proven infeasible (see the attempts)"));
                 }
-                let by = if heuristic { "the iterative scheduler's schedule" } else { "the integer program's schedule" };
+                let by = match (heuristic, &heuristic_name) {
+                    (true, Some(name)) => format!("{name}'s schedule"),
+                    _ => "the integer program's schedule".to_string(),
+                };
                 if proven {
                     notes.push(format!("ilp: MaxLive={live} ({by}), {what} optimal at this II"));
                 } else {
@@ -176,11 +182,8 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
         }
     }
     match heuristic {
-        Some(s) if attempts.last().is_some_and(|a| a.ii == s.ii) => {
-            notes.push(format!(
-                "ilp: no schedule from the integer program at II={}: the iterative scheduler's schedule is used",
-                s.ii
-            ));
+        Some((s, name)) if attempts.last().is_some_and(|a| a.ii == s.ii) => {
+            notes.push(format!("ilp: no schedule from the integer program at II={}: {name}'s schedule is used", s.ii));
             let order = time_order(&s);
             Ok(Outcome { schedule: s, attempts, order, notes, capped: true })
         }
@@ -190,22 +193,43 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
 
 /// At the time cap: the heuristic's schedule, if any, flagged as capped.
 fn capped_fallback(
-    heuristic: Option<Schedule>,
+    heuristic: Option<(Schedule, &'static str)>,
     attempts: Vec<Attempt>,
     mut notes: Vec<String>,
     limit: f64,
 ) -> Result<Outcome, Vec<Attempt>> {
     match heuristic {
-        Some(s) => {
-            notes.push(format!(
-                "ilp: time cap of {limit} s reached: II={} from the iterative scheduler, not proven minimal",
-                s.ii
-            ));
+        Some((s, name)) => {
+            notes.push(format!("ilp: time cap of {limit} s reached: II={} from {name}, not proven minimal", s.ii));
             let order = time_order(&s);
             Ok(Outcome { schedule: s, attempts, order, notes, capped: true })
         }
         None => Err(attempts),
     }
+}
+
+/// The better of the iterative scheduler's and SMS's schedules (lower II,
+/// then lower MaxLive, then fewer lifetime cycles).
+fn best_heuristic(m: &Machine, g: &LoopGraph, first_ii: u32, last_ii: u32) -> Option<(Schedule, &'static str)> {
+    let ims = ims::schedule_from(m, g, first_ii, &ImsOptions { budget_ratio: 6, max_ii: Some(last_ii) }).ok();
+    let mii = MiiReport {
+        res_mii: first_ii,
+        rec_mii: 0,
+        mii: first_ii,
+        bottleneck: String::new(),
+        recurrence: Vec::new(),
+        res_exact: false,
+    };
+    let sms = sms::schedule(m, g, &mii, &SmsOptions { max_ii: Some(last_ii), ..SmsOptions::production() }).ok();
+    let key = |s: &Schedule| {
+        let p = pressure(m, g, s);
+        (s.ii, p.max_live, p.lifetimes.iter().flatten().map(|&x| x as u64).sum::<u64>())
+    };
+    [ims.map(|o| (o.schedule, "the iterative scheduler")), sms.map(|o| (o.schedule, "SMS"))]
+        .into_iter()
+        .flatten()
+        .filter(|(s, _)| verify(m, g, s).is_ok())
+        .min_by_key(|(s, _)| key(s))
 }
 
 fn time_order(s: &Schedule) -> Vec<NodeId> {
@@ -637,9 +661,11 @@ impl Program {
         for r in rows {
             self.constraints.push(r.leq(max_live));
         }
-        // Lexicographic: MaxLive, the sum of lifetimes, the tie-break.
+        // Lexicographic: MaxLive, the sum of lifetimes, the tie-break. One
+        // MaxLive weighs more than twice everything else: a gap below half
+        // of it proves MaxLive optimal (see `solve`).
         let b = below;
-        let a = b * (most_live + 1.0);
+        let a = 2.0 * b * (most_live + 1.0);
         self.objective.add_mul(a, max_live);
         self.objective.add_mul(b, total);
         self.weights = (a, b);
@@ -654,6 +680,8 @@ impl Program {
     }
 
     fn solve(self, secs: f64, cutoff: Option<f64>) -> Result<ModelResult, String> {
+        // Stop once MaxLive is proven (the tie-breaks are best effort).
+        let gap = self.weights.0 / 2.0 - 1.0;
         let Program { ii, pv, constraints, objective, a, k, .. } = self;
         let started = Instant::now();
         let mut model = pv.minimise(objective).using(coin_cbc).with_time_limit(secs.max(0.001));
@@ -664,13 +692,16 @@ impl Program {
         if let Some(c) = cutoff {
             model.set_parameter("cutoff", &format!("{c}"));
         }
+        if gap > 0.0 {
+            model.set_parameter("allowableGap", &format!("{gap}"));
+        }
         for c in constraints {
             model.add_constraint(c);
         }
         let solution = match model.solve() {
             Ok(s) => s,
             // CBC may call a run stopped by its clock infeasible.
-            Err(ResolutionError::Infeasible) if started.elapsed().as_secs_f64() >= secs.ceil() => {
+            Err(ResolutionError::Infeasible) if started.elapsed().as_secs_f64() >= secs.ceil() - 0.05 => {
                 return Ok(ModelResult::Capped)
             }
             Err(ResolutionError::Infeasible) => return Ok(ModelResult::Infeasible),

@@ -341,7 +341,8 @@ fn large_graphs_ftm_timing() {
         let t1 = t0.elapsed().as_secs_f64();
         let cpu0 = thread_cpu();
         let t0 = std::time::Instant::now();
-        let ilp = ilp::schedule(&m, &g, &r, &IlpOptions::default()).unwrap();
+        let cap = std::env::var("ILP_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(10.0);
+        let ilp = ilp::schedule(&m, &g, &r, &IlpOptions { time_limit_secs: cap, ..IlpOptions::default() }).unwrap();
         verify(&m, &g, &ilp.schedule).unwrap();
         eprintln!(
             "large {k}: n={} mii={} ims={} ({:.3}s, MaxLive {}) ilp={} ({:.2}s cpu {:.2}s, MaxLive {}, stages {}, capped {}) {:?}",
