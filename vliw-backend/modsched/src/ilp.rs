@@ -392,6 +392,9 @@ struct Program {
     a: Vec<Vec<(i64, Option<UnitId>, Variable)>>,
     /// Per node: its stage (integer).
     k: Vec<Variable>,
+    /// Per node, for τ in 1..II: `Σ_{ρ ≥ τ} a[n][ρ]` (continuous, defined
+    /// by `A(τ) = a[n][τ] + A(τ + 1)`), None for a pinned node.
+    at_least: Vec<Option<Vec<Variable>>>,
     /// Objective weights of MaxLive and of the sum of lifetimes (0 without
     /// registers); the sum of issue times has weight 1.
     weights: (f64, f64),
@@ -407,6 +410,20 @@ impl Program {
             }
         }
         e
+    }
+
+    /// `[ρ(n) ≥ τ]` (0/1): a cumulative variable, keeping constraints short.
+    fn row_at_least(&self, n: NodeId, tau: i64) -> Expression {
+        if tau <= 0 {
+            return Expression::from(1.0);
+        }
+        if tau >= self.ii {
+            return Expression::from(0.0);
+        }
+        match &self.at_least[n] {
+            Some(vars) => Expression::from(vars[(tau - 1) as usize]),
+            None => self.rows_where(n, |x| x >= tau, None),
+        }
     }
 
     /// Whether `n` issues in row `r` (0/1).
@@ -442,6 +459,7 @@ impl Program {
             objective: Expression::default(),
             a: Vec::new(),
             k: Vec::new(),
+            at_least: Vec::new(),
             weights: (0.0, 0.0),
         };
         // Rows (one per node) and stages, within the windows.
@@ -467,6 +485,18 @@ impl Program {
             p.k.push(k);
             let one = p.rows_where(v, |_| true, None);
             p.constraints.push(one.eq(1.0));
+            // Cumulative rows: A(τ) = a[τ] + A(τ + 1), A(II) = 0.
+            if pinned.is_none() && ii64 > 1 {
+                let vars: Vec<Variable> = (1..ii64).map(|_| p.pv.add(variable().min(0.0).max(1.0))).collect();
+                for tau in 1..ii64 {
+                    let next = if tau + 1 < ii64 { Expression::from(vars[tau as usize]) } else { Expression::from(0.0) };
+                    let here = p.in_row(v, tau, None);
+                    p.constraints.push(Expression::from(vars[(tau - 1) as usize]).eq(here + next));
+                }
+                p.at_least.push(Some(vars));
+            } else {
+                p.at_least.push(None);
+            }
             let t = p.time(v);
             p.constraints.push(t.clone().geq(lo[v] as f64));
             p.constraints.push(t.leq(hi[v] as f64));
@@ -489,7 +519,7 @@ impl Program {
                 lhs.add_mul(1.0, p.k[e.to]);
                 lhs.add_mul(-1.0, p.k[e.from]);
                 lhs += (e.distance as i64 - q) as f64;
-                let rhs = p.rows_where(e.from, |x| x >= tau, None) - p.rows_where(e.to, |x| x >= tau + s_, None);
+                let rhs = p.row_at_least(e.from, tau) - p.row_at_least(e.to, tau + s_);
                 p.constraints.push(lhs.geq(rhs));
             }
         }
@@ -650,10 +680,10 @@ impl Program {
                 for &(v, d) in &uses {
                     let mut e = Expression::default();
                     e.add_mul(1.0, self.k[v]);
-                    e += self.rows_where(v, |x| x > r, None);
+                    e += self.row_at_least(v, r + 1);
                     e += d as f64;
                     e.add_mul(-1.0, self.k[u]);
-                    e -= self.rows_where(u, |x| x > r, None);
+                    e -= self.row_at_least(u, r + 1);
                     self.constraints.push(e.leq(l));
                 }
                 rows[r as usize].add_mul(1.0, l);

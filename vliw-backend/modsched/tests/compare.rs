@@ -330,7 +330,8 @@ fn random_graphs_ftm() {
 #[test]
 #[ignore]
 fn large_graphs_ftm_timing() {
-    let m = machine("ftm");
+    let name = std::env::var("LARGE_MACHINE").unwrap_or("ftm".into());
+    let m = machine(&name);
     let mut rng = Rng(77);
     for k in 0..8 {
         let nodes = 20 + rng.below(25) as usize;
