@@ -234,6 +234,8 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
             }
             None => Command::new(&setup.dspcc),
         };
+        // Its own process group, so that a timeout ends dsp-llc and clang too.
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd
             .args(&args)
             .stdin(Stdio::null())
@@ -245,6 +247,7 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
             match child.try_wait() {
                 Ok(Some(st)) => break st,
                 Ok(None) if start.elapsed() > setup.timeout => {
+                    let _ = Command::new("kill").arg("-KILL").arg("--").arg(format!("-{}", child.id())).status();
                     let _ = child.kill();
                     let _ = child.wait();
                     return Err(format!("timed out after {} s\n  reproduce: {line}", setup.timeout.as_secs()));
