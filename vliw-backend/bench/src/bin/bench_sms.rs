@@ -47,9 +47,13 @@ struct Cli {
     /// Recompile everything (ignore the cached reports).
     #[arg(long)]
     fresh: bool,
+    /// Compile again the files that timed out in an earlier run (by default
+    /// a timeout is remembered like a report, while nothing changed).
+    #[arg(long)]
+    retry_timeouts: bool,
     /// Give up on one compilation after this many seconds (a file may have
     /// dozens of loops, each allowed the ILP's time limit).
-    #[arg(long, default_value_t = 7200)]
+    #[arg(long, default_value_t = 900)]
     timeout: u64,
     /// Address-space limit of each compilation in MiB (through `prlimit`;
     /// 0: none). The ILP's integer programs can grow very large; this keeps
@@ -153,6 +157,7 @@ struct Setup {
     level: u8,
     ilp_time_limit: f64,
     fresh: bool,
+    retry_timeouts: bool,
     cached_only: bool,
     timeout: Duration,
     /// `prlimit --as=BYTES --` before dspcc, when limited.
@@ -196,8 +201,9 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
         .collect::<Vec<_>>()
         .join(" ");
 
-    // The cached report stands while nothing it came from is newer.
-    if !setup.fresh && std::fs::read_to_string(&cmd_path).is_ok_and(|c| c == line) {
+    // The cached report (or timeout) stands while nothing it came from is newer.
+    let timeout_path = dir.join(format!("{stem}.timeout"));
+    if !setup.fresh {
         let mut inputs: Vec<PathBuf> = setup.tools.clone();
         inputs.push(src.path.clone());
         if let Some(d) = src.path.parent() {
@@ -208,12 +214,19 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
             );
         }
         let newest = inputs.iter().filter_map(|p| mtime(p)).max();
-        if let (Some(j), Some(n)) = (mtime(&json_path), newest) {
-            if j >= n {
-                if let Ok(text) = std::fs::read_to_string(&json_path) {
-                    return Built { report: Ok(text), cached: true, skipped: false, seconds: 0.0 };
-                }
+        let fresh_for = |p: &Path| matches!((mtime(p), newest), (Some(t), Some(n)) if t >= n);
+        if std::fs::read_to_string(&cmd_path).is_ok_and(|c| c == line) && fresh_for(&json_path) {
+            if let Ok(text) = std::fs::read_to_string(&json_path) {
+                return Built { report: Ok(text), cached: true, skipped: false, seconds: 0.0 };
             }
+        }
+        if !setup.retry_timeouts && std::fs::read_to_string(&timeout_path).is_ok_and(|c| c == line) && fresh_for(&timeout_path) {
+            return Built {
+                report: Err(format!("timed out in an earlier run (--retry-timeouts to try again)\n  reproduce: {line}")),
+                cached: true,
+                skipped: false,
+                seconds: 0.0,
+            };
         }
     }
     if setup.cached_only {
@@ -224,6 +237,7 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
     let report = (|| -> Result<String, String> {
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let _ = std::fs::remove_file(&cmd_path);
+        let _ = std::fs::remove_file(&timeout_path);
         let _ = std::fs::remove_file(&json_path);
         let err_file = std::fs::File::create(&err_path).map_err(|e| format!("{}: {e}", err_path.display()))?;
         let mut cmd = match setup.limit.split_first() {
@@ -250,6 +264,7 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
                     let _ = Command::new("kill").arg("-KILL").arg("--").arg(format!("-{}", child.id())).status();
                     let _ = child.kill();
                     let _ = child.wait();
+                    let _ = std::fs::write(&timeout_path, &line);
                     return Err(format!("timed out after {} s\n  reproduce: {line}", setup.timeout.as_secs()));
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(20)),
@@ -365,6 +380,7 @@ fn main() -> ExitCode {
         level: cli.level,
         ilp_time_limit: cli.ilp_time_limit,
         fresh: cli.fresh,
+        retry_timeouts: cli.retry_timeouts,
         cached_only: cli.cached_only,
         timeout: Duration::from_secs(cli.timeout),
         limit: mem_limit(cli.mem_limit_mb),
