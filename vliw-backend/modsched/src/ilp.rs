@@ -55,27 +55,31 @@
 //! k + [ρ > r]`, so `live[u][r] ≥ k(v) + d + Σ_{ρ>r} a[v][ρ] − k(u) −
 //! Σ_{ρ>r} a[u][ρ]` for every flow edge and `live[u][r] ≥ a[u][r]` are
 //! exact (a value without uses counts `a[u][r]`), and the integer
-//! `MaxLive ≥ Σ_u live[u][r]` for every row. The objective is
-//! lexicographic by weights: exact MaxLive (all register files together),
-//! then the sum of lifetimes (`Σ live`), then `Σ k(n)` (few stages);
-//! without `min_registers` only `Σ t(n)` (a compact schedule). CBC stops once the
-//! gap is below half a unit of MaxLive: MaxLive is then proven optimal, the
-//! tie-breaks are the best found.
+//! `MaxLive ≥ Σ_u live[u][r]` for every row. Two phases: first the
+//! objective is MaxLive alone (all register files together; a plain
+//! objective keeps CBC's root LP fast — with the tie-breaks below in it, a
+//! 70-node loop at II = 32 spent minutes there, where CBC does not look at
+//! its clock); then, with the rows found fixed (resources hold whatever the
+//! stages), MaxLive at most that, lexicographically by weights the sum of
+//! lifetimes (`Σ live`) and then `Σ k(n)` (few stages). Without
+//! `min_registers` the one objective is `Σ t(n)` (a compact schedule).
 //!
 //! **Search.** IIs from the MII up. [`crate::ims`] (Rau's heuristic) and
 //! [`crate::sms`] run first (both cheap): the better schedule's II bounds
-//! the search, and at that II it is the incumbent (CBC's cutoff asks for
-//! strictly better ones; if none exists the incumbent is optimal). Below it each II is proven infeasible
-//! by CBC or, at the first feasible one, optimised. The time cap covers the
-//! whole loop (CBC's wall-clock limit gets what is left, in whole seconds):
-//! when it hits, the result is the best schedule found — CBC's or the
-//! heuristic's — with `capped = true` and a note saying what is not proven.
+//! the search, and at that II it is the incumbent (CBC's cutoff asks for a
+//! strictly smaller MaxLive; if there is none, the incumbent's MaxLive is
+//! optimal and its rows go to the second phase). Below it each II is proven
+//! infeasible by CBC or, at the first feasible one, optimised. The time cap
+//! covers the whole loop, a tenth of it kept for the second phase (CBC's
+//! `seconds`, wall clock): when it hits, the result is the best schedule
+//! found — CBC's or the heuristic's — with `capped = true` and a note
+//! saying what is not proven.
 
 use std::time::Instant;
 
 use good_lp::{
     coin_cbc, variable, Constraint, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
-    SolverModel, Variable, WithTimeLimit,
+    SolverModel, Variable,
 };
 use isa_tablegen::{Machine, UnitId};
 
@@ -122,7 +126,6 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
     // at its II, the fallback at the cap).
     let heuristic = best_heuristic(m, g, first_ii, last_ii);
     let last_ii = heuristic.as_ref().map_or(last_ii, |(s, _)| s.ii.min(last_ii));
-    let heuristic_name = heuristic.as_ref().map(|(_, name)| *name);
     let mut attempts: Vec<Attempt> = Vec::new();
     let mut notes = Vec::new();
     let limit = opts.time_limit_secs.max(0.0);
@@ -134,7 +137,7 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
             attempts.push(Attempt { ii, reason: format!("time cap of {limit} s reached before this II was tried") });
             return capped_fallback(heuristic, attempts, notes, limit);
         }
-        let incumbent = heuristic.as_ref().map(|(s, _)| s).filter(|h| h.ii == ii);
+        let incumbent = heuristic.as_ref().filter(|(h, _)| h.ii == ii).map(|(h, name)| (h, *name));
         match solve_ii(m, g, ii, opts.min_registers, left, incumbent) {
             Ok(IiResult::Infeasible(reason)) => attempts.push(Attempt { ii, reason }),
             Ok(IiResult::Capped) => {
@@ -144,7 +147,7 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
                 });
                 return capped_fallback(heuristic, attempts, notes, limit);
             }
-            Ok(IiResult::Found { schedule, proven, cuts, heuristic }) => {
+            Ok(IiResult::Found { schedule, proven, cuts, by }) => {
                 let what = if opts.min_registers { "MaxLive" } else { "sum of issue times" };
                 let live = pressure(m, g, &schedule).max_live;
                 if ii == first_ii {
@@ -154,10 +157,6 @@ pub fn schedule_from(m: &Machine, g: &LoopGraph, first_ii: u32, opts: &IlpOption
                 } else {
                     notes.push(format!("ilp: II={ii}; not every smaller II was proven infeasible (see the attempts)"));
                 }
-                let by = match (heuristic, &heuristic_name) {
-                    (true, Some(name)) => format!("{name}'s schedule"),
-                    _ => "the integer program's schedule".to_string(),
-                };
                 if proven {
                     notes.push(format!("ilp: MaxLive={live} ({by}), {what} optimal at this II"));
                 } else {
@@ -241,8 +240,8 @@ fn time_order(s: &Schedule) -> Vec<NodeId> {
 enum IiResult {
     Infeasible(String),
     Capped,
-    /// `heuristic`: the incumbent given was not improved on.
-    Found { schedule: Schedule, proven: bool, cuts: usize, heuristic: bool },
+    /// `by`: whose schedule it is (for the notes).
+    Found { schedule: Schedule, proven: bool, cuts: usize, by: String },
 }
 
 fn ceil_div(a: i64, b: i64) -> i64 {
@@ -296,40 +295,46 @@ fn longest(n: usize, g: &LoopGraph, w: &[i64], forward: bool) -> Option<Vec<i64>
     None
 }
 
-/// Solves one II, cutting and re-solving while the table disagrees. With
-/// an incumbent (a schedule at this II), only better schedules are sought
-/// (CBC's cutoff) and the incumbent is the answer when none exists.
+/// Solves one II: the rows with least MaxLive (cutting and re-solving
+/// while the table disagrees), then the stages at those rows (lifetimes,
+/// then stages). With an incumbent (a schedule at this II), only better
+/// MaxLive is sought (CBC's cutoff) and the incumbent's rows are kept when
+/// none exists.
 fn solve_ii(
     m: &Machine,
     g: &LoopGraph,
     ii: u32,
     min_registers: bool,
     secs: f64,
-    incumbent: Option<&Schedule>,
+    incumbent: Option<(&Schedule, &str)>,
 ) -> Result<IiResult, String> {
     let started = Instant::now();
     let n = g.nodes.len();
     if n == 0 {
         let schedule = Schedule { ii, time: Vec::new() };
-        return Ok(IiResult::Found { schedule, proven: true, cuts: 0, heuristic: false });
+        return Ok(IiResult::Found { schedule, proven: true, cuts: 0, by: String::new() });
     }
     let Some((lo, hi)) = windows(g, ii) else {
         return Ok(IiResult::Infeasible(format!("a recurrence needs more than II={ii}")));
     };
+    let mode = if min_registers { Mode::MaxLive } else { Mode::Compact };
     let mut cuts: Vec<Vec<(NodeId, u32)>> = Vec::new();
-    loop {
-        let left = secs - started.elapsed().as_secs_f64();
-        let keep = |proven: bool| match incumbent {
-            Some(s) => Ok(IiResult::Found { schedule: s.clone(), proven, cuts: cuts.len(), heuristic: true }),
-            None => Ok(IiResult::Capped),
-        };
+    let keep = |proven: bool| match incumbent {
+        Some((s, name)) => Ok((s.clone(), proven, format!("{name}'s schedule"))),
+        None => Err(IiResult::Capped),
+    };
+    // A tenth of the time (at least 0.2 s, when there is that much) is kept
+    // for the second phase.
+    let phase1_secs = if min_registers { secs - (secs / 10.0).max(0.2).min(secs / 2.0) } else { secs };
+    let phase1 = loop {
+        let left = phase1_secs - started.elapsed().as_secs_f64();
         if left <= 0.0 {
-            return keep(false);
+            break keep(false);
         }
-        let program = Program::build(m, g, ii, &lo, &hi, &cuts, min_registers);
-        let cutoff = incumbent.map(|s| program.objective_of(m, g, s) - 0.5);
-        let (time, proven) = match program.solve(left, cutoff)? {
-            ModelResult::Infeasible if incumbent.is_some() => return keep(true),
+        let program = Program::build(m, g, ii, &lo, &hi, &cuts, mode);
+        let cutoff = incumbent.map(|(s, _)| program.objective_of(m, g, s) - 0.5);
+        match program.solve(left, cutoff)? {
+            ModelResult::Infeasible if incumbent.is_some() => break keep(true),
             ModelResult::Infeasible => {
                 let why = if cuts.is_empty() {
                     format!("the integer program is infeasible: no schedule at II={ii}")
@@ -338,22 +343,47 @@ fn solve_ii(
                 };
                 return Ok(IiResult::Infeasible(why));
             }
-            ModelResult::Capped => return keep(false),
-            ModelResult::Solved { time, proven } => (time, proven),
-        };
-        let s = Schedule { ii, time };
-        match verify(m, g, &s) {
-            Ok(()) => return Ok(IiResult::Found { schedule: s, proven, cuts: cuts.len(), heuristic: false }),
-            Err(ScheduleError::Resources { .. }) => {
-                let subset = rejected_subset(m, g, &s);
-                if subset.is_empty() || cuts.len() >= 200 {
-                    return Err(format!("II={ii}: the reservation table keeps rejecting the integer program's rows"));
+            ModelResult::Capped => break keep(false),
+            ModelResult::Solved { time, proven } => {
+                let s = Schedule { ii, time };
+                match verify(m, g, &s) {
+                    Ok(()) => break Ok((s, proven, "the integer program's schedule".to_string())),
+                    Err(ScheduleError::Resources { .. }) => {
+                        let subset = rejected_subset(m, g, &s);
+                        if subset.is_empty() || cuts.len() >= 200 {
+                            return Err(format!("II={ii}: the reservation table keeps rejecting the integer program's rows"));
+                        }
+                        cuts.push(subset.iter().map(|&x| (x, s.row(x))).collect());
+                    }
+                    Err(e) => {
+                        return Err(format!("internal error at II={ii}: the integer program's schedule fails its check: {e}"))
+                    }
                 }
-                cuts.push(subset.iter().map(|&x| (x, s.row(x))).collect());
             }
-            Err(e) => return Err(format!("internal error at II={ii}: the integer program's schedule fails its check: {e}")),
+        }
+    };
+    let (mut schedule, proven, mut by) = match phase1 {
+        Ok(x) => x,
+        Err(r) => return Ok(r),
+    };
+    // Phase 2: the same rows, the best stages.
+    let left = secs - started.elapsed().as_secs_f64();
+    if min_registers && left > 0.0 {
+        let rows: Vec<i64> = schedule.time.iter().map(|&t| (t % ii) as i64).collect();
+        let max_live = pressure(m, g, &schedule).max_live;
+        let program = Program::build(m, g, ii, &lo, &hi, &[], Mode::Polish { rows: &rows, max_live });
+        let before = program.objective_of(m, g, &schedule);
+        if let Ok(ModelResult::Solved { time, .. }) = program.solve(left, Some(before + 0.5)) {
+            let s = Schedule { ii, time };
+            if s.time != schedule.time && verify(m, g, &s).is_ok() && pressure(m, g, &s).max_live <= max_live {
+                if !by.starts_with("the integer program") {
+                    by = format!("{by} with its stages re-optimised");
+                }
+                schedule = s;
+            }
         }
     }
+    Ok(IiResult::Found { schedule, proven, cuts: cuts.len(), by })
 }
 
 /// A small set of nodes whose rows the table rejects (deletion filter).
@@ -376,6 +406,19 @@ fn rejected_subset(m: &Machine, g: &LoopGraph, s: &Schedule) -> Vec<NodeId> {
     (0..keep.len()).filter(|&x| keep[x]).collect()
 }
 
+/// What a program optimises.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode<'r> {
+    /// MaxLive alone (a plain objective keeps the root LP fast).
+    MaxLive,
+    /// Rows fixed: MaxLive at most the given, then the sum of lifetimes,
+    /// then the stages (resources need no constraints: they depend only on
+    /// the rows).
+    Polish { rows: &'r [i64], max_live: u32 },
+    /// No registers: `Σ t`.
+    Compact,
+}
+
 enum ModelResult {
     Infeasible,
     Capped,
@@ -395,9 +438,11 @@ struct Program {
     /// Per node, for τ in 1..II: `Σ_{ρ ≥ τ} a[n][ρ]` (continuous, defined
     /// by `A(τ) = a[n][τ] + A(τ + 1)`), None for a pinned node.
     at_least: Vec<Option<Vec<Variable>>>,
-    /// Objective weights of MaxLive and of the sum of lifetimes (0 without
-    /// registers); the sum of issue times has weight 1.
-    weights: (f64, f64),
+    /// Objective weights of MaxLive, the sum of lifetimes and the sum of
+    /// stages (all 0: `Σ t`).
+    weights: (f64, f64, f64),
+    /// The sum of lifetimes (`Σ live`) and a bound on it.
+    lifetime_sum: Option<(Expression, f64)>,
 }
 
 impl Program {
@@ -448,10 +493,14 @@ impl Program {
         lo: &[i64],
         hi: &[i64],
         cuts: &[Vec<(NodeId, u32)>],
-        min_registers: bool,
+        mode: Mode,
     ) -> Program {
         let ii64 = ii as i64;
         let n = g.nodes.len();
+        let fixed = match mode {
+            Mode::Polish { rows, .. } => Some(rows),
+            _ => None,
+        };
         let mut p = Program {
             ii: ii64,
             pv: ProblemVariables::new(),
@@ -460,13 +509,17 @@ impl Program {
             a: Vec::new(),
             k: Vec::new(),
             at_least: Vec::new(),
-            weights: (0.0, 0.0),
+            weights: (0.0, 0.0, 0.0),
+            lifetime_sum: None,
         };
         // Rows (one per node) and stages, within the windows.
         for (v, node) in g.nodes.iter().enumerate() {
             let units = units_of(m, v, g);
             let choice = g.busy(m, v) > 1 && units.len() > 1;
-            let pinned = node.pinned_row.and_then(|pr| pr.row(ii)).map(|r| r as i64);
+            let pinned = match fixed {
+                Some(rows) => Some(rows[v]),
+                None => node.pinned_row.and_then(|pr| pr.row(ii)).map(|r| r as i64),
+            };
             let mut rows = Vec::new();
             for r in 0..ii64 {
                 if pinned.is_some_and(|pr| pr != r) {
@@ -523,7 +576,9 @@ impl Program {
                 p.constraints.push(lhs.geq(rhs));
             }
         }
-        p.resources(m, g);
+        if fixed.is_none() {
+            p.resources(m, g);
+        }
         for cut in cuts {
             let mut e = Expression::default();
             for &(v, r) in cut {
@@ -531,20 +586,34 @@ impl Program {
             }
             p.constraints.push(e.leq(cut.len() as f64 - 1.0));
         }
-        // Tie-break: Σ k (few stages); without registers Σ t (compact).
-        let mut tie = Expression::default();
-        for v in 0..n {
-            if min_registers {
-                tie.add_mul(1.0, p.k[v]);
-            } else {
-                tie += p.time(v);
+        match mode {
+            Mode::Compact => {
+                for v in 0..n {
+                    let t = p.time(v);
+                    p.objective += t;
+                }
+            }
+            Mode::MaxLive => {
+                let max_live = p.registers(g, hi);
+                p.objective.add_mul(1.0, max_live);
+                p.weights = (1.0, 0.0, 0.0);
+            }
+            Mode::Polish { max_live: most, .. } => {
+                // Lexicographic: MaxLive, the sum of lifetimes, the stages.
+                let max_live = p.registers(g, hi);
+                p.constraints.push(Expression::from(max_live).leq(most as f64));
+                let (total, bound) = p.lifetime_sum.take().unwrap_or_default();
+                let c = hi.iter().map(|&h| (h.max(0) / ii64) as f64 + 1.0).sum::<f64>() + 1.0;
+                let b = c;
+                let a = b * (bound + 1.0);
+                p.objective.add_mul(a, max_live);
+                p.objective.add_mul(b, total);
+                for v in 0..n {
+                    p.objective.add_mul(1.0, p.k[v]);
+                }
+                p.weights = (a, b, 1.0);
             }
         }
-        if min_registers {
-            let max_sum_k = hi.iter().map(|&h| (h.max(0) / ii64) as f64 + 1.0).sum::<f64>();
-            p.registers(g, hi, max_sum_k + 1.0);
-        }
-        p.objective += tie;
         p
     }
 
@@ -644,9 +713,10 @@ impl Program {
         }
     }
 
-    /// The MaxLive objective (see the module doc), weighted above the
-    /// tie-break whose largest value is `below`.
-    fn registers(&mut self, g: &LoopGraph, hi: &[i64], below: f64) {
+    /// The live values of each row and the integer MaxLive above them (see
+    /// the module doc); the sum of lifetimes and a bound on it are kept in
+    /// `lifetime_sum`.
+    fn registers(&mut self, g: &LoopGraph, hi: &[i64]) -> Variable {
         let ii = self.ii;
         let mut rows: Vec<Expression> = vec![Expression::default(); ii as usize];
         let mut total = Expression::default();
@@ -695,14 +765,8 @@ impl Program {
         for r in rows {
             self.constraints.push(r.leq(max_live));
         }
-        // Lexicographic: MaxLive, the sum of lifetimes, the tie-break. One
-        // MaxLive weighs more than twice everything else: a gap below half
-        // of it proves MaxLive optimal (see `solve`).
-        let b = below;
-        let a = 2.0 * b * (most_live + 1.0);
-        self.objective.add_mul(a, max_live);
-        self.objective.add_mul(b, total);
-        self.weights = (a, b);
+        self.lifetime_sum = Some((total, most_live));
+        max_live
     }
 
     /// The objective's value at a schedule of this II.
@@ -711,20 +775,19 @@ impl Program {
         let total = p.lifetimes.iter().flatten().map(|&x| x as f64).sum::<f64>();
         let ii = s.ii.max(1);
         let first = s.time.iter().map(|&t| t / ii).min().unwrap_or(0);
-        if self.weights.0 == 0.0 {
-            // Without registers: Σ t.
+        let (a, b, c) = self.weights;
+        if (a, b, c) == (0.0, 0.0, 0.0) {
             return s.time.iter().map(|&t| (t - first * ii) as f64).sum::<f64>();
         }
         let sum_k = s.time.iter().map(|&t| (t / ii - first) as f64).sum::<f64>();
-        self.weights.0 * p.max_live as f64 + self.weights.1 * total + sum_k
+        a * p.max_live as f64 + b * total + c * sum_k
     }
 
     fn solve(self, secs: f64, cutoff: Option<f64>) -> Result<ModelResult, String> {
-        // Stop once MaxLive is proven (the tie-breaks are best effort).
-        let gap = self.weights.0 / 2.0 - 1.0;
         let Program { ii, pv, constraints, objective, a, k, .. } = self;
         let started = Instant::now();
-        let mut model = pv.minimise(objective).using(coin_cbc).with_time_limit(secs.max(0.001));
+        let mut model = pv.minimise(objective).using(coin_cbc);
+        model.set_parameter("seconds", &format!("{:.3}", secs.max(0.01)));
         model.set_parameter("log", "0");
         model.set_parameter("slog", "0");
         // Wall-clock seconds (CBC counts CPU time by default).
@@ -732,16 +795,13 @@ impl Program {
         if let Some(c) = cutoff {
             model.set_parameter("cutoff", &format!("{c}"));
         }
-        if gap > 0.0 {
-            model.set_parameter("allowableGap", &format!("{gap}"));
-        }
         for c in constraints {
             model.add_constraint(c);
         }
         let solution = match model.solve() {
             Ok(s) => s,
             // CBC may call a run stopped by its clock infeasible.
-            Err(ResolutionError::Infeasible) if started.elapsed().as_secs_f64() >= secs.ceil() - 0.05 => {
+            Err(ResolutionError::Infeasible) if started.elapsed().as_secs_f64() >= secs - 0.05 => {
                 return Ok(ModelResult::Capped)
             }
             Err(ResolutionError::Infeasible) => return Ok(ModelResult::Infeasible),

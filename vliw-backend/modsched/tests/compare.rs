@@ -362,3 +362,56 @@ fn large_graphs_ftm_timing() {
         );
     }
 }
+
+/// A graph dumped by the ILP's debug output (`ILP_GRAPH=FILE`, machine
+/// `ILP_MACHINE`, default ftm); not run by default.
+#[test]
+#[ignore]
+fn ilp_on_dumped_graph() {
+    let Ok(path) = std::env::var("ILP_GRAPH") else { return };
+    let m = machine(&std::env::var("ILP_MACHINE").unwrap_or("ftm".into()));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut g = LoopGraph::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        match f[0] {
+            "N" => {
+                let reads = if f[2] == "-" {
+                    vec![]
+                } else {
+                    f[2].split(',').map(|x| {
+                        let (a, b) = x.split_once(':').unwrap();
+                        (isa_tablegen::RegFileId(a.parse().unwrap()), b.parse().unwrap())
+                    }).collect()
+                };
+                let w: i64 = f[3].parse().unwrap();
+                let p: i64 = f[4].parse().unwrap();
+                let n = g.nodes.len();
+                g.add_node(Node {
+                    instr: m.instr_by_mnemonic(f[5]).unwrap(),
+                    reads,
+                    writes: (w >= 0).then(|| isa_tablegen::RegFileId(w as u16)),
+                    name: format!("n{n}"),
+                    pinned_row: (p >= 0).then(|| PinnedRow { from_end: p as u32 }),
+                });
+            }
+            _ => {
+                let kind = if f[5] == "F" { DepKind::Flow } else { DepKind::Memory };
+                g.add_edge(f[1].parse().unwrap(), f[2].parse().unwrap(), f[3].parse().unwrap(), f[4].parse().unwrap(), kind);
+            }
+        }
+    }
+    let r = mii::compute(&m, &g).unwrap();
+    let cap = std::env::var("ILP_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(10.0);
+    let t0 = std::time::Instant::now();
+    let cpu0 = thread_cpu();
+    let min_registers = std::env::var("ILP_NOREG").is_err();
+    let out = ilp::schedule(&m, &g, &r, &IlpOptions { time_limit_secs: cap, min_registers, ..IlpOptions::default() }).unwrap();
+    verify(&m, &g, &out.schedule).unwrap();
+    let sms = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap();
+    eprintln!(
+        "n={} mii={} ilp II={} MaxLive={} stages={} ({:.2}s, cpu {:.2}s) capped={} sms II={} MaxLive={} {:?}",
+        g.nodes.len(), r.mii, out.schedule.ii, live(&m, &g, &out.schedule), out.schedule.stages(),
+        t0.elapsed().as_secs_f64(), thread_cpu() - cpu0, out.capped, sms.schedule.ii, live(&m, &g, &sms.schedule), out.notes
+    );
+}
