@@ -75,7 +75,9 @@
 //! found — CBC's or the heuristic's — with `capped = true` and a note
 //! saying what is not proven.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use crate::isolate::{self, Isolated, Wire};
 
 use good_lp::{
     coin_cbc, variable, Constraint, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus,
@@ -783,7 +785,19 @@ impl Program {
         a * p.max_live as f64 + b * total + c * sum_k
     }
 
+    /// Solves in a child process (see [`crate::isolate`]) that is killed
+    /// half a second after CBC's own limit: CBC does not watch its clock
+    /// during the root LP.
     fn solve(self, secs: f64, cutoff: Option<f64>) -> Result<ModelResult, String> {
+        let limit = Duration::from_secs_f64(secs.max(0.01) + 0.5);
+        match isolate::run(limit, move || Solved(self.solve_here(secs, cutoff))) {
+            Ok(Solved(r)) => r,
+            Err(Isolated::TimedOut) => Ok(ModelResult::Capped),
+            Err(Isolated::Failed(why)) => Err(format!("CBC failed: {why}")),
+        }
+    }
+
+    fn solve_here(self, secs: f64, cutoff: Option<f64>) -> Result<ModelResult, String> {
         let Program { ii, pv, constraints, objective, a, k, .. } = self;
         let started = Instant::now();
         let mut model = pv.minimise(objective).using(coin_cbc);
@@ -825,6 +839,42 @@ impl Program {
             *t -= shift;
         }
         Ok(ModelResult::Solved { time, proven: !capped })
+    }
+}
+
+/// A solve's result as it crosses the pipe from the solver process.
+struct Solved(Result<ModelResult, String>);
+
+impl Wire for Solved {
+    fn encode(&self, out: &mut Vec<u8>) {
+        match &self.0 {
+            Ok(ModelResult::Infeasible) => out.push(0),
+            Ok(ModelResult::Capped) => out.push(1),
+            Ok(ModelResult::Solved { time, proven }) => {
+                out.push(if *proven { 3 } else { 2 });
+                for t in time {
+                    out.extend_from_slice(&t.to_le_bytes());
+                }
+            }
+            Err(e) => {
+                out.push(4);
+                out.extend_from_slice(e.as_bytes());
+            }
+        }
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Self> {
+        let (&tag, rest) = bytes.split_first()?;
+        Some(Solved(match tag {
+            0 if rest.is_empty() => Ok(ModelResult::Infeasible),
+            1 if rest.is_empty() => Ok(ModelResult::Capped),
+            2 | 3 if rest.len() % 4 == 0 => {
+                let time = rest.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+                Ok(ModelResult::Solved { time, proven: tag == 3 })
+            }
+            4 => Err(String::from_utf8_lossy(rest).into_owned()),
+            _ => return None,
+        }))
     }
 }
 

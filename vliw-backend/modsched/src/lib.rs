@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod graph;
 pub mod ilp;
 pub mod ims;
+pub mod isolate;
 pub mod mii;
 pub mod mrt;
 pub mod order;
