@@ -22,6 +22,7 @@ pub mod isolate;
 pub mod mii;
 pub mod mrt;
 pub mod order;
+pub mod polish;
 pub mod regs;
 pub mod schedule;
 pub mod sms;

@@ -35,6 +35,10 @@
 //!   [`verify`] places in time order: a pass whose table `verify` rejects is
 //!   repeated checking each candidate the way `verify` will.
 //!
+//! After placement, [`crate::polish`] (our addition) moves single nodes
+//! within their windows where that lowers MaxLive or lifetimes, at the same
+//! II ([`SmsOptions::polish`]; on in production).
+//!
 //! §6.2's symmetric second attempt: when the first schedule's II exceeds
 //! MII, the order of the symmetric (top-down first) variant is placed at
 //! MII … II−1; its schedule replaces the first only if its II is smaller.
@@ -60,12 +64,14 @@ pub struct SmsOptions {
     pub max_ii: Option<u32>,
     /// §6.2: a second, top-down-first ordering when the first II > MII.
     pub symmetric_retry: bool,
+    /// Lifetime polishing after placement ([`crate::polish`], our addition).
+    pub polish: bool,
 }
 
 impl SmsOptions {
     /// The default of the pipeliner: symmetric retry on, default max II.
     pub fn production() -> SmsOptions {
-        SmsOptions { max_ii: None, symmetric_retry: true }
+        SmsOptions { max_ii: None, symmetric_retry: true, polish: true }
     }
 }
 
@@ -116,6 +122,19 @@ pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) 
                 "symmetric second attempt (top-down first) found nothing below II={}",
                 out.schedule.ii
             )),
+        }
+    }
+    if opts.polish {
+        let p = crate::polish::polish(m, g, &out.schedule);
+        if p.moves > 0 {
+            out.notes.push(format!(
+                "lifetime polishing: MaxLive {} -> {} ({} operation{} moved)",
+                p.max_live_before,
+                p.max_live_after,
+                p.moves,
+                if p.moves == 1 { "" } else { "s" }
+            ));
+            out.schedule = p.schedule;
         }
     }
     Ok(out)

@@ -257,6 +257,7 @@ struct Stats {
     sum_ii: u64,
     sum_mii: u64,
     symmetric_helped: u32,
+    polished: u32,
     /// Schedules that needed a node moved to the front / the topological
     /// order (sms.rs's additions to the seed).
     promoted: u32,
@@ -319,7 +320,7 @@ fn check_graph(m: &Machine, g: &LoopGraph, stats: &mut Stats, ctx: &str) {
             stats.res_checked += 1;
         }
     }
-    let plain = sms::schedule(m, g, &r, &SmsOptions { max_ii: None, symmetric_retry: false });
+    let plain = sms::schedule(m, g, &r, &SmsOptions { max_ii: None, symmetric_retry: false, polish: false });
     let out = sms::schedule(m, g, &r, &SmsOptions::production());
     let out = match out {
         Ok(o) => o,
@@ -358,6 +359,15 @@ fn check_graph(m: &Machine, g: &LoopGraph, stats: &mut Stats, ctx: &str) {
     let mut order = out.order.clone();
     order.sort_unstable();
     assert_eq!(order, (0..g.nodes.len()).collect::<Vec<_>>(), "{ctx}");
+    // Lifetime polishing keeps the II and never raises MaxLive.
+    let unpolished = sms::schedule(m, g, &r, &SmsOptions { polish: false, ..SmsOptions::production() })
+        .unwrap_or_else(|_| panic!("SMS without polishing failed where it succeeded with it\n{ctx}"));
+    assert_eq!(unpolished.schedule.ii, s.ii, "{ctx}");
+    let (pl, un) = (regs::pressure(m, g, s).max_live, regs::pressure(m, g, &unpolished.schedule).max_live);
+    assert!(pl <= un, "polishing raised MaxLive {un} -> {pl}\n{ctx}");
+    if pl < un {
+        stats.polished += 1;
+    }
     if let Ok(p) = &plain {
         assert!(s.ii <= p.schedule.ii, "{ctx}");
         if s.ii < p.schedule.ii {

@@ -91,7 +91,7 @@ fn run_scheduler(
             m,
             g,
             mii,
-            &dsp_modsched::sms::SmsOptions { max_ii: Some(max_ii), symmetric_retry: true },
+            &dsp_modsched::sms::SmsOptions { max_ii: Some(max_ii), ..dsp_modsched::sms::SmsOptions::production() },
         ),
         Scheduler::Ims => dsp_modsched::ims::schedule(
             m,

@@ -1,0 +1,454 @@
+//! Lifetime polishing: a local search that lowers the register pressure of
+//! a finished modulo schedule without changing its II.
+//!
+//! SMS orders and places nodes so that each lands next to its placed
+//! neighbours (seed 000 §4.2–4.3), which keeps lifetimes short but not
+//! minimal: a node placed before its consumers cannot know where they will
+//! go, and the first node of each recurrence is placed blind. Against the
+//! integer program's optimum (our `ilp`, seed 000 §5's "MaxLive") that
+//! leaves a few registers on the table. This pass (our addition, run after
+//! the placement the seed gives) moves one node at a time, all others
+//! fixed, to the cycle of its dependence window with room in the modulo
+//! reservation table that most lowers (MaxLive, sum of lifetimes, stages) —
+//! MaxLive and lifetimes as [`crate::regs`] defines them. Where no single
+//! move helps (a resource-bound kernel has no free slot to move into), two
+//! neighbours shift together by the same amount, and then two nodes
+//! exchange rows. Rounds repeat while something improves, at most
+//! [`ROUNDS`], within a budget of [`BUDGET`] evaluated placements. Pinned nodes keep
+//! their row. Every move keeps every dependence and every resource, so the
+//! result is a schedule at the same II; it is still checked by
+//! [`crate::schedule::verify`] and dropped if the check fails (the table's
+//! unit choice for non-pipelined operations can depend on the order of
+//! placement).
+
+use isa_tablegen::Machine;
+
+use crate::graph::{DepKind, LoopGraph, NodeId};
+use crate::mrt::Mrt;
+use crate::schedule::{verify, Schedule};
+
+/// Rounds over all nodes at most.
+pub const ROUNDS: usize = 8;
+/// A node moves at most this many IIs from where it is in one step.
+const REACH_IIS: i64 = 3;
+
+/// What polishing changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Polished {
+    pub schedule: Schedule,
+    pub moves: u32,
+    pub max_live_before: u32,
+    pub max_live_after: u32,
+}
+
+/// Register rows of a schedule, kept up to date move by move.
+struct Live {
+    ii: i64,
+    /// live[file][row].
+    rows: Vec<Vec<i64>>,
+    /// Per node with a value: (file, start, length).
+    interval: Vec<Option<(usize, i64, i64)>>,
+    lifetime_sum: i64,
+}
+
+impl Live {
+    fn new(files: usize, ii: u32, n: usize) -> Live {
+        Live { ii: ii as i64, rows: vec![vec![0; ii as usize]; files], interval: vec![None; n], lifetime_sum: 0 }
+    }
+
+    fn add(&mut self, v: NodeId, file: usize, start: i64, len: i64, sign: i64) {
+        let row = &mut self.rows[file];
+        let full = len / self.ii;
+        if full > 0 {
+            for x in row.iter_mut() {
+                *x += sign * full;
+            }
+        }
+        for k in 0..len % self.ii {
+            row[(start + full * self.ii + k).rem_euclid(self.ii) as usize] += sign;
+        }
+        self.lifetime_sum += sign * len;
+        self.interval[v] = if sign > 0 { Some((file, start, len)) } else { None };
+    }
+
+    fn max_live(&self) -> i64 {
+        (0..self.ii as usize).map(|r| self.rows.iter().map(|row| row[r]).sum::<i64>()).max().unwrap_or(0)
+    }
+}
+
+/// The value of `v` under times `t`: (file, start, length), as
+/// [`crate::regs::pressure`] measures it.
+fn interval(g: &LoopGraph, flow_out: &[Vec<usize>], t: &[i64], ii: i64, v: NodeId) -> Option<(usize, i64, i64)> {
+    let file = g.nodes[v].writes?.0 as usize;
+    let mut last = t[v];
+    for &e in &flow_out[v] {
+        let e = &g.edges[e];
+        last = last.max(t[e.to] + e.distance as i64 * ii);
+    }
+    Some((file, t[v], (last - t[v]).max(1)))
+}
+
+/// (MaxLive, sum of lifetimes, stages): smaller is better.
+type Score = (i64, i64, i64);
+
+/// The search state: times, register rows and the reservation table.
+struct Polisher<'a> {
+    g: &'a LoopGraph,
+    ii: i64,
+    t: Vec<i64>,
+    live: Live,
+    mrt: Mrt<'a>,
+    succ: Vec<Vec<usize>>,
+    pred: Vec<Vec<usize>>,
+    flow_out: Vec<Vec<usize>>,
+    flow_in: Vec<Vec<NodeId>>,
+    /// Candidate placements evaluated so far (bounded by [`BUDGET`]).
+    evaluations: usize,
+}
+
+/// Candidate placements evaluated per schedule at most (swaps are
+/// quadratic in the nodes).
+const BUDGET: usize = 400_000;
+
+impl<'a> Polisher<'a> {
+    fn score(&self) -> Score {
+        let lo = self.t.iter().copied().min().unwrap_or(0).div_euclid(self.ii);
+        let hi = self.t.iter().copied().max().unwrap_or(0).div_euclid(self.ii);
+        (self.live.max_live(), self.live.lifetime_sum, hi - lo)
+    }
+
+    /// Cycles `v` may take with every node but `v` and `other` fixed.
+    fn window(&self, v: NodeId, other: NodeId) -> (i64, i64) {
+        let (g, ii) = (self.g, self.ii);
+        let mut lo = self.t[v] - REACH_IIS * ii;
+        let mut hi = self.t[v] + REACH_IIS * ii;
+        for &e in &self.pred[v] {
+            let e = &g.edges[e];
+            if e.from != v && e.from != other {
+                lo = lo.max(self.t[e.from] + e.delay as i64 - e.distance as i64 * ii);
+            }
+        }
+        for &e in &self.succ[v] {
+            let e = &g.edges[e];
+            if e.to != v && e.to != other {
+                hi = hi.min(self.t[e.to] - e.delay as i64 + e.distance as i64 * ii);
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Whether the edges between `v` and `w` hold.
+    fn edges_between_hold(&self, v: NodeId, w: NodeId) -> bool {
+        let ii = self.ii;
+        self.succ[v].iter().chain(&self.succ[w]).all(|&e| {
+            let e = &self.g.edges[e];
+            let inner = (e.from == v && e.to == w) || (e.from == w && e.to == v);
+            !inner || self.t[e.to] + e.distance as i64 * ii >= self.t[e.from] + e.delay as i64
+        })
+    }
+
+    fn pinned(&self, v: NodeId) -> bool {
+        self.g.nodes[v].pinned_row.is_some()
+    }
+
+    /// The values whose intervals depend on the times of `nodes`.
+    fn touched(&self, nodes: &[NodeId]) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        for &v in nodes {
+            out.extend(self.flow_in[v].iter().copied());
+            if self.g.nodes[v].writes.is_some() {
+                out.push(v);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Sets the times of `moves`, updating the intervals of `touched`.
+    fn retime(&mut self, touched: &[NodeId], moves: &[(NodeId, i64)]) {
+        for &u in touched {
+            if let Some((f, a, l)) = self.live.interval[u] {
+                self.live.add(u, f, a, l, -1);
+            }
+        }
+        for &(v, c) in moves {
+            self.t[v] = c;
+        }
+        for &u in touched {
+            if let Some((f, a, l)) = interval(self.g, &self.flow_out, &self.t, self.ii, u) {
+                self.live.add(u, f, a, l, 1);
+            }
+        }
+    }
+
+    fn row(&self, c: i64) -> u32 {
+        c.rem_euclid(self.ii) as u32
+    }
+
+    /// The best cycle for `v` alone; true if it moved.
+    fn single(&mut self, v: NodeId) -> bool {
+        let (lo, hi) = self.window(v, v);
+        if lo >= hi {
+            return false;
+        }
+        let want = self.g.nodes[v].pinned_row.and_then(|p| p.row(self.mrt.ii()));
+        let touched = self.touched(&[v]);
+        let here = self.t[v];
+        let mut best = (self.score(), here);
+        self.mrt.remove(v);
+        for c in lo..=hi {
+            if c == here || want.is_some_and(|r| self.row(c) != r) || !self.mrt.fits(v, self.row(c)) {
+                continue;
+            }
+            self.evaluations += 1;
+            self.retime(&touched, &[(v, c)]);
+            let sc = self.score();
+            if sc < best.0 {
+                best = (sc, c);
+            }
+        }
+        self.retime(&touched, &[(v, best.1)]);
+        if self.mrt.try_place(v, self.row(best.1)).is_err() {
+            self.retime(&touched, &[(v, here)]);
+            let _ = self.mrt.try_place(v, self.row(here));
+            return false;
+        }
+        best.1 != here
+    }
+
+    /// The best exchange of rows between `v` and `w` (each within its
+    /// window); true if they moved.
+    fn swap(&mut self, v: NodeId, w: NodeId) -> bool {
+        let (tv, tw) = (self.t[v], self.t[w]);
+        let (rv, rw) = (self.row(tv), self.row(tw));
+        if rv == rw || self.pinned(v) || self.pinned(w) {
+            return false;
+        }
+        let (vlo, vhi) = self.window(v, w);
+        let (wlo, whi) = self.window(w, v);
+        // Cycles of v in w's row, and of w in v's row.
+        let in_row = |lo: i64, hi: i64, row: u32, ii: i64| -> Vec<i64> {
+            let first = lo + (row as i64 - lo.rem_euclid(ii)).rem_euclid(ii);
+            (0..).map(|k| first + k * ii).take_while(|&c| c <= hi).collect()
+        };
+        let cv = in_row(vlo, vhi, rw, self.ii);
+        let cw = in_row(wlo, whi, rv, self.ii);
+        if cv.is_empty() || cw.is_empty() {
+            return false;
+        }
+        self.mrt.remove(v);
+        self.mrt.remove(w);
+        let ok = self.mrt.try_place(v, rw).is_ok();
+        let fits = ok && self.mrt.fits(w, rv);
+        if ok {
+            self.mrt.remove(v);
+        }
+        let touched = self.touched(&[v, w]);
+        let mut best = (self.score(), tv, tw);
+        if fits {
+            for &a in &cv {
+                for &b in &cw {
+                    self.evaluations += 1;
+                    self.retime(&touched, &[(v, a), (w, b)]);
+                    if self.edges_between_hold(v, w) {
+                        let sc = self.score();
+                        if sc < best.0 {
+                            best = (sc, a, b);
+                        }
+                    }
+                }
+            }
+        }
+        let (_, a, b) = best;
+        self.retime(&touched, &[(v, a), (w, b)]);
+        let placed = self.mrt.try_place(v, self.row(a)).is_ok() && self.mrt.try_place(w, self.row(b)).is_ok();
+        if !placed {
+            self.mrt.remove(v);
+            self.mrt.remove(w);
+            self.retime(&touched, &[(v, tv), (w, tw)]);
+            let _ = self.mrt.try_place(v, rv);
+            let _ = self.mrt.try_place(w, rw);
+            return false;
+        }
+        (a, b) != (tv, tw)
+    }
+
+    /// The best common shift of `u` and `v` (neighbours: their edges stay
+    /// as they are); true if they moved.
+    fn shift_pair(&mut self, u: NodeId, v: NodeId) -> bool {
+        if u == v || self.pinned(u) || self.pinned(v) {
+            return false;
+        }
+        let (tu, tv) = (self.t[u], self.t[v]);
+        let (ulo, uhi) = self.window(u, v);
+        let (vlo, vhi) = self.window(v, u);
+        let (dlo, dhi) = ((ulo - tu).max(vlo - tv), (uhi - tu).min(vhi - tv));
+        if dlo >= dhi {
+            return false;
+        }
+        let touched = self.touched(&[u, v]);
+        let mut best = (self.score(), 0);
+        self.mrt.remove(u);
+        self.mrt.remove(v);
+        for d in dlo..=dhi {
+            if d == 0 || !self.mrt.fits(u, self.row(tu + d)) {
+                continue;
+            }
+            if self.mrt.try_place(u, self.row(tu + d)).is_err() {
+                continue;
+            }
+            let fits = self.mrt.fits(v, self.row(tv + d));
+            self.mrt.remove(u);
+            if !fits {
+                continue;
+            }
+            self.evaluations += 1;
+            self.retime(&touched, &[(u, tu + d), (v, tv + d)]);
+            let sc = self.score();
+            if sc < best.0 {
+                best = (sc, d);
+            }
+        }
+        let d = best.1;
+        self.retime(&touched, &[(u, tu + d), (v, tv + d)]);
+        let placed = self.mrt.try_place(u, self.row(tu + d)).is_ok() && self.mrt.try_place(v, self.row(tv + d)).is_ok();
+        if !placed {
+            self.mrt.remove(u);
+            self.mrt.remove(v);
+            self.retime(&touched, &[(u, tu), (v, tv)]);
+            let _ = self.mrt.try_place(u, self.row(tu));
+            let _ = self.mrt.try_place(v, self.row(tv));
+            return false;
+        }
+        d != 0
+    }
+}
+
+/// Polishes `s` (a valid schedule of `g`).
+pub fn polish(m: &Machine, g: &LoopGraph, s: &Schedule) -> Polished {
+    let n = g.nodes.len();
+    let ii = s.ii as i64;
+    let unchanged = |ml: u32| Polished { schedule: s.clone(), moves: 0, max_live_before: ml, max_live_after: ml };
+    if n == 0 || s.time.len() != n {
+        return unchanged(0);
+    }
+    let (succ, pred) = g.adjacency();
+    let mut flow_out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut flow_in: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for (i, e) in g.edges.iter().enumerate() {
+        if e.kind == DepKind::Flow && e.from < n && e.to < n {
+            flow_out[e.from].push(i);
+            if e.from != e.to {
+                flow_in[e.to].push(e.from);
+            }
+        }
+    }
+    for p in &mut flow_in {
+        p.sort_unstable();
+        p.dedup();
+    }
+    let t: Vec<i64> = s.time.iter().map(|&x| x as i64).collect();
+    let mut live = Live::new(m.regfiles.len(), s.ii, n);
+    for v in 0..n {
+        if let Some((f, a, l)) = interval(g, &flow_out, &t, ii, v) {
+            live.add(v, f, a, l, 1);
+        }
+    }
+    let before = live.max_live();
+    let mut mrt = Mrt::new(m, g, s.ii);
+    for v in 0..n {
+        if mrt.try_place(v, (t[v].rem_euclid(ii)) as u32).is_err() {
+            return unchanged(before as u32);
+        }
+    }
+    let mut p = Polisher { g, ii, t, live, mrt, succ, pred, flow_out, flow_in, evaluations: 0 };
+    let mut moves = 0u32;
+    for _ in 0..ROUNDS {
+        let mut improved = false;
+        for v in 0..n {
+            if p.single(v) {
+                moves += 1;
+                improved = true;
+            }
+        }
+        if !improved {
+            let pairs: Vec<(NodeId, NodeId)> =
+                g.edges.iter().filter(|e| e.from != e.to && e.from < n && e.to < n).map(|e| (e.from, e.to)).collect();
+            for (u, v) in pairs {
+                if p.evaluations > BUDGET {
+                    break;
+                }
+                if p.shift_pair(u, v) {
+                    moves += 2;
+                    improved = true;
+                }
+            }
+        }
+        if !improved {
+            'pairs: for v in 0..n {
+                for w in v + 1..n {
+                    if p.evaluations > BUDGET {
+                        break 'pairs;
+                    }
+                    if p.swap(v, w) {
+                        moves += 2;
+                        improved = true;
+                    }
+                }
+            }
+        }
+        if !improved || p.evaluations > BUDGET {
+            break;
+        }
+    }
+    if moves == 0 {
+        return unchanged(before as u32);
+    }
+    // Earliest node at cycle 0; by whole IIs when a row is pinned.
+    let min = p.t.iter().copied().min().unwrap_or(0);
+    let shift = if g.nodes.iter().any(|nd| nd.pinned_row.is_some()) { -min.div_euclid(ii) * ii } else { -min };
+    let schedule = Schedule { ii: s.ii, time: p.t.iter().map(|&x| (x + shift) as u32).collect() };
+    if verify(m, g, &schedule).is_err() {
+        return unchanged(before as u32);
+    }
+    let after = p.live.max_live();
+    Polished { schedule, moves, max_live_before: before as u32, max_live_after: after as u32 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Node;
+    use crate::regs::pressure;
+
+    fn tiny() -> Machine {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../isa-tablegen/tests/good/tiny.isa");
+        Machine::load(path).expect("tiny.isa")
+    }
+
+    /// A value defined far ahead of its only use moves next to it.
+    #[test]
+    fn early_definition_moves_late() {
+        let m = tiny();
+        let r = m.regfile_by_name("r").unwrap();
+        let add = m.instr_by_mnemonic("add").unwrap();
+        let mut g = LoopGraph::new();
+        for i in 0..3 {
+            g.add_node(Node { instr: add, reads: vec![], writes: Some(r), name: format!("n{i}"), pinned_row: None });
+        }
+        g.add_edge(0, 2, 1, 0, DepKind::Flow);
+        g.add_edge(1, 2, 1, 0, DepKind::Flow);
+        let s = Schedule { ii: 3, time: vec![0, 4, 5] };
+        let before = pressure(&m, &g, &s);
+        let p = polish(&m, &g, &s);
+        verify(&m, &g, &p.schedule).unwrap();
+        let after = pressure(&m, &g, &p.schedule);
+        assert_eq!(p.max_live_before, before.max_live);
+        assert_eq!(p.max_live_after, after.max_live);
+        assert!(after.max_live < before.max_live, "{before:?} -> {after:?}");
+        assert!(p.moves >= 1);
+        let sum = |x: &crate::regs::Pressure| x.lifetimes.iter().flatten().sum::<u32>();
+        assert!(sum(&after) < sum(&before));
+    }
+}
