@@ -9,12 +9,12 @@
 //! leaves a few registers on the table. This pass (our addition, run after
 //! the placement the seed gives) moves one node at a time, all others
 //! fixed, to the cycle of its dependence window with room in the modulo
-//! reservation table that most lowers (MaxLive, sum of lifetimes, stages) —
+//! reservation table that most lowers (MaxLive, the rows at MaxLive, sum of lifetimes, stages) —
 //! MaxLive and lifetimes as [`crate::regs`] defines them. Where no single
 //! move helps (a resource-bound kernel has no free slot to move into), two
 //! neighbours shift together by the same amount, and then two nodes
 //! exchange rows. Rounds repeat while something improves, at most
-//! [`ROUNDS`], within a budget of [`BUDGET`] evaluated placements. Pinned nodes keep
+//! [`ROUNDS`], within a budget of [`BUDGET`] units of work. Pinned nodes keep
 //! their row. Every move keeps every dependence and every resource, so the
 //! result is a schedule at the same II; it is still checked by
 //! [`crate::schedule::verify`] and dropped if the check fails (the table's
@@ -29,6 +29,10 @@ use crate::schedule::{verify, Schedule};
 
 /// Rounds over all nodes at most.
 pub const ROUNDS: usize = 8;
+/// Kicks of the iterated local search.
+const KICKS: usize = 40;
+/// Nodes one push may move.
+const PUSH_LIMIT: usize = 8;
 /// A node moves at most this many IIs from where it is in one step.
 const REACH_IIS: i64 = 3;
 
@@ -72,7 +76,21 @@ impl Live {
     }
 
     fn max_live(&self) -> i64 {
-        (0..self.ii as usize).map(|r| self.rows.iter().map(|row| row[r]).sum::<i64>()).max().unwrap_or(0)
+        self.peak().0
+    }
+
+    /// MaxLive and the number of rows that reach it.
+    fn peak(&self) -> (i64, i64) {
+        let mut best = (0, 0);
+        for r in 0..self.ii as usize {
+            let x: i64 = self.rows.iter().map(|row| row[r]).sum();
+            if x > best.0 {
+                best = (x, 1);
+            } else if x == best.0 {
+                best.1 += 1;
+            }
+        }
+        best
     }
 }
 
@@ -88,8 +106,9 @@ fn interval(g: &LoopGraph, flow_out: &[Vec<usize>], t: &[i64], ii: i64, v: NodeI
     Some((file, t[v], (last - t[v]).max(1)))
 }
 
-/// (MaxLive, sum of lifetimes, stages): smaller is better.
-type Score = (i64, i64, i64);
+/// (MaxLive, rows at MaxLive, sum of lifetimes, stages): smaller is
+/// better (fewer rows at the peak is progress towards a lower peak).
+type Score = (i64, i64, i64, i64);
 
 /// The search state: times, register rows and the reservation table.
 struct Polisher<'a> {
@@ -102,19 +121,26 @@ struct Polisher<'a> {
     pred: Vec<Vec<usize>>,
     flow_out: Vec<Vec<usize>>,
     flow_in: Vec<Vec<NodeId>>,
-    /// Candidate placements evaluated so far (bounded by [`BUDGET`]).
+    /// Work spent so far (bounded by [`BUDGET`]).
     evaluations: usize,
 }
 
-/// Candidate placements evaluated per schedule at most (swaps are
-/// quadratic in the nodes).
-const BUDGET: usize = 400_000;
+/// Work per schedule at most, in kernel-row updates: each evaluated
+/// placement costs about II of them (swaps are quadratic in the nodes, so
+/// large loops stop at the budget; small ones finish first).
+const BUDGET: usize = 1_500_000;
 
 impl<'a> Polisher<'a> {
+    /// The work of evaluating one placement.
+    fn cost(&self) -> usize {
+        self.ii as usize + 4
+    }
+
     fn score(&self) -> Score {
         let lo = self.t.iter().copied().min().unwrap_or(0).div_euclid(self.ii);
         let hi = self.t.iter().copied().max().unwrap_or(0).div_euclid(self.ii);
-        (self.live.max_live(), self.live.lifetime_sum, hi - lo)
+        let (peak, rows) = self.live.peak();
+        (peak, rows, self.live.lifetime_sum, hi - lo)
     }
 
     /// Cycles `v` may take with every node but `v` and `other` fixed.
@@ -201,7 +227,7 @@ impl<'a> Polisher<'a> {
             if c == here || want.is_some_and(|r| self.row(c) != r) || !self.mrt.fits(v, self.row(c)) {
                 continue;
             }
-            self.evaluations += 1;
+            self.evaluations += self.cost();
             self.retime(&touched, &[(v, c)]);
             let sc = self.score();
             if sc < best.0 {
@@ -249,7 +275,7 @@ impl<'a> Polisher<'a> {
         if fits {
             for &a in &cv {
                 for &b in &cw {
-                    self.evaluations += 1;
+                    self.evaluations += self.cost();
                     self.retime(&touched, &[(v, a), (w, b)]);
                     if self.edges_between_hold(v, w) {
                         let sc = self.score();
@@ -272,6 +298,174 @@ impl<'a> Polisher<'a> {
             return false;
         }
         (a, b) != (tv, tw)
+    }
+
+    /// New times that put `v` at cycle `c` and push its neighbours just as
+    /// far as their dependences need, transitively (at most `limit` nodes,
+    /// none pinned); None if that cannot be done.
+    fn push(&self, v: NodeId, c: i64, limit: usize) -> Option<Vec<(NodeId, i64)>> {
+        let (g, ii) = (self.g, self.ii);
+        let mut moved: Vec<(NodeId, i64)> = vec![(v, c)];
+        let at = |moved: &[(NodeId, i64)], x: NodeId| moved.iter().find(|m| m.0 == x).map_or(self.t[x], |m| m.1);
+        let mut work = vec![v];
+        let mut steps = 0;
+        while let Some(x) = work.pop() {
+            steps += 1;
+            if steps > 4 * limit {
+                return None;
+            }
+            let tx = at(&moved, x);
+            let mut need: Vec<(NodeId, i64)> = Vec::new();
+            for &e in &self.succ[x] {
+                let e = &g.edges[e];
+                let w = e.to;
+                let lo = tx + e.delay as i64 - e.distance as i64 * ii;
+                if w != x && at(&moved, w) < lo {
+                    need.push((w, lo));
+                }
+            }
+            for &e in &self.pred[x] {
+                let e = &g.edges[e];
+                let u = e.from;
+                let hi = tx - e.delay as i64 + e.distance as i64 * ii;
+                if u != x && at(&moved, u) > hi {
+                    need.push((u, hi));
+                }
+            }
+            for (y, ty) in need {
+                if y == v || self.pinned(y) {
+                    return None;
+                }
+                match moved.iter().position(|m| m.0 == y) {
+                    Some(i) => moved[i].1 = ty,
+                    None if moved.len() < limit => moved.push((y, ty)),
+                    None => return None,
+                }
+                work.push(y);
+            }
+        }
+        Some(moved)
+    }
+
+    /// Applies `moves` if the reservation table takes them (else changes
+    /// nothing); the old times of the moved nodes, if applied.
+    fn apply(&mut self, moves: &[(NodeId, i64)], touched: &[NodeId]) -> Option<Vec<(NodeId, i64)>> {
+        let old: Vec<(NodeId, i64)> = moves.iter().map(|&(x, _)| (x, self.t[x])).collect();
+        for &(x, _) in moves {
+            self.mrt.remove(x);
+        }
+        let mut placed = 0;
+        for &(x, c) in moves {
+            if !self.mrt.fits(x, self.row(c)) || self.mrt.try_place(x, self.row(c)).is_err() {
+                break;
+            }
+            placed += 1;
+        }
+        if placed < moves.len() {
+            for &(x, _) in &moves[..placed] {
+                self.mrt.remove(x);
+            }
+            for &(x, c) in &old {
+                let _ = self.mrt.try_place(x, self.row(c));
+            }
+            return None;
+        }
+        self.retime(touched, moves);
+        Some(old)
+    }
+
+    /// The best push of `v` to another cycle (see [`Polisher::push`]);
+    /// true if it moved.
+    fn push_best(&mut self, v: NodeId) -> bool {
+        if self.pinned(v) {
+            return false;
+        }
+        let here = self.t[v];
+        let mut best: (Score, Option<Vec<(NodeId, i64)>>) = (self.score(), None);
+        for c in here - REACH_IIS * self.ii..=here + REACH_IIS * self.ii {
+            if c == here || self.evaluations > BUDGET {
+                continue;
+            }
+            let Some(moves) = self.push(v, c, PUSH_LIMIT) else { continue };
+            if moves.len() < 2 {
+                continue; // a single move: already tried
+            }
+            let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
+            let touched = self.touched(&nodes);
+            self.evaluations += self.cost();
+            let Some(old) = self.apply(&moves, &touched) else { continue };
+            let sc = self.score();
+            if sc < best.0 {
+                best = (sc, Some(moves.clone()));
+            }
+            let _ = self.apply(&old, &touched);
+        }
+        match best.1 {
+            Some(moves) => {
+                let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
+                let touched = self.touched(&nodes);
+                self.apply(&moves, &touched).is_some()
+            }
+            None => false,
+        }
+    }
+
+    /// Improving moves until none is left (or the budget is spent):
+    /// single moves, then pushes and neighbour pairs, then row exchanges.
+    fn descend(&mut self) {
+        let n = self.g.nodes.len();
+        for _ in 0..ROUNDS {
+            let mut improved = false;
+            for v in 0..n {
+                improved |= self.single(v);
+            }
+            if !improved {
+                for v in 0..n {
+                    if self.evaluations > BUDGET {
+                        break;
+                    }
+                    improved |= self.push_best(v);
+                }
+                let pairs: Vec<(NodeId, NodeId)> =
+                    self.g.edges.iter().filter(|e| e.from != e.to && e.from < n && e.to < n).map(|e| (e.from, e.to)).collect();
+                for (u, v) in pairs {
+                    if self.evaluations > BUDGET {
+                        break;
+                    }
+                    improved |= self.shift_pair(u, v);
+                }
+            }
+            if !improved {
+                'pairs: for v in 0..n {
+                    for w in v + 1..n {
+                        if self.evaluations > BUDGET {
+                            break 'pairs;
+                        }
+                        improved |= self.swap(v, w);
+                    }
+                }
+            }
+            if !improved || self.evaluations > BUDGET {
+                break;
+            }
+        }
+    }
+
+    /// Back to the times `t` (a state this search was in).
+    fn reset(&mut self, t: &[i64]) {
+        let moves: Vec<(NodeId, i64)> = (0..t.len()).filter(|&v| self.t[v] != t[v]).map(|v| (v, t[v])).collect();
+        if moves.is_empty() {
+            return;
+        }
+        let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
+        let touched = self.touched(&nodes);
+        for &(x, _) in &moves {
+            self.mrt.remove(x);
+        }
+        for &(x, c) in &moves {
+            let _ = self.mrt.try_place(x, self.row(c));
+        }
+        self.retime(&touched, &moves);
     }
 
     /// The best common shift of `u` and `v` (neighbours: their edges stay
@@ -303,7 +497,7 @@ impl<'a> Polisher<'a> {
             if !fits {
                 continue;
             }
-            self.evaluations += 1;
+            self.evaluations += self.cost();
             self.retime(&touched, &[(u, tu + d), (v, tv + d)]);
             let sc = self.score();
             if sc < best.0 {
@@ -362,46 +556,43 @@ pub fn polish(m: &Machine, g: &LoopGraph, s: &Schedule) -> Polished {
             return unchanged(before as u32);
         }
     }
+    let original = t.clone();
     let mut p = Polisher { g, ii, t, live, mrt, succ, pred, flow_out, flow_in, evaluations: 0 };
-    let mut moves = 0u32;
-    for _ in 0..ROUNDS {
-        let mut improved = false;
-        for v in 0..n {
-            if p.single(v) {
-                moves += 1;
-                improved = true;
-            }
-        }
-        if !improved {
-            let pairs: Vec<(NodeId, NodeId)> =
-                g.edges.iter().filter(|e| e.from != e.to && e.from < n && e.to < n).map(|e| (e.from, e.to)).collect();
-            for (u, v) in pairs {
-                if p.evaluations > BUDGET {
-                    break;
-                }
-                if p.shift_pair(u, v) {
-                    moves += 2;
-                    improved = true;
-                }
-            }
-        }
-        if !improved {
-            'pairs: for v in 0..n {
-                for w in v + 1..n {
-                    if p.evaluations > BUDGET {
-                        break 'pairs;
-                    }
-                    if p.swap(v, w) {
-                        moves += 2;
-                        improved = true;
-                    }
-                }
-            }
-        }
-        if !improved || p.evaluations > BUDGET {
+    p.descend();
+    // Iterated local search: a deterministic kick (one node to another
+    // cycle of its window, pushing its neighbours), a descent, and the
+    // better of the two states kept.
+    let mut best = (p.score(), p.t.clone());
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (n as u64) << 32 ^ s.ii as u64;
+    for _ in 0..KICKS {
+        if p.evaluations > BUDGET {
             break;
         }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let v = (rng % n as u64) as usize;
+        let reach = 2 * p.ii + 1;
+        let c = p.t[v] - p.ii + ((rng >> 20) % reach as u64) as i64;
+        if p.pinned(v) || c == p.t[v] {
+            continue;
+        }
+        let Some(moves) = p.push(v, c, PUSH_LIMIT) else { continue };
+        let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
+        let touched = p.touched(&nodes);
+        if p.apply(&moves, &touched).is_none() {
+            continue;
+        }
+        p.descend();
+        let sc = p.score();
+        if sc < best.0 {
+            best = (sc, p.t.clone());
+        } else {
+            p.reset(&best.1);
+        }
     }
+    p.reset(&best.1);
+    let moves = p.t.iter().zip(&original).filter(|(a, b)| a != b).count() as u32;
     if moves == 0 {
         return unchanged(before as u32);
     }

@@ -30,6 +30,10 @@
 //!   again (at most [`PROMOTIONS`] times) with that node moved to the front
 //!   of the order, so that the resources it needs are not taken first by
 //!   nodes that had a choice; the next II starts from the original order;
+//! - a node whose whole window is taken in the reservation table evicts
+//!   the placed node(s) in the way at the first cycle of its scan where
+//!   that makes room, and the evicted nodes are placed again next (Rau's
+//!   iterative repair, bounded by [`EVICTIONS_PER_NODE`] per node and pass);
 //! - the reservation table's choice of unit for a non-pipelined operation
 //!   with alternative units depends on the order of placement, and
 //!   [`verify`] places in time order: a pass whose table `verify` rejects is
@@ -291,7 +295,9 @@ fn place_at(
     let (succ, pred) = g.adjacency();
     let mut mrt = Mrt::new(m, g, ii);
     let mut t: Vec<Option<i64>> = vec![None; n];
-    for &v in order {
+    let mut queue: std::collections::VecDeque<NodeId> = order.iter().copied().collect();
+    let mut evictions = 0usize;
+    while let Some(v) = queue.pop_front() {
         let node = &g.nodes[v];
         if let Some(p) = node.pinned_row {
             if p.row(ii).is_none() {
@@ -363,7 +369,7 @@ fn place_at(
         let mut last_err = None;
         let mut last_row = None;
         let mut done = false;
-        for c in cycles {
+        for &c in &cycles {
             let row = c.rem_euclid(iil) as u32;
             if want.is_some_and(|w| w != row) {
                 continue;
@@ -390,6 +396,22 @@ fn place_at(
                 Err(e) => last_err = Some(e),
             }
         }
+        if !done && !time_order && evictions < EVICTIONS_PER_NODE * n {
+            // Our addition: a node whose window is full takes the first
+            // cycle of its scan where evicting placed nodes makes room; the
+            // evicted nodes are placed again next (as in Rau's iterative
+            // scheduling, within a budget).
+            if let Some((c, evicted)) = make_room(&mut mrt, g, &t, v, &cycles, want, iil) {
+                mrt.try_place(v, c.rem_euclid(iil) as u32).map_err(|e| (Some(v), format!("internal: {e}")))?;
+                t[v] = Some(c);
+                done = true;
+                for &u in evicted.iter().rev() {
+                    t[u] = None;
+                    queue.push_front(u);
+                }
+                evictions += evicted.len();
+            }
+        }
         if !done {
             if last_err.is_none() {
                 if let Some(row) = last_row {
@@ -414,6 +436,51 @@ fn place_at(
         .map(|&x| u32::try_from(x + shift).map_err(|_| (None, format!("time {} out of range", x + shift))))
         .collect::<Result<_, _>>()?;
     Ok(Schedule { ii, time })
+}
+
+/// Evictions allowed per node of the graph in one placement pass.
+pub const EVICTIONS_PER_NODE: usize = 2;
+
+/// The first cycle of `cycles` (in scan order, in the pinned row if any)
+/// where taking out one placed node — else every unpinned node issued in
+/// that row — lets `v` fit; the nodes taken out (already removed from the
+/// table). None: no such cycle.
+fn make_room(
+    mrt: &mut Mrt,
+    g: &LoopGraph,
+    t: &[Option<i64>],
+    v: NodeId,
+    cycles: &[i64],
+    want: Option<u32>,
+    ii: i64,
+) -> Option<(i64, Vec<NodeId>)> {
+    let movable: Vec<NodeId> =
+        (0..g.nodes.len()).filter(|&u| u != v && t[u].is_some() && g.nodes[u].pinned_row.is_none()).collect();
+    for &c in cycles {
+        let row = c.rem_euclid(ii) as u32;
+        if want.is_some_and(|w| w != row) {
+            continue;
+        }
+        for &u in &movable {
+            let tu = t[u].map(|x| x.rem_euclid(ii) as u32).unwrap_or(0);
+            mrt.remove(u);
+            if mrt.fits(v, row) {
+                return Some((c, vec![u]));
+            }
+            let _ = mrt.try_place(u, tu);
+        }
+        let in_row: Vec<NodeId> = mrt.row(row).iter().copied().filter(|u| movable.contains(u)).collect();
+        for &u in &in_row {
+            mrt.remove(u);
+        }
+        if !in_row.is_empty() && mrt.fits(v, row) {
+            return Some((c, in_row));
+        }
+        for &u in &in_row {
+            let _ = mrt.try_place(u, row);
+        }
+    }
+    None
 }
 
 /// Whether the placed nodes and `v` at cycle `c` fill a fresh table in

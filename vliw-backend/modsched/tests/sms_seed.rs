@@ -15,6 +15,25 @@ use dsp_modsched::sms::{self, SmsOptions};
 use dsp_modsched::{mii, regs, verify};
 use isa_tablegen::Machine;
 
+
+/// SMS exactly as the seed places (our lifetime polishing off: these tests
+/// check the seed's placement cycle by cycle; [`check_polished`] checks the
+/// polished schedule of the same graph).
+fn seed_sms() -> SmsOptions {
+    SmsOptions { polish: false, ..SmsOptions::production() }
+}
+
+/// The production SMS (with lifetime polishing) keeps the seed's II and
+/// never needs more registers.
+fn check_polished(m: &Machine, g: &LoopGraph, r: &mii::MiiReport, seed: &dsp_modsched::Schedule) {
+    let out = sms::schedule(m, g, r, &SmsOptions::production()).unwrap();
+    verify(m, g, &out.schedule).unwrap();
+    assert_eq!(out.schedule.ii, seed.ii);
+    let (a, b) = (regs::pressure(m, g, &out.schedule).max_live, regs::pressure(m, g, seed).max_live);
+    assert!(a <= b, "polished MaxLive {a} > the seed's {b}");
+    eprintln!("polished: MaxLive {b} -> {a}");
+}
+
 fn machine(name: &str) -> Machine {
     let path = format!("{}/tests/machines/{name}.isa", env!("CARGO_MANIFEST_DIR"));
     Machine::load(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -93,7 +112,8 @@ fn seed003_b_equals_a_times_26() {
     assert!(r.bottleneck == "alu" || r.bottleneck == "mem", "{}", r.bottleneck);
     // Every circuit (4→4, 5→5, 4→1→4, 5→3→5) has delay 1 over distance 1.
     assert!(!r.recurrence.is_empty());
-    let out = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap();
+    let out = sms::schedule(&m, &g, &r, &seed_sms()).unwrap();
+    check_polished(&m, &g, &r, &out.schedule);
     verify(&m, &g, &out.schedule).unwrap();
     assert_eq!(out.schedule.ii, 2, "{:?}", out.attempts);
     assert!(out.attempts.is_empty());
@@ -152,7 +172,8 @@ fn seed003_class_problem_2() {
     assert_eq!((r.res_mii, r.rec_mii, r.mii), (3, 1, 3));
     assert_eq!(r.bottleneck, "alu");
     assert_eq!(r.recurrence, vec![n4]);
-    let out = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap();
+    let out = sms::schedule(&m, &g, &r, &seed_sms()).unwrap();
+    check_polished(&m, &g, &r, &out.schedule);
     verify(&m, &g, &out.schedule).unwrap();
     assert_eq!(out.schedule.ii, 3, "{:?}", out.attempts);
     eprintln!("class problem 2: {} order={:?}", show(&g, &out.schedule), names(&g, &out.order));
@@ -223,7 +244,8 @@ fn seed000_fig2() {
         names(&g, &ord.order),
         ["n12", "n11", "n10", "n8", "n5", "n6", "n1", "n2", "n9", "n3", "n4", "n7"]
     );
-    let out = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap();
+    let out = sms::schedule(&m, &g, &r, &seed_sms()).unwrap();
+    check_polished(&m, &g, &r, &out.schedule);
     verify(&m, &g, &out.schedule).unwrap();
     assert_eq!(out.schedule.ii, 4);
     assert_eq!(out.order, ord.order);
@@ -310,7 +332,8 @@ fn seed000_fig8() {
     assert_eq!(ord.sets[1].rec_mii, Some(3));
     assert_eq!(ord.sets[2].rec_mii, None);
     assert_eq!(names(&g, &ord.order), ["F", "C", "D", "A", "G", "I", "J", "M", "H", "E", "B", "L", "K"]);
-    let out = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap();
+    let out = sms::schedule(&m, &g, &r, &seed_sms()).unwrap();
+    check_polished(&m, &g, &r, &out.schedule);
     verify(&m, &g, &out.schedule).unwrap();
     assert_eq!(out.schedule.ii, 6, "{:?}", out.attempts);
     let p = regs::pressure(&m, &g, &out.schedule);
