@@ -551,8 +551,8 @@ pub fn polish(m: &Machine, g: &LoopGraph, s: &Schedule) -> Polished {
     }
     let before = live.max_live();
     let mut mrt = Mrt::new(m, g, s.ii);
-    for v in 0..n {
-        if mrt.try_place(v, (t[v].rem_euclid(ii)) as u32).is_err() {
+    for (v, &tv) in t.iter().enumerate() {
+        if mrt.try_place(v, tv.rem_euclid(ii) as u32).is_err() {
             return unchanged(before as u32);
         }
     }

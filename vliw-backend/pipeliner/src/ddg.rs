@@ -336,7 +336,9 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
             if !awr && !bwr {
                 continue;
             }
-            let delay = |from_writes: bool, to_writes: bool| -> i32 { if from_writes { 1 } else if to_writes { 0 } else { 0 } };
+            // A store's bytes are visible one cycle after it issues; a store
+            // after a load may issue in the load's cycle.
+            let delay = |from_writes: bool, _to_writes: bool| -> i32 { i32::from(from_writes) };
             let _ = (ard, brd);
             match (aaddr, baddr, asz, bsz) {
                 (Some(pa), Some(pb), Some(za), Some(zb)) if pa.same_base(pb) => {
