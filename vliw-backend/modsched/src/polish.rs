@@ -234,13 +234,32 @@ impl<'a> Polisher<'a> {
                 best = (sc, c);
             }
         }
-        self.retime(&touched, &[(v, best.1)]);
-        if self.mrt.try_place(v, self.row(best.1)).is_err() {
-            self.retime(&touched, &[(v, here)]);
-            let _ = self.mrt.try_place(v, self.row(here));
-            return false;
+        self.settle(&touched, &[(v, best.1)], &[(v, here)]) && best.1 != here
+    }
+
+    /// With the nodes of `chosen` out of the table: puts them at their
+    /// chosen cycles, or back at `old` if the table refuses; true if the
+    /// chosen cycles were taken.
+    fn settle(&mut self, touched: &[NodeId], chosen: &[(NodeId, i64)], old: &[(NodeId, i64)]) -> bool {
+        self.retime(touched, chosen);
+        let mut placed = 0;
+        for &(x, c) in chosen {
+            if self.mrt.try_place(x, self.row(c)).is_err() {
+                break;
+            }
+            placed += 1;
         }
-        best.1 != here
+        if placed == chosen.len() {
+            return true;
+        }
+        for &(x, _) in &chosen[..placed] {
+            self.mrt.remove(x);
+        }
+        self.retime(touched, old);
+        for &(x, c) in old {
+            let _ = self.mrt.try_place(x, self.row(c));
+        }
+        false
     }
 
     /// The best exchange of rows between `v` and `w` (each within its
@@ -287,17 +306,7 @@ impl<'a> Polisher<'a> {
             }
         }
         let (_, a, b) = best;
-        self.retime(&touched, &[(v, a), (w, b)]);
-        let placed = self.mrt.try_place(v, self.row(a)).is_ok() && self.mrt.try_place(w, self.row(b)).is_ok();
-        if !placed {
-            self.mrt.remove(v);
-            self.mrt.remove(w);
-            self.retime(&touched, &[(v, tv), (w, tw)]);
-            let _ = self.mrt.try_place(v, rv);
-            let _ = self.mrt.try_place(w, rw);
-            return false;
-        }
-        (a, b) != (tv, tw)
+        self.settle(&touched, &[(v, a), (w, b)], &[(v, tv), (w, tw)]) && (a, b) != (tv, tw)
     }
 
     /// New times that put `v` at cycle `c` and push its neighbours just as
@@ -354,24 +363,7 @@ impl<'a> Polisher<'a> {
         for &(x, _) in moves {
             self.mrt.remove(x);
         }
-        let mut placed = 0;
-        for &(x, c) in moves {
-            if !self.mrt.fits(x, self.row(c)) || self.mrt.try_place(x, self.row(c)).is_err() {
-                break;
-            }
-            placed += 1;
-        }
-        if placed < moves.len() {
-            for &(x, _) in &moves[..placed] {
-                self.mrt.remove(x);
-            }
-            for &(x, c) in &old {
-                let _ = self.mrt.try_place(x, self.row(c));
-            }
-            return None;
-        }
-        self.retime(touched, moves);
-        Some(old)
+        self.settle(touched, moves, &old).then_some(old)
     }
 
     /// The best push of `v` to another cycle (see [`Polisher::push`]);
@@ -459,13 +451,8 @@ impl<'a> Polisher<'a> {
         }
         let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
         let touched = self.touched(&nodes);
-        for &(x, _) in &moves {
-            self.mrt.remove(x);
-        }
-        for &(x, c) in &moves {
-            let _ = self.mrt.try_place(x, self.row(c));
-        }
-        self.retime(&touched, &moves);
+        // A state the search was in: the table takes it.
+        let _ = self.apply(&moves, &touched);
     }
 
     /// The best common shift of `u` and `v` (neighbours: their edges stay
@@ -505,17 +492,7 @@ impl<'a> Polisher<'a> {
             }
         }
         let d = best.1;
-        self.retime(&touched, &[(u, tu + d), (v, tv + d)]);
-        let placed = self.mrt.try_place(u, self.row(tu + d)).is_ok() && self.mrt.try_place(v, self.row(tv + d)).is_ok();
-        if !placed {
-            self.mrt.remove(u);
-            self.mrt.remove(v);
-            self.retime(&touched, &[(u, tu), (v, tv)]);
-            let _ = self.mrt.try_place(u, self.row(tu));
-            let _ = self.mrt.try_place(v, self.row(tv));
-            return false;
-        }
-        d != 0
+        self.settle(&touched, &[(u, tu + d), (v, tv + d)], &[(u, tu), (v, tv)]) && d != 0
     }
 }
 
