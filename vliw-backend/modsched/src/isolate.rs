@@ -125,7 +125,7 @@ mod tests {
             }
         }
         fn decode(bytes: &[u8]) -> Option<Self> {
-            (bytes.len() % 4 == 0).then(|| bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
+            bytes.len().is_multiple_of(4).then(|| bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
         }
     }
 

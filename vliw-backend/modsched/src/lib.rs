@@ -33,3 +33,15 @@ pub use mrt::Mrt;
 pub use regs::Pressure;
 pub use sms::SmsOptions;
 pub use schedule::{verify, Attempt, Outcome, Schedule, ScheduleError, Scheduler};
+
+/// Machines shared by the unit tests.
+#[cfg(test)]
+pub(crate) mod test_machines {
+    use isa_tablegen::Machine;
+
+    /// isa-tablegen's small test machine (tests/good/tiny.isa).
+    pub fn tiny() -> Machine {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../isa-tablegen/tests/good/tiny.isa");
+        Machine::load(path).expect("tiny.isa")
+    }
+}

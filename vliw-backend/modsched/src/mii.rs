@@ -516,6 +516,7 @@ pub fn positive_cycle(g: &LoopGraph, ii: i64) -> Option<Vec<NodeId>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_machines::tiny;
     use crate::graph::{DepKind, Node};
     use isa_tablegen::InstrId;
 
@@ -532,11 +533,6 @@ mod tests {
             g.add_edge(a, b, d, k, DepKind::Flow);
         }
         g
-    }
-
-    fn tiny() -> Machine {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../isa-tablegen/tests/good/tiny.isa");
-        Machine::load(path).expect("tiny.isa")
     }
 
     #[test]

@@ -587,13 +587,9 @@ pub fn polish(m: &Machine, g: &LoopGraph, s: &Schedule) -> Polished {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_machines::tiny;
     use crate::graph::Node;
     use crate::regs::pressure;
-
-    fn tiny() -> Machine {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../isa-tablegen/tests/good/tiny.isa");
-        Machine::load(path).expect("tiny.isa")
-    }
 
     /// A value defined far ahead of its only use moves next to it.
     #[test]

@@ -97,12 +97,8 @@ pub fn pressure(m: &Machine, g: &LoopGraph, s: &Schedule) -> Pressure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_machines::tiny;
     use crate::graph::Node;
-
-    fn tiny() -> Machine {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../isa-tablegen/tests/good/tiny.isa");
-        Machine::load(path).expect("tiny.isa")
-    }
 
     #[test]
     fn lifetimes_and_copies() {

@@ -552,13 +552,9 @@ impl Closure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_machines::tiny;
     use crate::graph::{DepKind, Node};
     use crate::mii;
-
-    fn tiny() -> Machine {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../isa-tablegen/tests/good/tiny.isa");
-        Machine::load(path).expect("tiny.isa")
-    }
 
     #[test]
     fn chain_with_recurrence() {
