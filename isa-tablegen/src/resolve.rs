@@ -215,6 +215,11 @@ fn check_sem(ctx: &Ctx, sem: &Sem, operands: &[Operand], loc: &Loc, mnemonic: &s
             SemOp::Br | SemOp::Call if !matches!(kind(sem.args[0].0), OperandKind::PcRel(_)) => {
                 return fail(format!("'{}' needs a pc-relative (relN) target", op.name()));
             }
+            SemOp::BrNz | SemOp::BrZ
+                if file_of(sem.args[0].0).is_none() || !matches!(kind(sem.args[1].0), OperandKind::PcRel(_)) =>
+            {
+                return fail(format!("'{}' needs a register condition and a pc-relative (relN) target", op.name()));
+            }
             SemOp::Jmp | SemOp::CallR if file_of(sem.args[0].0).is_none() => {
                 return fail(format!("'{}' needs a register target", op.name()));
             }

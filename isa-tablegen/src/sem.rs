@@ -184,6 +184,8 @@ vocabulary! {
     Shuffle  "shuffle"  2 true  One  Cross "d[i] = a[b[i] mod lanes] (a general permute; costly on purpose)";
     Iota     "iota"     0 true  One  Cross "d[i] = i";
     Br       "br"       1 false None Control "jump to the pc-relative target a after the delay slots";
+    BrNz     "brnz"     2 false None Control "if register a is not zero, jump to the pc-relative target b after the delay slots";
+    BrZ      "brz"      2 false None Control "if register a is zero, jump to the pc-relative target b after the delay slots";
     Jmp      "jmp"      1 false None Control "jump to the address in register a after the delay slots";
     Call     "call"     1 false None Control "link = return address; jump to the pc-relative target a after the delay slots";
     CallR    "callr"    1 false None Control "link = return address; jump to the address in register a after the delay slots";
@@ -216,7 +218,7 @@ impl Sem {
     }
     /// Whether the operation changes control flow.
     pub fn is_branch(&self) -> bool {
-        matches!(self.op, SemOp::Br | SemOp::Jmp | SemOp::Call | SemOp::CallR)
+        matches!(self.op, SemOp::Br | SemOp::BrNz | SemOp::BrZ | SemOp::Jmp | SemOp::Call | SemOp::CallR)
     }
     pub fn is_call(&self) -> bool {
         matches!(self.op, SemOp::Call | SemOp::CallR)

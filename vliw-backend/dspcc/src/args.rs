@@ -161,6 +161,9 @@ pub struct Options {
     /// `-fno-modulo-sched` (`Some(false)`), the last one given; `None`: the
     /// optimization level decides (on from -O2).
     pub modulo_sched: Option<bool>,
+    /// Loop strength reduction before selection: `-floop-strength-reduce` /
+    /// `-fno-loop-strength-reduce`, the last one given; `None`: on from -O1.
+    pub lsr: Option<bool>,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -196,6 +199,7 @@ impl Default for Options {
             warnings: Vec::new(),
             remarks: Vec::new(),
             modulo_sched: None,
+            lsr: None,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -280,6 +284,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-MP" | "-MG" => o.deps.extra.push(a.to_string()),
             "-fmodulo-sched" => o.modulo_sched = Some(true),
             "-fno-modulo-sched" => o.modulo_sched = Some(false),
+            "-floop-strength-reduce" => o.lsr = Some(true),
+            "-fno-loop-strength-reduce" => o.lsr = Some(false),
             "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
             "--ilp-time-limit" => o.ilp_time_limit = Some(seconds(a, value(args, &mut i, a)?)?),
             "--pipeline-report" => o.pipeline_report = Some(value(args, &mut i, a)?.to_string()),
@@ -386,6 +392,8 @@ OPTIONS:
   -mllvm ARG          passed to LLVM inside clang
   -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
+  -floop-strength-reduce -fno-loop-strength-reduce
+                                           LLVM's loop strength reduction before selection (on from -O1)
   --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
   -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX
                       optimization remarks of clang's passes and of the pipeliner ('sms')

@@ -237,12 +237,31 @@ impl Planner<'_> {
             a.extend(self.t.macro_flags());
         }
         a.extend(self.t.vector_flags());
+        if self.pipelining() && !o.clang_flags.iter().any(|f| f == "-funroll-loops") && !o.mllvm.iter().any(|m| m.starts_with("-unroll-runtime")) {
+            // The software pipeliner overlaps a loop's iterations itself;
+            // LLVM's runtime unrolling (a body of several iterations and a
+            // remainder loop) would only multiply its register pressure.
+            a.extend(["-mllvm".into(), "-unroll-runtime=false".into()]);
+        }
         a.push(format!("-O{}", o.opt));
         a.extend(o.clang_flags.iter().cloned());
         for m in &o.mllvm {
             a.extend(["-mllvm".into(), m.clone()]);
         }
         a
+    }
+
+    /// Whether the backend will software-pipeline loops (`-fmodulo-sched`,
+    /// or -O2 and above without `-fno-modulo-sched`).
+    fn pipelining(&self) -> bool {
+        let level = match self.o.opt {
+            's' | 'z' => 2,
+            c => c.to_digit(10).unwrap_or(0),
+        };
+        match self.o.modulo_sched {
+            Some(on) => on && level >= 1,
+            None => level >= 2,
+        }
     }
 
     /// Loads our pass plugin into clang (early, so `-mllvm -dsp-isa` parses) and selects the machine.
@@ -382,6 +401,9 @@ impl Planner<'_> {
             Some(true) => args.push("--pipeline".into()),
             Some(false) => args.push("--no-pipeline".into()),
             None => {}
+        }
+        if o.lsr == Some(false) {
+            args.push("--no-lsr".into());
         }
         if let Some(s) = &o.modulo_scheduler {
             args.push(format!("--modulo-scheduler={s}"));

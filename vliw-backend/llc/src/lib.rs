@@ -20,6 +20,7 @@ use inkwell::module::Module as LlvmModule;
 use isa_tablegen::Machine;
 
 pub mod counted_loops;
+pub mod lsr;
 pub mod pipeline;
 
 pub use dsp_sched::FunctionStats;
@@ -37,6 +38,10 @@ pub struct LlcOptions {
     /// a counter phi, `llvm.loop.decrement.reg`, `icmp ne 0`) before
     /// selection: see `counted_loops`. `LlcOptions::at_level` sets it from -O2 on.
     pub counted_loops: bool,
+    /// Loop strength reduction (`lsr`: induction-variable addresses become
+    /// pointer increments) before selection. `LlcOptions::at_level` sets it
+    /// from -O1 on.
+    pub lsr: bool,
     /// Software-pipeline innermost counted loops (`dsp_pipeliner`); needs
     /// `counted_loops`. `LlcOptions::at_level` sets it from -O2 on.
     pub pipeline: Option<dsp_pipeliner::PipelineOptions>,
@@ -48,6 +53,7 @@ impl LlcOptions {
         LlcOptions {
             opt_level,
             counted_loops: opt_level >= 2,
+            lsr: opt_level >= 1,
             pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
         }
@@ -97,6 +103,9 @@ pub fn compile_module(
     opts: &LlcOptions,
     mir_out: &mut dyn Write,
 ) -> Result<Compiled, Vec<String>> {
+    if opts.lsr {
+        lsr::run(module).map_err(|e| vec![e])?;
+    }
     if opts.counted_loops {
         counted_loops::run(module).map_err(|e| vec![e])?;
     }

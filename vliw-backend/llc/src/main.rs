@@ -59,6 +59,10 @@ struct Cli {
     /// dsp_llc::counted_loops). No loop is then pipelined.
     #[arg(long)]
     no_counted_loops: bool,
+    /// No loop strength reduction before selection (on from -O1: see
+    /// dsp_llc::lsr).
+    #[arg(long)]
+    no_lsr: bool,
     /// Software-pipeline innermost loops also at -O1 (the default from -O2;
     /// never at -O0). The last of --pipeline and --no-pipeline counts.
     #[arg(long, overrides_with = "no_pipeline")]
@@ -232,6 +236,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         print_mir: cli.print_mir,
         comments: text_out,
         counted_loops: (cli.opt >= 2 || pipeline.is_some()) && !cli.no_counted_loops,
+        lsr: cli.opt >= 1 && !cli.no_lsr,
         pipeline,
         ..LlcOptions::at_level(cli.opt)
     };

@@ -189,7 +189,9 @@ fn counter_form_at_o2_only() {
     for f in ["sum", "step"] {
         let lines = selected(&mir, f);
         assert!(counter_loop(&lines).is_none(), "-O1 {f}: a counter loop in\n{}", lines.join("\n"));
-        assert!(!lines.join("\n").contains("preheader"), "-O1 {f}");
+        // No trip count computed (loop strength reduction, on from -O1,
+        // may still have given the loop a preheader).
+        assert!(!lines.join("\n").contains("divu"), "-O1 {f}");
     }
 }
 

@@ -106,9 +106,22 @@ pub fn verify(m: &Machine, f: &Function, stage: Stage) -> Result<(), String> {
                 return err(b, block.insts.len(), format!("branch to missing block bb{}", s.0));
             }
         }
-        if let Terminator::Branch { cond, .. } = &block.term {
-            if Some(f.reg_file(*cond)) != m.predicate_file() {
-                return err(b, block.insts.len(), "branch condition is not a predicate register".into());
+        if let Terminator::Branch { cond, negate, .. } = &block.term {
+            // A predicate, or a register the machine can branch on being
+            // nonzero / zero (`brnz` / `brz`).
+            let file = f.reg_file(*cond);
+            let op = if *negate { isa_tablegen::SemOp::BrZ } else { isa_tablegen::SemOp::BrNz };
+            let on_reg = m
+                .find_instr(&isa_tablegen::Want {
+                    op,
+                    ty: None,
+                    ty2: None,
+                    dst: None,
+                    args: &[isa_tablegen::ArgPat::Reg(file), isa_tablegen::ArgPat::PcRel],
+                })
+                .is_some();
+            if Some(file) != m.predicate_file() && !on_reg {
+                return err(b, block.insts.len(), "branch condition is neither a predicate register nor one the machine can branch on".into());
             }
         }
     }

@@ -82,22 +82,31 @@ pub struct LoopDdg {
 /// The instructions the control nodes use.
 pub struct ControlInstrs {
     pub dec: InstrId,
-    pub test: InstrId,
+    /// The counter test into a predicate; `None` when `branch` tests the
+    /// counter itself (a branch on a register being nonzero, `brnz`).
+    pub test: Option<InstrId>,
     pub branch: InstrId,
     pub int_file: RegFileId,
     pub pred_file: RegFileId,
 }
 
 impl ControlInstrs {
-    pub fn find(m: &Machine) -> Result<ControlInstrs, String> {
+    /// The loop-control instructions; with `counter_branch`, a branch on
+    /// the counter register when the machine has one (no test).
+    pub fn find(m: &Machine, counter_branch: bool) -> Result<ControlInstrs, String> {
         let int_file = m.scalar_file(Ty::I32).ok_or("the machine has no 32-bit integer registers")?;
         let pred_file = m.predicate_file().ok_or("the machine has no predicate registers")?;
         let dec = m
             .find_instr(&Want { op: SemOp::Add, ty: Some(Ty::I32), ty2: None, dst: Some(int_file), args: &[ArgPat::Reg(int_file), ArgPat::Imm(-1)] })
             .ok_or("the machine has no add-immediate for the loop counter")?;
+        let on_counter = m.find_instr(&Want { op: SemOp::BrNz, ty: None, ty2: None, dst: None, args: &[ArgPat::Reg(int_file), ArgPat::PcRel] });
+        if let (true, Some(branch)) = (counter_branch, on_counter) {
+            return Ok(ControlInstrs { dec, test: None, branch, int_file, pred_file });
+        }
         let test = m
             .find_instr(&Want { op: SemOp::Ne, ty: Some(Ty::I32), ty2: None, dst: Some(pred_file), args: &[ArgPat::Reg(int_file), ArgPat::Imm(0)] })
             .ok_or("the machine has no compare-with-immediate into a predicate")?;
+        let test = Some(test);
         let branch = m
             .find_instr(&Want { op: SemOp::Br, ty: None, ty2: None, dst: None, args: &[ArgPat::PcRel] })
             .ok_or("the machine has no branch")?;
@@ -312,6 +321,12 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     order.sort();
     for &(i, n) in &order {
         let Some((rd, wr, base, off, size)) = mem_of(m, &body[i]) else { continue };
+        if let InstKind::Machine { instr, ops, .. } = &body[i].kind {
+            // A reload of an invariant: its slot is not written in the loop.
+            if crate::reload::is_private_slot_load(m, f, *instr, ops) {
+                continue;
+            }
+        }
         let addr = match (base, off) {
             (Some(b), Some(o)) => {
                 let ab = operand_affine(&mut amap, m, b);
@@ -390,20 +405,28 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     // Loop control.
     let delay_slots = m.control.delay_slots;
     let dec = g.add_node(Node { instr: ctl.dec, reads: vec![(ctl.int_file, 1)], writes: Some(ctl.int_file), name: "loop.dec".into(), pinned_row: None });
-    let test = g.add_node(Node { instr: ctl.test, reads: vec![(ctl.int_file, 1)], writes: Some(ctl.pred_file), name: "loop.test".into(), pinned_row: None });
+    kinds.push(NodeKind::Dec);
+    g.add_flow(m, dec, dec, 1);
+    let (tested, test_file) = match ctl.test {
+        Some(instr) => {
+            let test = g.add_node(Node { instr, reads: vec![(ctl.int_file, 1)], writes: Some(ctl.pred_file), name: "loop.test".into(), pinned_row: None });
+            kinds.push(NodeKind::Test);
+            g.add_flow(m, dec, test, 0);
+            g.add_edge(test, dec, 0, 1, DepKind::Control);
+            (test, ctl.pred_file)
+        }
+        None => (dec, ctl.int_file),
+    };
     let br = g.add_node(Node {
         instr: ctl.branch,
-        reads: vec![(ctl.pred_file, 1)],
+        reads: vec![(test_file, 1)],
         writes: None,
         name: "loop.br".into(),
         pinned_row: Some(PinnedRow { from_end: delay_slots }),
     });
-    kinds.extend([NodeKind::Dec, NodeKind::Test, NodeKind::Branch]);
-    g.add_flow(m, dec, dec, 1);
-    g.add_flow(m, dec, test, 0);
-    g.add_flow(m, test, br, 0);
-    g.add_edge(br, test, 0, 1, DepKind::Control);
-    g.add_edge(test, dec, 0, 1, DepKind::Control);
+    kinds.push(NodeKind::Branch);
+    g.add_flow(m, tested, br, 0);
+    g.add_edge(br, tested, 0, 1, DepKind::Control);
     Ok(LoopDdg { graph: g, kinds, node_of_inst, sources, phis, alias_groups: groups, alias_pairs: pairs, max_distance })
 }
 

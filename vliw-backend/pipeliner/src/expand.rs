@@ -388,8 +388,10 @@ pub fn generate(
             kern_insts.push(cx.instance(n, it, j * ii + row)?);
         }
     }
-    let ctl_node = |kind: NodeKind| (0..g.nodes.len()).find(|&n| ddg.kinds[n] == kind).unwrap();
-    let (ndec, ntest, nbr) = (ctl_node(NodeKind::Dec), ctl_node(NodeKind::Test), ctl_node(NodeKind::Branch));
+    let ctl_node = |kind: NodeKind| (0..g.nodes.len()).find(|&n| ddg.kinds[n] == kind);
+    let (ndec, nbr) = (ctl_node(NodeKind::Dec).ok_or("no loop decrement")?, ctl_node(NodeKind::Branch).ok_or("no loop branch")?);
+    // Without a test node the branch reads the counter itself.
+    let ntest = ctl_node(NodeKind::Test).unwrap_or(ndec);
     let kl = k * ii;
     let bcycle = kl as i64 - 1 - m.control.delay_slots as i64;
     let tcycle = bcycle - (s.time[nbr] as i64 - s.time[ntest] as i64);
@@ -397,13 +399,19 @@ pub fn generate(
     if dcycle < 0 || bcycle < 0 {
         return Err("the loop control does not fit the kernel".into());
     }
-    let q = new_vreg(ctl.pred_file);
     let mut dec = dsp_mir::builder::sem_inst(m, ctl.dec, Some(Operand::Reg(counter)), &[Operand::Reg(counter), Operand::Imm(-1)], None);
     dec.cycle = Some(dcycle as u32);
-    let mut test = dsp_mir::builder::sem_inst(m, ctl.test, Some(Operand::Reg(q)), &[Operand::Reg(counter), Operand::Imm(0)], None);
-    test.cycle = Some(tcycle as u32);
     kern_insts.push(dec);
-    kern_insts.push(test);
+    let q = match ctl.test {
+        Some(instr) => {
+            let q = new_vreg(ctl.pred_file);
+            let mut test = dsp_mir::builder::sem_inst(m, instr, Some(Operand::Reg(q)), &[Operand::Reg(counter), Operand::Imm(0)], None);
+            test.cycle = Some(tcycle as u32);
+            kern_insts.push(test);
+            q
+        }
+        None => counter,
+    };
     let mut epi_insts = Vec::new();
     let mut drain = 1u32;
     for e in 0..stages.saturating_sub(1) {

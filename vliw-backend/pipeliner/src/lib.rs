@@ -9,7 +9,8 @@
 //!    [`affine`] address analysis, loop control), seed 000 §4.1;
 //! 3. `dsp_modsched`: MII, then a modulo schedule by SMS (default), IMS or
 //!    the MILP scheduler; II is raised when the schedule's MaxLive exceeds
-//!    the registers;
+//!    the registers, and when that does not help, invariants are stored to
+//!    stack slots and reloaded in the loop ([`reload`]);
 //! 4. [`expand`]: prologue, kernel and epilogue as fixed-schedule blocks with
 //!    modulo variable expansion, the trip-count guard, run-time overlap
 //!    checks, and the original loop for small trip counts and remainders;
@@ -25,6 +26,7 @@ pub mod ddg;
 pub mod emit;
 pub mod expand;
 pub mod ifconv;
+pub mod reload;
 pub mod report;
 
 use std::collections::{HashMap, HashSet};
@@ -46,11 +48,21 @@ pub struct PipelineOptions {
     pub min_ii: HashMap<Block, u32>,
     /// Loops not to pipeline (allocation failed even at a larger II).
     pub skip: HashSet<Block>,
+    /// The kernel ends in a branch on its counter register (`brnz`) where
+    /// the machine has one, instead of a compare into a predicate and a
+    /// guarded branch: one operation less per iteration.
+    pub counter_branch: bool,
 }
 
 impl Default for PipelineOptions {
     fn default() -> Self {
-        PipelineOptions { scheduler: Scheduler::Sms, ilp_time_limit: 10.0, min_ii: HashMap::new(), skip: HashSet::new() }
+        PipelineOptions {
+            scheduler: Scheduler::Sms,
+            ilp_time_limit: 10.0,
+            min_ii: HashMap::new(),
+            skip: HashSet::new(),
+            counter_branch: true,
+        }
     }
 }
 
@@ -191,7 +203,7 @@ pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) 
         let result = if opts.skip.contains(&l) {
             Err("register allocation failed for the pipelined loop even at a larger II".to_string())
         } else {
-            lp.verdict.and_then(|c| pipeline_loop(m, f, &c, opts))
+            lp.verdict.and_then(|c| pipeline_with_reloads(m, f, &c, opts))
         };
         match result {
             Ok((p, exp)) => {
@@ -213,23 +225,101 @@ pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) 
     out
 }
 
-fn pipeline_loop(
+/// Why a loop was not pipelined.
+enum LoopError {
+    /// The schedule needs more registers of `file` than the loop has free.
+    Pressure { file: RegFileId, max_live: u32, avail: i64, why: String },
+    Other(String),
+}
+
+impl From<String> for LoopError {
+    fn from(s: String) -> LoopError {
+        LoopError::Other(s)
+    }
+}
+
+impl From<&str> for LoopError {
+    fn from(s: &str) -> LoopError {
+        LoopError::Other(s.to_string())
+    }
+}
+
+/// Times invariants are reloaded (each time more of them) before a loop
+/// whose registers do not suffice is given up.
+const MAX_RELOAD_ROUNDS: usize = 3;
+
+/// Pipelines one loop; when its values do not fit the registers its
+/// invariants leave, reloads invariants in the loop ([`reload`]) and tries
+/// again on a copy of the function, kept only when that succeeds.
+fn pipeline_with_reloads(
     m: &Machine,
     f: &mut Function,
     c: &candidate::Candidate,
     opts: &PipelineOptions,
 ) -> Result<(Pipelined, expand::Expansion), String> {
-    let ctl = ddg::ControlInstrs::find(m)?;
+    let (mut file, mut want, first_why) = match pipeline_loop(m, f, c, opts) {
+        Ok(r) => return Ok(r),
+        Err(LoopError::Other(why)) => return Err(why),
+        Err(LoopError::Pressure { file, max_live, avail, why }) => (file, (max_live as i64 - avail).max(1) as usize, why),
+    };
+    let mut work = f.clone();
+    let mut reloaded: HashMap<RegFileId, usize> = HashMap::new();
+    for _ in 0..MAX_RELOAD_ROUNDS {
+        // Each reloaded value still lives from its load to its uses: ask for
+        // half as many again as the registers missing.
+        let n = reload::reload_invariants(m, &mut work, c.block, file, want + want / 2 + 1);
+        if n == 0 {
+            break;
+        }
+        *reloaded.entry(file).or_insert(0) += n;
+        let Some(c2) = candidate::innermost_loops(m, &work)
+            .into_iter()
+            .find(|l| l.header == c.block)
+            .and_then(|l| l.verdict.ok())
+        else {
+            break;
+        };
+        match pipeline_loop(m, &mut work, &c2, opts) {
+            Ok((mut p, exp)) => {
+                let mut files: Vec<(String, usize)> =
+                    reloaded.iter().map(|(f, n)| (m.regfile(*f).name.clone(), *n)).collect();
+                files.sort();
+                for (name, n) in files {
+                    p.notes.push(format!(
+                        "{n} loop invariant(s) of file '{name}' stored before the loop and reloaded in it (register pressure)"
+                    ));
+                }
+                *f = work;
+                return Ok((p, exp));
+            }
+            Err(LoopError::Other(why)) => return Err(why),
+            Err(LoopError::Pressure { file: f2, max_live, avail, .. }) => {
+                file = f2;
+                want = (max_live as i64 - avail).max(1) as usize;
+            }
+        }
+    }
+    Err(first_why)
+}
+
+fn pipeline_loop(
+    m: &Machine,
+    f: &mut Function,
+    c: &candidate::Candidate,
+    opts: &PipelineOptions,
+) -> Result<(Pipelined, expand::Expansion), LoopError> {
+    let ctl = ddg::ControlInstrs::find(m, opts.counter_branch)?;
     let d = ddg::build(m, f, c, &ctl)?;
     if d.graph.nodes.len() > MAX_NODES {
-        return Err(format!("loop body too large ({} operations; the limit is {MAX_NODES})", d.graph.nodes.len()));
+        return Err(format!("loop body too large ({} operations; the limit is {MAX_NODES})", d.graph.nodes.len()).into());
     }
     let mii = dsp_modsched::mii::compute(m, &d.graph)?;
     if mii.mii > MAX_MII {
         return Err(format!(
             "MII={} (ResMII={}, RecMII={}) is above {MAX_MII}: a long body the block scheduler overlaps by itself",
             mii.mii, mii.res_mii, mii.rec_mii
-        ));
+        )
+        .into());
     }
     let start = Instant::now();
     let floor = opts.min_ii.get(&c.block).copied().unwrap_or(0);
@@ -269,12 +359,13 @@ fn pipeline_loop(
         // will not bring it down enough; the loop stays as it is.
         let hopeless = over.iter().any(|&(_, n, avail)| n as i64 * 2 > avail * 3);
         if ii >= max_ii || raises > MAX_PRESSURE_RAISES || hopeless {
-            return Err(format!(
+            let why = format!(
                 "register pressure: MaxLive {} exceeds the {} registers of file '{}' (II raised up to {ii})",
                 over[0].1,
                 over[0].2,
                 m.regfile(over[0].0).name
-            ));
+            );
+            return Err(LoopError::Pressure { file: over[0].0, max_live: over[0].1, avail: over[0].2, why });
         }
         let why = format!(
             "MaxLive {} exceeds the {} registers of file '{}'; II raised",

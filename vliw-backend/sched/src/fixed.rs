@@ -108,10 +108,11 @@ pub(crate) fn lower_block(
                 return Err(err(format!("its not-taken successor {} does not follow it in layout", block_name(f, not_taken))));
             }
             let c = cx.phys(*cond, &None)?;
-            if m.predicate_file() != Some(c.file) {
-                return Err(err("the branch condition is not a register of the machine's guard file".into()));
-            }
-            let br = cx.branch_to(layout.resolve(*taken), Some((c, *negate)))?;
+            let br = if m.predicate_file() == Some(c.file) {
+                cx.branch_to(layout.resolve(*taken), Some((c, *negate)))?
+            } else {
+                cx.branch_on_reg(c, *negate, layout.resolve(*taken))?
+            };
             let at = cycles.partition_point(|&x| x <= bc);
             body.insert(at, br);
             cycles.insert(at, bc);

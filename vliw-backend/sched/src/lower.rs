@@ -175,7 +175,7 @@ pub fn make_op(
             }
             OpClass::Call
         }
-        SemOp::Br | SemOp::Jmp => OpClass::Branch,
+        SemOp::Br | SemOp::BrNz | SemOp::BrZ | SemOp::Jmp => OpClass::Branch,
         SemOp::Syscall => {
             uses.extend(m.abi.args.iter().copied());
             defs.extend(m.abi.rets.iter().copied());
@@ -306,6 +306,20 @@ impl Ctx<'_> {
         ))
     }
 
+    /// A branch to `target` taken when register `c` is nonzero (zero when
+    /// `zero`).
+    pub(crate) fn branch_on_reg(&self, c: PReg, zero: bool, target: Block) -> Result<LOp, LowerError> {
+        let file = &self.m.regfile(c.file).name;
+        let br = query::branch_on_reg_instr(self.m, c.file, zero).ok_or_else(|| {
+            self.missing(&format!(
+                "branch on a register of file '{file}' being {} ({})",
+                if zero { "zero" } else { "nonzero" },
+                if zero { "brz" } else { "brnz" }
+            ))
+        })?;
+        Ok(self.op(br, None, vec![LOperand::Reg(c), LOperand::Label(block_label(self.f, target))], None))
+    }
+
     fn jump_reg(&self, r: PReg) -> Result<LOp, LowerError> {
         let file = &self.m.regfile(r.file).name;
         let jmp = query::jump_reg_instr(self.m, r.file).ok_or_else(|| {
@@ -416,12 +430,16 @@ impl Ctx<'_> {
             } => {
                 let c = self.phys(*cond, &None)?;
                 if self.m.predicate_file() != Some(c.file) {
-                    return Err((
-                        "branch condition is not a register of the machine's guard file".into(),
-                        None,
-                    ));
-                }
-                if Some(*not_taken) == next {
+                    // A branch on a register being nonzero (brnz/brz).
+                    let on = |t: Block, zero: bool| self.branch_on_reg(c, zero, t);
+                    if Some(*not_taken) == next {
+                        vec![on(*taken, *negate)?]
+                    } else if Some(*taken) == next {
+                        vec![on(*not_taken, !*negate)?]
+                    } else {
+                        vec![on(*taken, *negate)?, on(*not_taken, !*negate)?]
+                    }
+                } else if Some(*not_taken) == next {
                     vec![self.branch_to(*taken, Some((c, *negate)))?]
                 } else if Some(*taken) == next {
                     vec![self.branch_to(*not_taken, Some((c, !*negate)))?]

@@ -57,6 +57,18 @@ pub fn branch_instr(m: &Machine) -> Option<InstrId> {
     control(m, SemOp::Br, ArgPat::PcRel)
 }
 
+/// The branch on a register of `file` being nonzero (`brnz(ra, target)`),
+/// or zero when `zero`.
+pub fn branch_on_reg_instr(m: &Machine, file: RegFileId, zero: bool) -> Option<InstrId> {
+    m.find_instr(&Want {
+        op: if zero { SemOp::BrZ } else { SemOp::BrNz },
+        ty: None,
+        ty2: None,
+        dst: None,
+        args: &[ArgPat::Reg(file), ArgPat::PcRel],
+    })
+}
+
 /// The jump through a register of `file` (`jmp(ra)`).
 pub fn jump_reg_instr(m: &Machine, file: RegFileId) -> Option<InstrId> {
     control(m, SemOp::Jmp, ArgPat::Reg(file))

@@ -172,6 +172,8 @@ pub enum Kind {
     Iota,
     /// Jump to `aux` (static target), after the delay slots.
     Br,
+    /// Jump to `aux` when x is not zero (`zero`: when it is zero).
+    BrCond { zero: bool },
     /// Jump to the address in x.
     Jmp,
     /// Link = `ret`, jump to `aux`.
@@ -550,6 +552,12 @@ impl Decoder<'_> {
                     _ => Kind::CallR,
                 }
             }
+            SemOp::BrNz | SemOp::BrZ => {
+                if vec_src(0, &d) {
+                    return unsupported(self);
+                }
+                Kind::BrCond { zero: sem.op == SemOp::BrZ }
+            }
             SemOp::Jmp => Kind::Jmp,
             SemOp::CallR => {
                 if let Some(link) = m.control.link {
@@ -740,7 +748,7 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
         let b = prog.bundles[i].clone();
         for k in b.first..b.first + b.n {
             let kind = prog.ops[k as usize].kind;
-            if matches!(kind, Kind::Br | Kind::Call) {
+            if matches!(kind, Kind::Br | Kind::BrCond { .. } | Kind::Call) {
                 let t = prog.ops[k as usize].aux;
                 prog.ops[k as usize].target_idx = prog.lookup(t).unwrap_or(NONE);
             }

@@ -171,6 +171,11 @@ impl Core {
                 }
                 return Ok(Flow::Jump { pc: op.aux, idx: op.target_idx });
             }
+            Kind::BrCond { zero } => {
+                if (self.vals[op.src[0] as usize] == 0) == zero {
+                    return Ok(Flow::Jump { pc: op.aux, idx: op.target_idx });
+                }
+            }
             Kind::Jmp | Kind::CallR => {
                 let target = self.vals[op.src[0] as usize] as u32;
                 if op.kind == Kind::CallR {

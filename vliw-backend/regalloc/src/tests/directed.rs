@@ -551,9 +551,10 @@ fn invalid_input_is_an_error_not_a_panic() {
     for m in machines() {
         let mut b = Fb::new(&m, "bad");
         let a = b.arg(0);
-        // A branch on an integer register.
+        // A branch to a block that does not exist.
         let exit = b.block("exit");
-        b.branch(a, exit, exit);
+        let p = b.cmp(SemOp::Lt, a, a);
+        b.branch(p, Block(1000), exit);
         b.at(exit);
         b.ret(a);
         let e = allocate(&m, &mut b.f, &RaOptions::default()).unwrap_err();
