@@ -164,6 +164,10 @@ pub struct Options {
     /// Loop strength reduction before selection: `-floop-strength-reduce` /
     /// `-fno-loop-strength-reduce`, the last one given; `None`: on from -O1.
     pub lsr: Option<bool>,
+    /// Loop-invariant code motion (and value numbering, dead-code
+    /// elimination) on the machine IR: `-fmove-loop-invariants` /
+    /// `-fno-move-loop-invariants`; `None`: on from -O1.
+    pub licm: Option<bool>,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -200,6 +204,7 @@ impl Default for Options {
             remarks: Vec::new(),
             modulo_sched: None,
             lsr: None,
+            licm: None,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -286,6 +291,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-modulo-sched" => o.modulo_sched = Some(false),
             "-floop-strength-reduce" => o.lsr = Some(true),
             "-fno-loop-strength-reduce" => o.lsr = Some(false),
+            "-fmove-loop-invariants" => o.licm = Some(true),
+            "-fno-move-loop-invariants" => o.licm = Some(false),
             "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
             "--ilp-time-limit" => o.ilp_time_limit = Some(seconds(a, value(args, &mut i, a)?)?),
             "--pipeline-report" => o.pipeline_report = Some(value(args, &mut i, a)?.to_string()),
@@ -394,6 +401,9 @@ OPTIONS:
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   -floop-strength-reduce -fno-loop-strength-reduce
                                            LLVM's loop strength reduction before selection (on from -O1)
+  -fmove-loop-invariants -fno-move-loop-invariants
+                                           loop-invariant code motion, value numbering and dead-code
+                                           elimination on the machine IR (on from -O1)
   --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
   -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX
                       optimization remarks of clang's passes and of the pipeliner ('sms')

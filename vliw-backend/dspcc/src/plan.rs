@@ -405,6 +405,9 @@ impl Planner<'_> {
         if o.lsr == Some(false) {
             args.push("--no-lsr".into());
         }
+        if o.licm == Some(false) {
+            args.push("--no-licm".into());
+        }
         if let Some(s) = &o.modulo_scheduler {
             args.push(format!("--modulo-scheduler={s}"));
         }

@@ -42,6 +42,10 @@ pub struct LlcOptions {
     /// pointer increments) before selection. `LlcOptions::at_level` sets it
     /// from -O1 on.
     pub lsr: bool,
+    /// Value numbering, dead-code elimination and loop-invariant code
+    /// motion on the selected machine IR (`dsp_pipeliner::licm`).
+    /// `LlcOptions::at_level` sets it from -O1 on.
+    pub clean_loops: bool,
     /// Software-pipeline innermost counted loops (`dsp_pipeliner`); needs
     /// `counted_loops`. `LlcOptions::at_level` sets it from -O2 on.
     pub pipeline: Option<dsp_pipeliner::PipelineOptions>,
@@ -54,6 +58,7 @@ impl LlcOptions {
             opt_level,
             counted_loops: opt_level >= 2,
             lsr: opt_level >= 1,
+            clean_loops: opt_level >= 1,
             pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
         }
@@ -128,6 +133,9 @@ pub fn compile_module(
     let mut errors = Vec::new();
     let mut loops = Vec::new();
     for f in &mut mir.functions {
+        if opts.clean_loops {
+            dsp_pipeliner::licm::clean_loops(m, f);
+        }
         match pipeline::pipeline_and_allocate(m, f, opts.pipeline.as_ref(), &ra_opts) {
             Ok(reports) => loops.extend(reports),
             Err(e) => {

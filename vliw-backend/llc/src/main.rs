@@ -63,6 +63,10 @@ struct Cli {
     /// dsp_llc::lsr).
     #[arg(long)]
     no_lsr: bool,
+    /// No value numbering, dead-code elimination or loop-invariant code
+    /// motion on the machine IR (on from -O1: see dsp_pipeliner::licm).
+    #[arg(long)]
+    no_licm: bool,
     /// Software-pipeline innermost loops also at -O1 (the default from -O2;
     /// never at -O0). The last of --pipeline and --no-pipeline counts.
     #[arg(long, overrides_with = "no_pipeline")]
@@ -237,6 +241,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         comments: text_out,
         counted_loops: (cli.opt >= 2 || pipeline.is_some()) && !cli.no_counted_loops,
         lsr: cli.opt >= 1 && !cli.no_lsr,
+        clean_loops: cli.opt >= 1 && !cli.no_licm,
         pipeline,
         ..LlcOptions::at_level(cli.opt)
     };

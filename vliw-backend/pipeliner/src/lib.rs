@@ -26,6 +26,7 @@ pub mod ddg;
 pub mod emit;
 pub mod expand;
 pub mod ifconv;
+pub mod licm;
 pub mod reload;
 pub mod report;
 
