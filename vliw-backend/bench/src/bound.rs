@@ -452,18 +452,26 @@ mod tests {
     }
 
     #[test]
-    fn sixteen_bit_memory_takes_the_widening_vector_load_when_the_isa_has_one() {
-        // Today: no vector load of i16 elements, so the scalar ones.
-        let m = Machine::load("ftm").unwrap();
+    fn sixteen_bit_memory_takes_a_vector_load_or_store_of_that_element_type() {
+        let (file, text) = builtin::source("ftm").unwrap();
+        // Without any vector load or store of 16-bit elements: the scalar ones.
+        let narrow = |l: &str| {
+            l.starts_with("inst ")
+                && (l.contains("vload") || l.contains("vstore"))
+                && (l.contains(".i16(") || l.contains(".u16("))
+        };
+        let stripped: String = text
+            .lines()
+            .filter(|l| !narrow(l))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let m = Machine::parse_str(&stripped, file).unwrap();
         let load = map_op(&m, OpKind::Load, Ty::I16).unwrap();
         assert_eq!(load.elems, 1);
         assert_eq!(m.instr(load.instrs[0]).sem.op, SemOp::Load);
         // With a vector load and store of i16 elements, they are picked up
-        // from their semantics, into the file with the most lanes. (Widening
-        // loads into 32-bit lanes, `vloadu.i16` into `v`, are found the same
-        // way once the description language accepts them.)
-        let (file, text) = builtin::source("ftm").unwrap();
-        let added = text
+        // from their semantics, into the file with the most lanes.
+        let added = stripped
             .replace(
                 "regfile m ",
                 "regfile h count 8 lanes 32 x 16 read 4 write 2\nregfile m ",
@@ -482,6 +490,15 @@ mod tests {
         // 32-bit elements keep the aligned load.
         let load = map_op(&m, OpKind::Load, Ty::I32).unwrap();
         assert_eq!(load.describe(&m), "load.i32 → vld ×16");
+        // The shipped machine: a widening load into the 32-bit lanes
+        // (`vloadu.i16` into `v`) when its description has one.
+        let stock = Machine::load("ftm").unwrap();
+        let widening = stock.instrs.iter().any(|i| {
+            matches!(i.sem.op, SemOp::VLoad | SemOp::VLoadU) && i.sem.ty == Some(Ty::I16)
+        });
+        let load = map_op(&stock, OpKind::Load, Ty::I16).unwrap();
+        let lanes = stock.vector_lanes(32).unwrap();
+        assert_eq!(load.elems, if widening { lanes } else { 1 });
     }
 
     #[test]
