@@ -114,6 +114,13 @@ impl Machine {
         self.regfiles.iter().filter_map(|f| f.lanes).filter(|l| l.elem_bits == elem_bits).map(|l| l.count).max()
     }
 
+    /// Bytes of the widest vector register (0 when the machine has no vector
+    /// file): what one full-width vector store writes. The linker aligns
+    /// `.bss` to it and `dsp-as` names it `__dsp_vector_bytes` (`crt0.s`).
+    pub fn vector_bytes(&self) -> u32 {
+        self.regfiles.iter().filter(|f| f.lanes.is_some()).map(|f| f.width / 8).max().unwrap_or(0)
+    }
+
     /// The lane-mask file of a vector file.
     pub fn mask_file(&self, vector: RegFileId) -> Option<RegFileId> {
         self.regfiles.iter().position(|f| f.mask_of == Some(vector)).map(|i| RegFileId(i as u16))
@@ -148,6 +155,7 @@ mod tests {
             let lanes = m.vector_lanes(32).unwrap();
             let v = m.vector_file(lanes, 32).unwrap();
             assert!(m.mask_file(v).is_some());
+            assert_eq!(m.vector_bytes(), lanes * 4, "{name}");
             assert!(m.predicate_file().is_some());
             let br = m.find_instr(&Want { op: SemOp::Br, ty: None, ty2: None, dst: None, args: &[ArgPat::PcRel] });
             assert!(br.is_some());

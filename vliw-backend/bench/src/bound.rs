@@ -5,9 +5,13 @@
 //!
 //! 1. Each essential operation ([`OpCount`]) is mapped to the instruction(s)
 //!    that would do it best ([`map_op`]): the vector form over the widest
-//!    vector file of the element width when the machine has one (an aligned
-//!    vector load or store, else the unaligned one), else the scalar form; a
-//!    multiply-accumulate the machine lacks becomes a multiply and an add.
+//!    vector file of the element width when the machine has one, else the
+//!    scalar form; a multiply-accumulate the machine lacks becomes a
+//!    multiply and an add. Loads and stores take the vector load or store of
+//!    the element type (aligned, else unaligned) into the vector file with
+//!    the most lanes, also one whose lanes are wider than the element (a
+//!    widening load such as `vloadu.i16` into 32-bit lanes, a narrowing
+//!    store); else the scalar one.
 //!    An issue of the instruction does `lanes` elements (1 for scalars), so
 //!    `count` elements take `count / lanes` issues.
 //! 2. Each issue needs one instance of one of the instruction's units for
@@ -23,8 +27,9 @@
 //!    condition), so units shared between operations (on `ftm` a vector
 //!    float add runs on the multiply-accumulate units) are accounted for.
 //!
-//! Not modelled: dependences and latencies (a recurrence such as the IIR
-//! filter's cannot reach the bound), loop control and address arithmetic,
+//! Not modelled here: dependences and latencies (a recurrence such as the
+//! IIR filter's cannot reach the bound; [`crate::chain`] adds the chain
+//! bound the C semantics impose), loop control and address arithmetic,
 //! the extra throughput of the scalar units running beside the vector units
 //! (one more operation per cycle next to `lanes × units`), register
 //! capacity (the bound assumes every input is loaded once), reductions'
@@ -109,7 +114,7 @@ fn find(
 
 /// The arithmetic instructions for `kind` on file `f` (a multiply-accumulate
 /// falls back to a multiply and an add).
-fn arith(m: &Machine, kind: OpKind, ty: Ty, f: RegFileId) -> Option<Vec<InstrId>> {
+pub(crate) fn arith(m: &Machine, kind: OpKind, ty: Ty, f: RegFileId) -> Option<Vec<InstrId>> {
     let two = [ArgPat::Reg(f), ArgPat::Reg(f)];
     let bin = |op| find(m, op, ty, Some(f), &two);
     match kind {
@@ -169,7 +174,30 @@ pub fn map_op(m: &Machine, kind: OpKind, ty: Ty) -> Result<Mapping, String> {
         OpKind::Store => memory(m, kind, ty, f, addr, [SemOp::Store, SemOp::Store]),
         _ => arith(m, kind, ty, f),
     };
-    if let Some(lanes) = m.vector_lanes(ty.bits()) {
+    if matches!(kind, OpKind::Load | OpKind::Store) {
+        // Every vector file whose lanes hold the element (same width, or
+        // wider: widening loads, narrowing stores), most lanes first.
+        let mut files: Vec<(u32, RegFileId)> = m
+            .regfiles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let l = f.lanes?;
+                (l.elem_bits >= ty.bits()).then_some((l.count, RegFileId(i as u16)))
+            })
+            .collect();
+        files.sort_by_key(|&(lanes, _)| std::cmp::Reverse(lanes));
+        for (lanes, f) in files {
+            if let Some(instrs) = on(f, true) {
+                return Ok(Mapping {
+                    kind,
+                    ty,
+                    instrs,
+                    elems: lanes,
+                });
+            }
+        }
+    } else if let Some(lanes) = m.vector_lanes(ty.bits()) {
         if let Some(vf) = m.vector_file(lanes, ty.bits()) {
             if let Some(instrs) = on(vf, true) {
                 return Ok(Mapping {
@@ -421,6 +449,56 @@ mod tests {
             "{with:?} {without:?}"
         );
         assert_eq!(without.mappings[0].instrs.len(), 2);
+    }
+
+    #[test]
+    fn sixteen_bit_memory_takes_a_vector_load_or_store_of_that_element_type() {
+        let (file, text) = builtin::source("ftm").unwrap();
+        // Without any vector load or store of 16-bit elements: the scalar ones.
+        let narrow = |l: &str| {
+            l.starts_with("inst ")
+                && (l.contains("vload") || l.contains("vstore"))
+                && (l.contains(".i16(") || l.contains(".u16("))
+        };
+        let stripped: String = text
+            .lines()
+            .filter(|l| !narrow(l))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let m = Machine::parse_str(&stripped, file).unwrap();
+        let load = map_op(&m, OpKind::Load, Ty::I16).unwrap();
+        assert_eq!(load.elems, 1);
+        assert_eq!(m.instr(load.instrs[0]).sem.op, SemOp::Load);
+        // With a vector load and store of i16 elements, they are picked up
+        // from their semantics, into the file with the most lanes.
+        let added = stripped
+            .replace(
+                "regfile m ",
+                "regfile h count 8 lanes 32 x 16 read 4 write 2\nregfile m ",
+            )
+            .replace(
+                "inst vst ",
+                "inst vldh (rd:h, ra:r, imm:s32) units vls lat 6 sem rd = vloadu.i16(ra, imm) enc RI\n\
+                 inst vsth (rb:h, ra:r, imm:s32) units vls lat 1 sem vstoreu.i16(ra, imm, rb) enc RRI\n\
+                 inst vst ",
+            );
+        let m = Machine::parse_str(&added, file).unwrap();
+        let load = map_op(&m, OpKind::Load, Ty::I16).unwrap();
+        assert_eq!(load.describe(&m), "load.i16 → vldh ×32");
+        let store = map_op(&m, OpKind::Store, Ty::I16).unwrap();
+        assert_eq!(store.describe(&m), "store.i16 → vsth ×32");
+        // 32-bit elements keep the aligned load.
+        let load = map_op(&m, OpKind::Load, Ty::I32).unwrap();
+        assert_eq!(load.describe(&m), "load.i32 → vld ×16");
+        // The shipped machine: a widening load into the 32-bit lanes
+        // (`vloadu.i16` into `v`) when its description has one.
+        let stock = Machine::load("ftm").unwrap();
+        let widening = stock.instrs.iter().any(|i| {
+            matches!(i.sem.op, SemOp::VLoad | SemOp::VLoadU) && i.sem.ty == Some(Ty::I16)
+        });
+        let load = map_op(&stock, OpKind::Load, Ty::I16).unwrap();
+        let lanes = stock.vector_lanes(32).unwrap();
+        assert_eq!(load.elems, if widening { lanes } else { 1 });
     }
 
     #[test]

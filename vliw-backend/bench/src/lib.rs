@@ -1,8 +1,9 @@
 //! dsp-bench: the performance baseline of the C toolchain (`scripts/bench`).
 //!
 //! A set of DSP kernels written in plain C (`kernels/*.c`: dot product in
-//! i32 and f32, FIR filter, IIR biquad cascade, matrix multiply, 3x3 2D
-//! convolution, autocorrelation, radix-2 complex FFT), each at a small and a
+//! i32 and f32, FIR filter (f32 and Q15), IIR biquad cascade, matrix
+//! multiply, 3x3 2D convolution, autocorrelation, radix-2 complex FFT,
+//! saxpy), each at a small and a
 //! medium size (`-DSIZE=…`), is compiled with `dspcc` at -O0…-O3 for every
 //! machine and run on the simulator with `--strict`. For each run the table
 //! gives:
@@ -19,9 +20,14 @@
 //! - **run bundles**: bundles issued by the whole program (start-up, input
 //!   generation, the kernel, the checksum and printf).
 //! - **code**: bundles of the kernel function's code (static size).
-//! - **bound**, **bound by**: the machine's lower bound for the kernel, in
-//!   cycles, and the resource that sets it ([`bound`]).
-//! - **ratio**: cycles ÷ bound (1.0 would be perfect).
+//! - **RATIO**: cycles ÷ bound (1.0 would be perfect), the headline.
+//! - **bound**, **bound by**: the lower bound the C semantics allow,
+//!   max(resource bound, chain bound) ([`chain`]), and what sets it.
+//! - **chain**: the longest strict-IEEE float dependence chain's cycles.
+//! - **resource**, **r.ratio**: the resource bound ([`bound`]) and cycles ÷ it.
+//! - **scalar**, **speedup**: the naive scalar build's cycles (`-O2
+//!   -fno-vectorize -fno-slp-vectorize -fno-modulo-sched`) and its cycles ÷
+//!   this build's.
 //! - **host**: whether the program's output (the kernel's result or a
 //!   checksum of its output array) equals the host build's (`gcc -m32`, see
 //!   [`runner::HOST_FLAGS`]); a mismatch is flagged `MISMATCH!` and spelled
@@ -43,8 +49,10 @@
 //! machine with L lanes, M vector MAC units and S vector load/store units the
 //! bound is max(N ÷ (L·M), 2N ÷ (L·S)). It is a resource bound over the
 //! whole kernel (ResMII, not RecMII): it ignores dependences and latencies,
-//! loop overhead, and the scalar side's extra throughput. No machine fact is
-//! written in this crate; all come from the `.isa`.
+//! loop overhead, and the scalar side's extra throughput. [`chain`] adds
+//! the latency bound of the kernel's longest strict-IEEE float chain
+//! (dropped under `-ffast-math`). No machine fact is written in this crate;
+//! all come from the `.isa`.
 //!
 //! # The software pipeliner's benchmark
 //!
@@ -59,6 +67,7 @@
 //! instruction each essential operation maps to.
 
 pub mod bound;
+pub mod chain;
 pub mod json;
 pub mod kernels;
 pub mod loops;

@@ -1,26 +1,30 @@
 //! `dsp-bench [OPTIONS] [MACHINE...]`: builds every benchmark kernel with
 //! `dspcc` at each -O level and size, runs it on the simulator (strict),
 //! checks its output against the host build and prints a table per machine
-//! (see the crate documentation for the columns and the lower-bound model).
-//! `--bounds` prints only the bounds; `--compare-pipelining` builds every
-//! run without and with software pipelining and prints them side by side. Exit status: 0, 1 when a build, a run
-//! or a checksum failed, 2 on usage errors.
+//! (see the crate documentation for the columns and the lower-bound model),
+//! with each kernel and size also built as naive scalar code (`-O2
+//! -fno-vectorize -fno-slp-vectorize -fno-modulo-sched`) for the speedup
+//! column. `--bounds` prints only the bounds; `--compare-pipelining` builds
+//! every run without and with software pipelining and prints them side by
+//! side. Exit status: 0, 1 when a build, a run or a checksum failed, 2 on
+//! usage errors.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
-use dsp_bench::bound::bound;
+use dsp_bench::chain::{kernel_bound, FpSemantics};
 use dsp_bench::kernels::{Kernel, KERNELS};
-use dsp_bench::report::{render, render_compare, Check, Row};
+use dsp_bench::report::{render, render_compare, Check, Row, TableRow};
 use dsp_bench::runner::{default_kernels_dir, host_ref, parallel, run_job, HostRef, Job, Setup};
 use isa_tablegen::Machine;
 
 #[derive(Parser)]
 #[command(
     name = "dsp-bench",
-    about = "The C toolchain's performance baseline: kernels, cycles, lower bounds"
+    about = "The C toolchain's performance baseline: kernels, cycles, lower bounds",
+    after_help = COLUMNS
 )]
 struct Cli {
     /// Machines: shipped names or .isa files (default: every shipped machine).
@@ -61,10 +65,41 @@ struct Cli {
     /// the two side by side with their ratios to the bound and the speedup.
     #[arg(long)]
     compare_pipelining: bool,
+    /// Skip the naive scalar builds (the `scalar` and `speedup` columns).
+    #[arg(long)]
+    no_scalar: bool,
     /// Stop a simulated run after this many cycles.
     #[arg(long, default_value_t = 2_000_000_000)]
     max_cycles: u64,
 }
+
+/// The table's columns, for `--help`.
+const COLUMNS: &str = "\
+Columns of the table (one row per kernel, size and -O level):
+  cycles       the kernel function's cycles (dsp-sim --strict --stats-json, cycles per function)
+  RATIO        cycles / bound: the headline figure (1.0 would be perfect)
+  bound        the bound the C semantics allow: max(resource, chain)
+  bound by     what sets it: 'chain' or the resource (units, issue slots, bundle)
+  chain        cycles of the longest strict-IEEE float dependence chain (count x scalar
+               latency from the .isa); '-' for integer kernels (sums may be reassociated)
+               and under -ffast-math / -fassociative-math in --extra-cflags
+  resource     the resource bound from the .isa (all essential operations at full throughput)
+  r.ratio      cycles / resource bound
+  scalar       cycles of the naive scalar build (-O2 -fno-vectorize -fno-slp-vectorize
+               -fno-modulo-sched, plus --extra-cflags), the same for every -O level
+  speedup      scalar / cycles
+  ops/b        operations (nops excluded) per bundle issued in the kernel
+  vec%         share of those operations that are vector instructions
+  code         bundles of the kernel function's code
+  run bundles  bundles issued by the whole program
+  host         'ok' when the output equals the host build's (MISMATCH!/FAILED! explained below)
+Under each table: the geometric means per level of cycles/bound, cycles/resource bound and
+the speedup over the naive scalar build.";
+
+/// The flags of the naive scalar build (beside `--extra-cflags`), at -O2.
+const SCALAR_FLAGS: &[&str] = &["-fno-vectorize", "-fno-slp-vectorize", "-fno-modulo-sched"];
+/// The -O level of the naive scalar build.
+const SCALAR_LEVEL: u8 = 2;
 
 fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("dsp-bench: error: {msg}");
@@ -116,26 +151,34 @@ fn main() -> ExitCode {
         .flat_map(|k| size_index.iter().map(move |&i| (*k, k.sizes[i])))
         .collect();
 
+    let extra: Vec<String> = cli.extra_cflags.split_whitespace().map(String::from).collect();
+    let sem = FpSemantics::of_flags(&extra);
     if cli.bounds {
         for (_, m) in &machines {
             println!("== {}: {}", m.name, m.description);
+            println!("   {}", sem.describe());
             println!(
-                "{:<9} {:>5} {:>10} {:<14} formula",
-                "kernel", "size", "bound", "bound by"
+                "{:<9} {:>5} {:>10} {:<14} {:>10} {:>10}  formula; chain",
+                "kernel", "size", "bound", "bound by", "resource", "chain"
             );
             for &(k, n) in &cases {
-                match bound(m, &(k.ops)(n)) {
+                match kernel_bound(m, k, n, sem) {
                     Ok(b) => {
                         let maps: Vec<String> =
-                            b.mappings.iter().map(|mp| mp.describe(m)).collect();
+                            b.resource.mappings.iter().map(|mp| mp.describe(m)).collect();
+                        let chain = b.chain.as_ref();
                         println!(
-                            "{:<9} {:>5} {:>10.1} {:<14} {}   [{}]",
+                            "{:<9} {:>5} {:>10.1} {:<14} {:>10.1} {:>10}  {}; chain {}   [{}] [{}]",
                             k.name,
                             n,
-                            b.cycles,
-                            b.limit,
+                            b.cycles(),
+                            b.limit(),
+                            b.resource.cycles,
+                            chain.map_or("-".to_string(), |c| format!("{:.0}", c.cycles)),
                             k.formula,
-                            maps.join(", ")
+                            k.chain_formula,
+                            maps.join(", "),
+                            chain.map_or("-".to_string(), |c| c.describe(m))
                         );
                     }
                     Err(e) => println!("{:<9} {:>5} error: {e}", k.name, n),
@@ -174,7 +217,6 @@ fn main() -> ExitCode {
         .into_iter()
         .flatten()
         .collect();
-    let extra: Vec<String> = cli.extra_cflags.split_whitespace().map(String::from).collect();
     // The builds of a comparison: (variant, flags); one plain build otherwise.
     let variants: Vec<(&'static str, Vec<String>)> = if cli.compare_pipelining {
         let mut off = extra.clone();
@@ -183,9 +225,22 @@ fn main() -> ExitCode {
     } else {
         vec![("", extra.clone())]
     };
+    let mut scalar_flags = extra.clone();
+    scalar_flags.extend(SCALAR_FLAGS.iter().map(|f| f.to_string()));
+    let with_scalar = !cli.compare_pipelining && !cli.no_scalar;
     let mut jobs = Vec::new();
     for mi in 0..machines.len() {
         for &(kernel, size) in &cases {
+            if with_scalar {
+                jobs.push(Job {
+                    machine: mi,
+                    kernel,
+                    size,
+                    level: SCALAR_LEVEL,
+                    flags: scalar_flags.clone(),
+                    variant: ".scalar",
+                });
+            }
             for &level in &cli.levels {
                 for (variant, flags) in &variants {
                     jobs.push(Job {
@@ -216,7 +271,7 @@ fn main() -> ExitCode {
         .collect();
     let mut bad = 0;
     for (mi, (_, m)) in machines.iter().enumerate() {
-        let rows: Vec<Row> = jobs
+        let all: Vec<(&Job, Row)> = jobs
             .iter()
             .zip(&results)
             .filter(|(j, _)| j.machine == mi)
@@ -225,17 +280,24 @@ fn main() -> ExitCode {
                     .iter()
                     .find(|r| r.kernel == j.kernel.name && r.size == j.size)
                     .map_or(Err("not built".to_string()), |r| r.output.clone());
-                Row {
+                let row = Row {
                     kernel: j.kernel.name,
                     size: j.size,
                     level: j.level,
                     check: Check::of(run, &host),
                     run: run.clone(),
-                    bound: bound(m, &(j.kernel.ops)(j.size)),
-                }
+                    bound: kernel_bound(m, j.kernel, j.size, sem),
+                };
+                (j, row)
             })
             .collect();
-        bad += rows.iter().filter(|r| r.bad()).count();
+        bad += all.iter().filter(|(_, r)| r.bad()).count();
+        let is_scalar = |j: &Job| j.variant == ".scalar";
+        let rows: Vec<Row> = all
+            .iter()
+            .filter(|(j, _)| !is_scalar(j))
+            .map(|(_, r)| r.clone())
+            .collect();
         if cli.compare_pipelining {
             let pairs: Vec<(Row, Row)> = rows
                 .chunks(2)
@@ -244,9 +306,19 @@ fn main() -> ExitCode {
                     _ => None,
                 })
                 .collect();
-            println!("{}", render_compare(m, &pairs, "no SWP", "SWP"));
+            println!("{}", render_compare(m, &pairs, "no SWP", "SWP", sem));
         } else {
-            println!("{}", render(m, &rows));
+            let table: Vec<TableRow> = rows
+                .into_iter()
+                .map(|row| {
+                    let scalar = all
+                        .iter()
+                        .find(|(j, r)| is_scalar(j) && r.kernel == row.kernel && r.size == row.size)
+                        .map(|(_, r)| r.clone());
+                    TableRow { row, scalar }
+                })
+                .collect();
+            println!("{}", render(m, &table, sem));
         }
     }
     println!(

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use isa_tablegen::Machine;
 
-use crate::bound::Bound;
+use crate::chain::{FpSemantics, KernelBound};
 use crate::measure::Run;
 
 /// How the DSP's output compares with the host build's.
@@ -71,7 +71,7 @@ pub struct Row {
     pub size: u64,
     pub level: u8,
     pub run: Result<Run, String>,
-    pub bound: Result<Bound, String>,
+    pub bound: Result<KernelBound, String>,
     pub check: Check,
 }
 
@@ -82,77 +82,143 @@ impl Row {
     }
 }
 
-/// The table of one machine, its legend and its problems.
-pub fn render(m: &Machine, rows: &[Row]) -> String {
-    let mut s = heading(m, rows);
+/// A row of the main table: the build and, when measured, the naive scalar
+/// build of the same kernel and size (`dspcc -O2 -fno-vectorize
+/// -fno-slp-vectorize -fno-modulo-sched`).
+#[derive(Clone, Debug)]
+pub struct TableRow {
+    pub row: Row,
+    pub scalar: Option<Row>,
+}
+
+/// `cycles ÷ bound` of a run (`None` without both).
+fn ratio_to(run: &Result<Run, String>, bound: Option<f64>) -> Option<f64> {
+    match (run, bound) {
+        (Ok(r), Some(b)) if b > 0.0 => Some(r.kernel.cycles as f64 / b),
+        _ => None,
+    }
+}
+
+/// The naive scalar build's cycles ÷ this build's.
+fn speedup(t: &TableRow) -> Option<f64> {
+    match (&t.row.run, t.scalar.as_ref().map(|s| &s.run)) {
+        (Ok(r), Some(Ok(s))) if r.kernel.cycles > 0 => {
+            Some(s.kernel.cycles as f64 / r.kernel.cycles as f64)
+        }
+        _ => None,
+    }
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>, width: usize, prec: usize) -> String {
+    v.map_or(format!("{:>width$}", "-"), |x| format!("{x:>width$.prec$}"))
+}
+
+/// The table of one machine, its legend, the geometric means per level and
+/// its problems. `sem` says which bound applies (printed in the heading).
+pub fn render(m: &Machine, rows: &[TableRow], sem: FpSemantics) -> String {
+    let plain: Vec<Row> = rows.iter().map(|t| t.row.clone()).collect();
+    let mut s = heading(m, &plain, sem);
     let _ = writeln!(
         s,
-        "{:<9} {:>5} {:>3} {:>10} {:>6} {:>5} {:>11} {:>5} {:>9} {:<12} {:>7}  host",
+        "{:<9} {:>5} {:>3} {:>9} {:>6} {:>9} {:<12} {:>8} {:>9} {:>7} {:>9} {:>7} {:>5} {:>4} {:>5} {:>11}  host",
         "kernel",
         "size",
         "-O",
         "cycles",
-        "ops/b",
-        "vec%",
-        "run bundles",
-        "code",
+        "RATIO",
         "bound",
         "bound by",
-        "ratio"
+        "chain",
+        "resource",
+        "r.ratio",
+        "scalar",
+        "speedup",
+        "ops/b",
+        "vec%",
+        "code",
+        "run bundles"
     );
-    for r in rows {
+    for t in rows {
+        let r = &t.row;
+        let _ = write!(s, "{:<9} {:>5} {:>3}", r.kernel, r.size, format!("O{}", r.level));
+        let cycles = r.run.as_ref().ok().map(|x| x.kernel.cycles);
+        let _ = write!(s, " {}", opt(cycles, 9, 0));
+        let b = r.bound.as_ref().ok();
         let _ = write!(
             s,
-            "{:<9} {:>5} {:>3}",
-            r.kernel,
-            r.size,
-            format!("O{}", r.level)
+            " {} {} {:<12} {} {} {}",
+            opt(ratio_to(&r.run, b.map(|b| b.cycles())), 6, 1),
+            opt(b.map(|b| b.cycles()), 9, 1),
+            b.map_or("-".to_string(), |b| b.limit()),
+            opt(b.and_then(|b| b.chain.as_ref().map(|c| c.cycles)), 8, 0),
+            opt(b.map(|b| b.resource.cycles), 9, 1),
+            opt(ratio_to(&r.run, b.map(|b| b.resource.cycles)), 7, 1),
+        );
+        let scalar = t
+            .scalar
+            .as_ref()
+            .and_then(|x| x.run.as_ref().ok().map(|x| x.kernel.cycles));
+        let _ = write!(
+            s,
+            " {} {}",
+            opt(scalar, 9, 0),
+            speedup(t).map_or(format!("{:>7}", "-"), |x| format!("{:>6.2}x", x))
         );
         match &r.run {
             Ok(run) => {
                 let k = &run.kernel;
                 let _ = write!(
                     s,
-                    " {:>10} {:>6.2} {:>5.0} {:>11} {:>5}",
-                    k.cycles,
+                    " {:>5.2} {:>4.0} {:>5} {:>11}",
                     k.ops_per_bundle(),
                     k.vector_percent(),
+                    k.code_bundles,
                     run.total_bundles,
-                    k.code_bundles
                 );
             }
             Err(_) => {
-                let _ = write!(
-                    s,
-                    " {:>10} {:>6} {:>5} {:>11} {:>5}",
-                    "-", "-", "-", "-", "-"
-                );
-            }
-        }
-        match (&r.bound, &r.run) {
-            (Ok(b), Ok(run)) => {
-                let ratio = if b.cycles > 0.0 {
-                    run.kernel.cycles as f64 / b.cycles
-                } else {
-                    f64::INFINITY
-                };
-                let _ = write!(s, " {:>9.1} {:<12} {:>7.1}", b.cycles, b.limit, ratio);
-            }
-            (Ok(b), Err(_)) => {
-                let _ = write!(s, " {:>9.1} {:<12} {:>7}", b.cycles, b.limit, "-");
-            }
-            (Err(_), _) => {
-                let _ = write!(s, " {:>9} {:<12} {:>7}", "-", "-", "-");
+                let _ = write!(s, " {:>5} {:>4} {:>5} {:>11}", "-", "-", "-", "-");
             }
         }
         let _ = writeln!(s, "  {}", r.check.cell());
     }
-    problems(&mut s, rows, "");
+    geometric_means(&mut s, rows);
+    problems(&mut s, &plain, "");
+    let scalars: Vec<Row> = rows.iter().filter_map(|t| t.scalar.clone()).collect();
+    problems(&mut s, &scalars, " (naive scalar)");
     s
 }
 
-/// The machine's line and the bound model's legend.
-fn heading(m: &Machine, rows: &[Row]) -> String {
+/// Per -O level: the geometric means of cycles ÷ bound, cycles ÷ resource
+/// bound and the speedup over the naive scalar build.
+fn geometric_means(s: &mut String, rows: &[TableRow]) {
+    let mut levels: Vec<u8> = rows.iter().map(|t| t.row.level).collect();
+    levels.sort();
+    levels.dedup();
+    for l in levels {
+        let at: Vec<&TableRow> = rows.iter().filter(|t| t.row.level == l).collect();
+        let gm = |f: &dyn Fn(&TableRow) -> Option<f64>| {
+            let v: Vec<f64> = at.iter().filter_map(|t| f(t)).collect();
+            (!v.is_empty()).then(|| ((v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp(), v.len()))
+        };
+        let sem = gm(&|t| ratio_to(&t.row.run, t.row.bound.as_ref().ok().map(|b| b.cycles())));
+        let res = gm(&|t| ratio_to(&t.row.run, t.row.bound.as_ref().ok().map(|b| b.resource.cycles)));
+        let sp = gm(&speedup);
+        if let (Some((a, n)), Some((b, _))) = (sem, res) {
+            let _ = write!(
+                s,
+                "   -O{l}: geometric means over {n} runs: cycles/bound {a:.2}, cycles/resource bound {b:.2}"
+            );
+            if let Some((x, k)) = sp {
+                let _ = write!(s, ", speedup over naive scalar {x:.2}x ({k} runs)");
+            }
+            let _ = writeln!(s);
+        }
+    }
+}
+
+/// The machine's line, which bound applies, and the bound model's legend.
+fn heading(m: &Machine, rows: &[Row], sem: FpSemantics) -> String {
     let mut s = String::new();
     let lanes = m
         .vector_lanes(32)
@@ -164,18 +230,29 @@ fn heading(m: &Machine, rows: &[Row]) -> String {
         "== {}: {} ({lanes}, bundle of {})",
         m.name, m.description, m.bundle.max_ops
     );
+    let _ = writeln!(s, "   {}", sem.describe());
     let mut legend: Vec<String> = Vec::new();
+    let mut chains: Vec<String> = Vec::new();
     for r in rows {
         if let Ok(b) = &r.bound {
-            for mp in &b.mappings {
+            for mp in &b.resource.mappings {
                 let d = mp.describe(m);
                 if !legend.contains(&d) {
                     legend.push(d);
                 }
             }
+            if let Some(c) = &b.chain {
+                let d = format!("{} {}: {}", r.kernel, r.size, c.describe(m));
+                if !chains.contains(&d) {
+                    chains.push(d);
+                }
+            }
         }
     }
-    let _ = writeln!(s, "   bound model: {}", legend.join(", "));
+    let _ = writeln!(s, "   resource model: {}", legend.join(", "));
+    if !chains.is_empty() {
+        let _ = writeln!(s, "   chains (count×instr(latency)): {}", chains.join("; "));
+    }
     s
 }
 
@@ -213,11 +290,8 @@ fn problems(s: &mut String, rows: &[Row], tag: &str) {
     }
 }
 
-fn ratio(run: &Result<Run, String>, bound: &Result<Bound, String>) -> Option<f64> {
-    match (run, bound) {
-        (Ok(r), Ok(b)) if b.cycles > 0.0 => Some(r.kernel.cycles as f64 / b.cycles),
-        _ => None,
-    }
+fn ratio(run: &Result<Run, String>, bound: &Result<KernelBound, String>) -> Option<f64> {
+    ratio_to(run, bound.as_ref().ok().map(|b| b.cycles()))
 }
 
 fn cycles_cells(r: &Row) -> String {
@@ -233,9 +307,15 @@ fn cycles_cells(r: &Row) -> String {
 /// `-fno-modulo-sched` and the default), with cycles, ratio to the bound,
 /// the speed-up, the code size of both and both host checks; then geometric
 /// means per level and the problems of both builds.
-pub fn render_compare(m: &Machine, pairs: &[(Row, Row)], before: &str, after: &str) -> String {
+pub fn render_compare(
+    m: &Machine,
+    pairs: &[(Row, Row)],
+    before: &str,
+    after: &str,
+    sem: FpSemantics,
+) -> String {
     let all: Vec<Row> = pairs.iter().flat_map(|(a, b)| [a.clone(), b.clone()]).collect();
-    let mut s = heading(m, &all);
+    let mut s = heading(m, &all, sem);
     let _ = writeln!(
         s,
         "{:<9} {:>5} {:>3} {:>17} {:>17} {:>8} {:>11}",
@@ -262,7 +342,7 @@ pub fn render_compare(m: &Machine, pairs: &[(Row, Row)], before: &str, after: &s
         let _ = write!(s, " {:>11}", format!("{}/{}", code(a), code(b)));
         match &a.bound {
             Ok(bd) => {
-                let _ = write!(s, " {:>9.1} {:<12}", bd.cycles, bd.limit);
+                let _ = write!(s, " {:>9.1} {:<12}", bd.cycles(), bd.limit());
             }
             Err(_) => {
                 let _ = write!(s, " {:>9} {:<12}", "-", "-");
@@ -305,6 +385,7 @@ pub fn render_compare(m: &Machine, pairs: &[(Row, Row)], before: &str, after: &s
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bound::Bound;
     use crate::measure::KernelStats;
 
     fn row(level: u8, cycles: u64, out: &[u8]) -> Row {
@@ -323,15 +404,35 @@ mod tests {
             level,
             check: Check::of(&run, &Ok(b"42\n".to_vec())),
             run,
-            bound: Ok(Bound { cycles: 100.0, limit: "VMAC".into(), mappings: vec![] }),
+            bound: Ok(KernelBound {
+                resource: Bound { cycles: 100.0, limit: "VMAC".into(), mappings: vec![] },
+                chain: None,
+            }),
         }
+    }
+
+    #[test]
+    fn main_table_with_chain_and_scalar() {
+        let m = Machine::load("ftm").unwrap();
+        let mut r = row(2, 400, b"42\n");
+        if let Ok(b) = &mut r.bound {
+            b.chain = Some(crate::chain::ChainBound { cycles: 200.0, steps: vec![] });
+        }
+        let scalar = Some(row(2, 1000, b"41\n"));
+        let t = render(&m, &[TableRow { row: r, scalar }], FpSemantics::Strict);
+        assert!(t.contains("   400    2.0     200.0 chain             200     100.0     4.0      1000   2.50x"), "{t}");
+        assert!(t.contains("-O2: geometric means over 1 runs: cycles/bound 2.00, cycles/resource bound 4.00, speedup over naive scalar 2.50x"), "{t}");
+        assert!(t.contains("!! dot_i32 size 256 -O2 (naive scalar): CHECKSUM MISMATCH"), "{t}");
+        assert!(t.contains("longest strict-IEEE float chain"), "{t}");
+        let t = render(&m, &[TableRow { row: row(2, 400, b"42\n"), scalar: None }], FpSemantics::Reassociable);
+        assert!(t.contains("resource bound only"), "{t}");
     }
 
     #[test]
     fn comparison_table() {
         let m = Machine::load("ftm").unwrap();
         let pairs = vec![(row(2, 400, b"42\n"), row(2, 200, b"42\n")), (row(3, 300, b"42\n"), row(3, 300, b"41\n"))];
-        let t = render_compare(&m, &pairs, "no SWP", "SWP");
+        let t = render_compare(&m, &pairs, "no SWP", "SWP", FpSemantics::Strict);
         assert!(t.contains("   400    4.0        200    2.0    2.00x"), "{t}");
         assert!(t.contains("ok/MISMATCH!"), "{t}");
         assert!(t.contains("-O2: geometric means over 1 runs: ratio no SWP 4.00, SWP 2.00, speedup 2.00x"), "{t}");

@@ -3,13 +3,14 @@
 //! relabelled `dspcc: error: …` so that every message the user sees names
 //! the command they typed; a failing tool stops the build with clang's
 //! wording (`dspcc: error: linker command failed with exit code 1 (use -v to
-//! see invocation)`); temporary files live in one directory removed at the end.
+//! see invocation)`); temporary files live in one directory removed at the end;
+//! every tool runs as a [`crate::child`] that ends when dspcc does.
 //! The backend runs' pipeline reports, when there are several, are merged
 //! into the one the user named (`--pipeline-report=FILE`).
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use crate::args::{Options, HELP};
 use crate::plan::{self, render, Job, ReportMerge, Tool};
@@ -120,7 +121,7 @@ fn preflight(o: &Options, tc: &Toolchain, jobs: &[Job]) -> Result<(), i32> {
     let clang_jobs: Vec<&Job> = jobs.iter().filter(|j| j.tool == Tool::Clang).collect();
     let f_flags: Vec<&String> = o.clang_flags.iter().filter(|f| f.starts_with("-f")).collect();
     if clang_jobs.is_empty() && !f_flags.is_empty() {
-        let mut cmd = Command::new(&tc.clang);
+        let mut cmd = crate::child::command(&tc.clang);
         cmd.arg(format!("--target={CLANG_TARGET}")).args(["-###", "-fsyntax-only", "-x", "c", "/dev/null"]).args(&f_flags);
         if let Ok(out) = cmd.stdout(Stdio::null()).stderr(Stdio::piped()).output() {
             if !out.status.success() {
@@ -177,7 +178,7 @@ fn run_jobs(o: &Options, jobs: &[Job]) -> i32 {
 
 /// Runs one job; reports a failure clang-style and returns whether it succeeded.
 fn run_one(job: &Job, args: &[String]) -> bool {
-    let mut cmd = Command::new(&job.program);
+    let mut cmd = crate::child::command(&job.program);
     cmd.args(args);
     let result = if job.tool == Tool::Clang {
         cmd.stderr(Stdio::piped()).spawn().and_then(|c| c.wait_with_output()).map(|out| {

@@ -4,9 +4,11 @@
 //! `dsp-as` and `dsp-ld` with the runtime (`crt0.o`, `libc.a`, `libm.a`).
 //!
 //! Modules: [`args`] (parsing), [`tools`] (where things are, what the
-//! machine means for clang), [`plan`] (the commands), [`exec`] (running them).
+//! machine means for clang), [`plan`] (the commands), [`exec`] (running them),
+//! [`child`] (tools started so that they end when dspcc does).
 
 pub mod args;
+pub mod child;
 pub mod exec;
 pub mod plan;
 pub mod tools;

@@ -613,6 +613,15 @@ mod tests {
     }
 
     #[test]
+    fn vectorizer_switches_reach_clang() {
+        // dsp-bench's naive scalar build: LLVM's vectorizers off in clang,
+        // software pipelining off in dsp-llc.
+        let j = jobs("-O2 -fno-vectorize -fno-slp-vectorize -fno-modulo-sched -c x.c");
+        assert!(has(&j[0].1, &["-fno-vectorize", "-fno-slp-vectorize"]), "{:?}", j[0].1);
+        assert!(has(&j[1].1, &["--no-pipeline"]), "{:?}", j[1].1);
+    }
+
+    #[test]
     fn pipeliner_and_remark_flags_reach_every_backend_run() {
         let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
         assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-emit-llvm"]), "{:?}", j[0].1);

@@ -80,6 +80,11 @@ fn crt0_startup_sequence() {
         assert_eq!(ops[1].args[1], sym(&exe, "__bss_start") as i64);
         assert_eq!(ops[2].args[1], sym(&exe, "__bss_end") as i64);
         assert!(sym(&exe, "__bss_end") - sym(&exe, "__bss_start") >= 200);
+        // Both ends on whole vectors: crt0 clears .bss with vector stores.
+        let vb = m.vector_bytes();
+        assert!(vb > 0);
+        assert_eq!(sym(&exe, "__bss_start") % vb.max(64), 0, "{}", m.name);
+        assert_eq!(sym(&exe, "__bss_end") % vb.max(64), 0, "{}", m.name);
         // Every branch or call is followed by one nop bundle per delay slot.
         let d = m.control.delay_slots as usize;
         let main_index = ((sym(&exe, "main") - text.addr) as usize) / n;

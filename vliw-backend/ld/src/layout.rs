@@ -2,7 +2,9 @@
 //! `memory.base + memory.null_guard`, then `.rodata`, `.data` and `.bss`,
 //! each output section aligned to its largest input alignment (at least 64)
 //! and made of the input sections of its kind in link order, each aligned to
-//! its own alignment. Also defines the linker symbols (`__bss_start`, …,
+//! its own alignment. `.bss` starts and ends at a multiple of 64 and of the
+//! machine's widest vector register ([`bss_align`]), so start-up code may
+//! clear it with full-width aligned vector stores. Also defines the linker symbols (`__bss_start`, …,
 //! `__stack_top`).
 
 use dsp_obj::{SectionKind, Segment, SegmentFlags};
@@ -23,6 +25,21 @@ pub const LINKER_SYMBOLS: &[&str] = &[
 
 /// Least alignment of every output section (and of `__bss_start`/`__bss_end`).
 pub const MIN_OUTPUT_ALIGN: u64 = 64;
+
+/// The alignment of `__bss_start` and `__bss_end`: at least
+/// [`MIN_OUTPUT_ALIGN`], and a multiple of the bytes of the machine's widest
+/// vector register (`crt0.s` clears `.bss` with whole vector stores).
+pub fn bss_align(machine: &Machine) -> u64 {
+    let v = machine.vector_bytes() as u64;
+    if v > MIN_OUTPUT_ALIGN && v.is_power_of_two() {
+        v
+    } else if v > MIN_OUTPUT_ALIGN {
+        // Not a power of two: a common multiple (still a multiple of 64).
+        v * MIN_OUTPUT_ALIGN
+    } else {
+        MIN_OUTPUT_ALIGN
+    }
+}
 
 /// The output sections in memory order, with their segment names and flags.
 pub const OUTPUTS: [(SectionKind, &str, SegmentFlags); 4] = [
@@ -192,9 +209,14 @@ pub fn layout(
                     .map(move |(si, s)| (oi, si, s))
             })
         };
+        let least = if kind == SectionKind::Bss {
+            bss_align(machine)
+        } else {
+            MIN_OUTPUT_ALIGN
+        };
         let align = members()
             .map(|(_, _, s)| s.align as u64)
-            .fold(MIN_OUTPUT_ALIGN, u64::max);
+            .fold(least, u64::max);
         let start = align_up(addr, align);
         let mut cur = start;
         let mut data = Vec::new();
@@ -226,8 +248,8 @@ pub fn layout(
             }
         }
         if kind == SectionKind::Bss {
-            // Word loops may clear .bss: both ends aligned.
-            cur = align_up(cur, MIN_OUTPUT_ALIGN);
+            // Vector stores clear .bss: both ends aligned.
+            cur = align_up(cur, bss_align(machine));
         }
         outputs.push(OutputSection {
             name,

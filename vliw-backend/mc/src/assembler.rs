@@ -91,6 +91,11 @@ pub(crate) struct Asm<'m> {
     pub stmt_pos: Pos,
 }
 
+/// The constant `dsp-as` predefines from the machine description: the bytes
+/// of the widest vector register (0 without vector files), what one
+/// full-width vector store writes (`crt0.s` clears `.bss` with it).
+pub const VECTOR_BYTES: &str = "__dsp_vector_bytes";
+
 /// Assembles one source file for `machine`.
 ///
 /// Errors are reported as `FILE:LINE:COL: error: MESSAGE`, sorted by
@@ -112,6 +117,12 @@ pub fn assemble(machine: &Machine, source: &str, file_name: &str) -> Result<Obje
 
 impl<'m> Asm<'m> {
     fn new(m: &'m Machine, file: &str) -> Self {
+        // Predefined constants: position line 0 marks them.
+        let predefined = Equ {
+            expr: crate::parser::Expr { kind: crate::parser::ExprKind::Int(m.vector_bytes() as i64), pos: Pos::default() },
+            dot: None,
+            pos: Pos::default(),
+        };
         Asm {
             m,
             file: file.to_string(),
@@ -122,7 +133,7 @@ impl<'m> Asm<'m> {
             labels: HashMap::new(),
             label_order: Vec::new(),
             label_pos: HashMap::new(),
-            equs: HashMap::new(),
+            equs: HashMap::from([(VECTOR_BYTES.to_string(), predefined)]),
             globals: Vec::new(),
             types: HashMap::new(),
             sizes: HashMap::new(),

@@ -265,7 +265,11 @@ impl Asm<'_> {
         }
         if let Some(old) = self.equs.get(&name) {
             let line = old.pos.line;
-            self.error(npos, format!("'{name}' is already defined at line {line}"));
+            if line == 0 {
+                self.error(npos, format!("'{name}' is predefined by the assembler from the machine description"));
+            } else {
+                self.error(npos, format!("'{name}' is already defined at line {line}"));
+            }
             return;
         }
         self.equs.insert(name, Equ { expr: e.clone(), dot: Some(dot), pos: npos });

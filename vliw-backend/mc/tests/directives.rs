@@ -262,3 +262,18 @@ fn wait_and_nops_follow_each_machines_latencies() {
     let err = assemble(&m, "\t.text\n\t.nops\n", "t.s").unwrap_err();
     assert_eq!(err[0].to_string(), "t.s:2:2: error: '.nops' takes one operand: the number of nop bundles");
 }
+
+#[test]
+fn the_vector_bytes_constant_comes_from_the_machine() {
+    for name in builtin::names() {
+        let m = Machine::load(name).unwrap();
+        let obj = asm(&m, "\t.data\n\t.word __dsp_vector_bytes, 2 * __dsp_vector_bytes\n");
+        let want = m.vector_bytes();
+        assert!(want >= 32, "{name}: {want}");
+        let mut bytes = want.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&(2 * want).to_le_bytes());
+        assert_eq!(section(&obj, ".data").data, bytes, "{name}");
+    }
+    let errs = assemble(&ftm(), "\t.equ __dsp_vector_bytes, 4\n", "t.s").unwrap_err();
+    assert!(errs[0].to_string().contains("'__dsp_vector_bytes' is predefined by the assembler"), "{}", errs[0]);
+}
