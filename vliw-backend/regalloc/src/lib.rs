@@ -57,7 +57,7 @@ mod tests;
 use std::fmt;
 
 use dsp_mir::verify::{verify, Stage};
-use dsp_mir::{Block, Function, InstKind, Machine, PReg, Reg, Terminator};
+use dsp_mir::{Block, Function, InstKind, Machine, PReg, Reg, Terminator, VReg};
 
 use crate::target::{RegKeys, Target};
 
@@ -197,6 +197,27 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
         if report.dead_removed > 0 && report.rounds == 1 {
             live = liveness::compute(&t, &keys, f);
             ivs = intervals::build(&t, &keys, f, &live, &freq);
+        }
+        if report.rounds == 1 {
+            // Values of fixed blocks that also live in ordinary code are
+            // split at once: unspillable across, say, a vector loop that
+            // runs before a pipelined remainder, they would push that
+            // loop's own values to the stack.
+            let in_fixed = fixed::referenced(&t, f);
+            let wide: Vec<VReg> = (0..in_fixed.len())
+                .filter(|&v| in_fixed[v] && split::outside(&t, f, &live, v))
+                .map(|v| VReg(v as u32))
+                .collect();
+            for &w in &wide {
+                let inner = split::split(&t, f, &live, w).map_err(&err)?;
+                split_done.resize(f.vregs.len(), false);
+                split_done[w.0 as usize] = true;
+                split_done[inner.0 as usize] = true;
+                live = liveness::compute(&t, &RegKeys::new(m, f.vregs.len()), f);
+            }
+            if !wide.is_empty() {
+                continue;
+            }
         }
         if opts.coalesce {
             let entry_live: Vec<bool> = (0..f.vregs.len()).map(|v| live.live_in[0].contains(v)).collect();

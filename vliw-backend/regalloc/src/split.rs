@@ -23,7 +23,7 @@ use crate::operands::{for_each_reg_mut, for_each_term_reg_mut, inst_regs, term_u
 use crate::target::Target;
 
 /// Whether `v` lives or is referenced in some ordinary block (something to gain by splitting).
-fn outside(t: &Target, f: &Function, live: &Liveness, v: usize) -> bool {
+pub(crate) fn outside(t: &Target, f: &Function, live: &Liveness, v: usize) -> bool {
     f.blocks.iter().enumerate().any(|(b, data)| {
         data.fixed.is_none()
             && (live.live_in[b].contains(v)
