@@ -34,14 +34,17 @@ pub enum Key {
 
 impl<'a> Fx<'a> {
     pub fn push(&mut self, kind: InstKind) {
-        let mut i = Inst::new(kind);
-        i.loc = self.loc.clone();
-        let cur = self.cur;
-        self.f.block_mut(cur).insts.push(i);
+        self.push_inst(Inst::new(kind));
     }
 
     pub fn push_inst(&mut self, mut i: Inst) {
         i.loc = self.loc.clone();
+        if let (Some(o), InstKind::Machine { instr, .. }) = (self.object, &i.kind) {
+            let sem = &self.m.instr(*instr).sem;
+            if sem.reads_memory() || sem.writes_memory() {
+                i.object = Some(o);
+            }
+        }
         let cur = self.cur;
         self.f.block_mut(cur).insts.push(i);
     }

@@ -73,6 +73,11 @@ pub struct Fx<'a> {
     pub data: Vec<DataObject>,
     /// For variadic functions: the incoming-argument offset of the first variadic argument.
     pub va_offset: u32,
+    /// The memory object of the access being selected: set by
+    /// `memory::lower_load`/`lower_store` while they emit.
+    pub object: Option<dsp_mir::MemObject>,
+    /// Identified objects (noalias arguments, globals, allocas) numbered.
+    pub objects: HashMap<V, dsp_mir::MemObject>,
 }
 
 /// Lowers a function with a body.
@@ -102,6 +107,8 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
         scratch: None,
         data: Vec::new(),
         va_offset: 0,
+        object: None,
+        objects: HashMap::new(),
     };
     let blocks = func.basic_blocks();
     for (i, b) in blocks.iter().enumerate() {
@@ -524,7 +531,7 @@ impl<'a> Fx<'a> {
             let mut new = Vec::new();
             for (dst, inc) in regs.iter().zip(incoming) {
                 let Reg::Virt(d) = *dst else { return Err((phi, "internal: physical phi".into())) };
-                new.push(dsp_mir::Inst { kind: InstKind::Phi { dst: d, incoming: inc }, loc: None, cycle: None });
+                new.push(dsp_mir::Inst::new(InstKind::Phi { dst: d, incoming: inc }));
             }
             let insts = &mut self.f.block_mut(block).insts;
             let at = insts.iter().take_while(|i| matches!(i.kind, InstKind::Phi { .. })).count();

@@ -389,8 +389,10 @@ pub fn lower_load(fx: &mut Fx, i: V) -> Result<(), String> {
     let addr = address(fx, i.operand(0))?;
     let t = i.ty();
     let align = i.alignment().max(1);
-    let v = load_val(fx, &addr, t, align, i.is_volatile())?;
-    fx.set(i, v);
+    fx.object = object_of(fx, i.operand(0));
+    let v = load_val(fx, &addr, t, align, i.is_volatile());
+    fx.object = None;
+    fx.set(i, v?);
     Ok(())
 }
 
@@ -400,7 +402,67 @@ pub fn lower_store(fx: &mut Fx, i: V) -> Result<(), String> {
     let x = fx.val(val)?;
     let addr = address(fx, i.operand(1))?;
     let align = i.alignment().max(1);
-    store_val(fx, &addr, &x, t, align, i.is_volatile())
+    fx.object = object_of(fx, i.operand(1));
+    let r = store_val(fx, &addr, &x, t, align, i.is_volatile());
+    fx.object = None;
+    r
+}
+
+/// The identified object pointer `p` is based on (through GEPs, casts, and
+/// phis and selects whose inputs all agree), numbered per function: a
+/// `noalias` argument, a global variable, an alloca. `None` when it may be
+/// anything.
+pub fn object_of(fx: &mut Fx, p: V) -> Option<dsp_mir::MemObject> {
+    let base = underlying(fx, p, &mut Vec::new())?;
+    let next = dsp_mir::MemObject(fx.objects.len() as u32);
+    Some(*fx.objects.entry(base).or_insert(next))
+}
+
+fn underlying(fx: &Fx, p: V, visiting: &mut Vec<V>) -> Option<V> {
+    if visiting.len() > 32 {
+        return None;
+    }
+    let op = p.opcode().or_else(|| p.const_opcode());
+    match op {
+        Some(Op::LLVMGetElementPtr | Op::LLVMBitCast | Op::LLVMAddrSpaceCast) => {
+            return underlying(fx, p.operand(0), visiting);
+        }
+        Some(Op::LLVMPHI) => {
+            if visiting.contains(&p) {
+                return Some(p); // a cycle: agrees with whatever the others say
+            }
+            visiting.push(p);
+            let mut found: Option<V> = None;
+            for (v, _) in p.incoming() {
+                let u = underlying(fx, v, visiting)?;
+                if u == p {
+                    continue;
+                }
+                match found {
+                    Some(x) if x != u => return None,
+                    _ => found = Some(u),
+                }
+            }
+            visiting.pop();
+            return found;
+        }
+        Some(Op::LLVMSelect) => {
+            let a = underlying(fx, p.operand(1), visiting)?;
+            let b = underlying(fx, p.operand(2), visiting)?;
+            return (a == b).then_some(a);
+        }
+        Some(Op::LLVMAlloca) => return Some(p),
+        _ => {}
+    }
+    if p.is_global() && !p.is_function() {
+        return Some(p);
+    }
+    if p.is_argument() {
+        let k = fx.func.params().iter().position(|&a| a == p)?;
+        let noalias = crate::llvm::attr_kind("noalias");
+        return fx.func.fn_has_attr(k as u32 + 1, noalias).then_some(p);
+    }
+    None
 }
 
 /// A GEP as address arithmetic.

@@ -112,11 +112,22 @@ pub struct Inst {
     /// counted from the block's first, this instruction issues in. `None`
     /// everywhere else.
     pub cycle: Option<u32>,
+    /// For a memory access: the object it reaches, when selection could
+    /// tell (see [`MemObject`]); accesses of different objects never
+    /// overlap. `None`: unknown, may touch anything.
+    pub object: Option<MemObject>,
 }
+
+/// An identified memory object of a function (LLVM's "identified objects"):
+/// a `noalias` (restrict) pointer argument, a global variable or a stack
+/// object. Two different ones never overlap, so the dependence analyses can
+/// drop the edges between their accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MemObject(pub u32);
 
 impl Inst {
     pub fn new(kind: InstKind) -> Inst {
-        Inst { kind, loc: None, cycle: None }
+        Inst { kind, loc: None, cycle: None, object: None }
     }
 }
 

@@ -317,6 +317,8 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     // Memory dependences.
     let mut amap = AffineMap::new(m, f, l);
     let mut accesses: Vec<(NodeId, bool, bool, Option<Affine>, Option<u32>)> = Vec::new();
+    // The identified object of each access (see dsp_mir::MemObject).
+    let mut objects: Vec<Option<dsp_mir::MemObject>> = Vec::new();
     let mut order: Vec<(usize, NodeId)> = node_of_inst.iter().map(|(&i, &n)| (i, n)).collect();
     order.sort();
     for &(i, n) in &order {
@@ -339,6 +341,7 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
             _ => None,
         };
         accesses.push((n, rd, wr, addr, size));
+        objects.push(body[i].object);
     }
     let limit = 1 << 20;
     let mut groups: Vec<Vec<Access>> = Vec::new();
@@ -346,6 +349,12 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     for x in 0..accesses.len() {
         for y in x + 1..accesses.len() {
+            if let (Some(oa), Some(ob)) = (objects[x], objects[y]) {
+                if oa != ob {
+                    // Different identified objects never overlap.
+                    continue;
+                }
+            }
             let (a, ard, awr, aaddr, asz) = &accesses[x];
             let (b, brd, bwr, baddr, bsz) = &accesses[y];
             if !awr && !bwr {
