@@ -290,3 +290,38 @@ fn inline_asm_is_an_error_with_file_and_line() {
         );
     }
 }
+
+/// Loads and stores carry the identified object their address is based on:
+/// restrict arguments and globals are objects of their own, a plain pointer
+/// argument is unknown.
+#[test]
+fn accesses_carry_their_identified_objects() {
+    let src = "int g[8];\n\
+               void f(int *restrict x, int *restrict y, int *p, int n) {\n\
+                 for (int i = 0; i < n; i++) y[i] = x[i] + g[i & 7] + p[i];\n\
+               }\n";
+    let m = Machine::load("ftm").unwrap();
+    let module = select_c(&m, "objects", src, "-O1", &[]);
+    let f = module.functions.iter().find(|f| f.name == "f").unwrap();
+    let mut objects = Vec::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let InstKind::Machine { instr, .. } = &i.kind {
+                let sem = &m.instr(*instr).sem;
+                if sem.reads_memory() || sem.writes_memory() {
+                    objects.push((sem.writes_memory(), i.object));
+                }
+            }
+        }
+    }
+    // x, g and p loaded, y stored.
+    let loads: Vec<_> = objects.iter().filter(|(w, _)| !w).map(|(_, o)| *o).collect();
+    let stores: Vec<_> = objects.iter().filter(|(w, _)| *w).map(|(_, o)| *o).collect();
+    assert_eq!(loads.len(), 3, "{objects:?}");
+    assert_eq!(loads.iter().filter(|o| o.is_none()).count(), 1, "p is unknown: {objects:?}");
+    let mut known: Vec<_> = loads.iter().flatten().copied().collect();
+    known.extend(stores.iter().flatten().copied());
+    known.sort();
+    known.dedup();
+    assert_eq!(known.len(), 3, "x, g and y are three objects: {objects:?}");
+}

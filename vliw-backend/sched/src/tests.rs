@@ -244,6 +244,7 @@ fn diagnostics() {
         },
         loc: None,
         cycle: None,
+        object: None,
     });
     f.block_mut(Block(0)).term = ret_term(&m);
     let e = emit_module(&m, &one(f), &SchedOptions::default()).unwrap_err();
@@ -299,6 +300,7 @@ fn diagnostics() {
             col: 1,
         }),
         cycle: None,
+        object: None,
     });
     f.vregs.push(m.scalar_file(Ty::I32).unwrap());
     let e = schedule_function(&m, &f, &SchedOptions::default()).unwrap_err();
