@@ -72,6 +72,10 @@ pub struct Mrt<'a> {
     placed: Vec<Option<(u32, Option<UnitId>)>>,
     /// Queries answered so far ([`Mrt::work`]).
     queries: std::cell::Cell<u64>,
+    /// Per node: the units it may run on and the slots that feed them, as
+    /// bit sets (0 when the machine has more than 64 of either: no quick
+    /// test).
+    masks: Vec<(u64, u64)>,
 }
 
 impl<'a> Mrt<'a> {
@@ -88,7 +92,32 @@ impl<'a> Mrt<'a> {
             reads: vec![vec![0; files]; ii as usize],
             placed: vec![None; g.nodes.len()],
             queries: std::cell::Cell::new(0),
+            masks: g.nodes.iter().map(|nd| masks_of(m, nd.instr)).collect(),
         }
+    }
+
+    /// A quick necessary condition for adding `n` to row `r` (Hall's
+    /// condition on `n`'s own units and slots): the operations of the row
+    /// that can only use those units, with `n`, are no more than their free
+    /// instances, and those that can only use those slots no more than the
+    /// slots. The `.isa`'s placement search is only asked when it holds —
+    /// it spends most of its time proving full rows full.
+    fn may_fit(&self, n: NodeId, r: usize) -> bool {
+        let (units, slots) = self.masks[n];
+        if units == 0 || slots == 0 {
+            return true;
+        }
+        let (mut on_units, mut on_slots) = (1u32, 1u32);
+        for &x in &self.rows[r] {
+            let (u, s) = self.masks[x];
+            on_units += u32::from(u != 0 && u & !units == 0);
+            on_slots += u32::from(s != 0 && s & !slots == 0);
+        }
+        let free: u32 = (0..self.m.units.len())
+            .filter(|&u| units >> u & 1 == 1)
+            .map(|u| self.m.units[u].count.saturating_sub(self.held[r][u]))
+            .sum();
+        on_units <= free && on_slots <= slots.count_ones()
     }
 
     /// The work this table has done: one unit per query (a row placement
@@ -149,6 +178,15 @@ impl<'a> Mrt<'a> {
             }
         }
         // Slots and units of the issue row, with held instances taken out.
+        if !self.may_fit(n, r) {
+            let units: Vec<&str> = instr.units.iter().map(|&u| m.unit(u).name.as_str()).collect();
+            let err = isa_tablegen::BundleError::NoUnit {
+                op: self.rows[r].len(),
+                mnemonic: instr.mnemonic.clone(),
+                units: units.join("|"),
+            };
+            return Err(Fail::Place { row: r, err });
+        }
         let mut instrs: Vec<InstrId> = self.rows[r].iter().map(|&x| self.g.nodes[x].instr).collect();
         instrs.push(node.instr);
         let held = &self.held[r];
@@ -309,6 +347,22 @@ impl<'a> Mrt<'a> {
             }
         }
     }
+}
+
+/// The units an instruction may run on and the slots feeding them, as bit
+/// sets; (0, 0) when the machine has more than 64 units or slots.
+fn masks_of(m: &Machine, instr: InstrId) -> (u64, u64) {
+    if m.units.len() > 64 || m.slots.len() > 64 {
+        return (0, 0);
+    }
+    let units = m.instr(instr).units.iter().fold(0u64, |a, u| a | 1 << u.0);
+    let slots = m
+        .slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.feeds.iter().any(|u| units >> u.0 & 1 == 1))
+        .fold(0u64, |a, (i, _)| a | 1 << i);
+    (units, slots)
 }
 
 #[cfg(test)]
