@@ -10,10 +10,12 @@
 //!   lifetime polishing ([`crate::polish`]), which spends its time
 //!   re-scoring candidate moves.
 //!
-//! On the machine this was calibrated on (the 834 pipelined loops of the
-//! differential corpus on `ftm`), a million units take about a second of
-//! SMS with polishing. A [`Work`] carries what has been spent and the limit;
-//! a scheduler that reaches the limit stops and says so.
+//! Calibration: over the loops of the differential corpus and the bench
+//! kernels on `ftm` (their dependence graphs replayed through SMS and
+//! polishing, 2-core development machine), a unit took 0.36 µs of CPU time
+//! on average: a million units are about a third of a second. A [`Work`]
+//! carries what has been spent and the limit; a scheduler that reaches the
+//! limit stops and says so.
 
 /// Kernel-row updates of lifetime polishing that count as one unit of work.
 pub const POLISH_EVALUATIONS_PER_UNIT: u64 = 8;
