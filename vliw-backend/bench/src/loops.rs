@@ -5,7 +5,9 @@
 //!
 //! - seed 000's Table 2 (§5, "performance results") side by side over the
 //!   loops every scheduler pipelined: loops at II = MII, sum of II, mean
-//!   MaxLive, mean stages (SC), mean kernel copies, total scheduling time;
+//!   MaxLive, mean stages (SC), mean kernel copies, total scheduling time,
+//!   and the scheduling time per pipelined loop (median, 95th percentile,
+//!   maximum: what pipelining costs at compile time, issue 9 item 5);
 //! - the outcomes of every loop (pipelined, not, with the top reasons), and
 //!   how often the ILP scheduler hit its time cap;
 //! - the issue's "Done when" figures: among loops where the ILP proved that
@@ -201,6 +203,15 @@ fn mean(sum: u64, n: usize) -> String {
     }
 }
 
+/// Median, 95th percentile and maximum of `times` (nearest rank), in
+/// microseconds; None when empty.
+pub fn time_quantiles(times: &[u64]) -> Option<(u64, u64, u64)> {
+    let mut t = times.to_vec();
+    t.sort_unstable();
+    let rank = |q: f64| t[((q * t.len() as f64).ceil() as usize).clamp(1, t.len()) - 1];
+    (!t.is_empty()).then(|| (rank(0.5), rank(0.95), t[t.len() - 1]))
+}
+
 /// Every loop any scheduler reported, in order.
 pub fn all_keys(runs: &[SchedulerRun]) -> Vec<LoopKey> {
     let mut keys: Vec<LoopKey> = runs.iter().flat_map(|r| r.loops.keys().cloned()).collect();
@@ -297,6 +308,22 @@ pub fn table2(runs: &[SchedulerRun]) -> String {
             })
             .collect(),
     );
+    for (label, pick) in [("  median", 0usize), ("  95th percentile", 1), ("  max", 2)] {
+        let cells = runs
+            .iter()
+            .map(|r| {
+                let us: Vec<u64> = r.loops.values().filter_map(|l| l.outcome.as_ref().ok()).map(|p| p.time_us).collect();
+                time_quantiles(&us).map_or("-".to_string(), |q| {
+                    let x = [q.0, q.1, q.2][pick];
+                    format!("{:.1}", x as f64 / 1e3)
+                })
+            })
+            .collect();
+        if pick == 0 {
+            row(&mut s, "scheduling time per pipelined loop (ms):", vec![String::new(); runs.len()]);
+        }
+        row(&mut s, label, cells);
+    }
     let mut reasons: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, r) in runs.iter().enumerate() {
         for l in r.loops.values() {
@@ -497,6 +524,15 @@ mod tests {
         format!(
             r#"{{"function":"{f}","file":"a.c","line":3,"block":"{b}","pipelined":true,"res_mii":{mii},"rec_mii":1,"mii":{mii},"ii":{ii},"stages":2,"max_live":{live},"kernel_copies":1,"min_trip":2,"scheduler":"x","schedule_time_us":1000,"capped":{capped},"attempts":[]}}"#
         )
+    }
+
+    #[test]
+    fn quantiles() {
+        assert_eq!(time_quantiles(&[]), None);
+        assert_eq!(time_quantiles(&[7]), Some((7, 7, 7)));
+        let t: Vec<u64> = (1..=100).rev().collect();
+        assert_eq!(time_quantiles(&t), Some((50, 95, 100)));
+        assert_eq!(time_quantiles(&[1, 2, 3]), Some((2, 3, 3)));
     }
 
     #[test]

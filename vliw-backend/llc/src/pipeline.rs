@@ -3,10 +3,12 @@
 //! loop's fixed-schedule blocks need more registers than the machine has
 //! (`RaErrorKind::FixedBlockPressure`), the loop is scheduled again at a
 //! larger II (fewer values live at once), and after a few tries left as an
-//! ordinary loop; its report says which.
+//! ordinary loop; its report says which. One `dsp_pipeliner::Session`
+//! spans the retries: the other loops' schedules are reused, and the
+//! function's compile-time budget for scheduling covers them all.
 
 use dsp_mir::{Block, Function, Machine};
-use dsp_pipeliner::{pipeline_function, LoopReport, PipelineOptions};
+use dsp_pipeliner::{pipeline_function_in, LoopReport, PipelineOptions, Session};
 use dsp_regalloc::{allocate, RaError, RaErrorKind, RaOptions};
 
 /// Times a loop's II is raised before it is given up.
@@ -26,9 +28,10 @@ pub fn pipeline_and_allocate(
     let original = f.clone();
     let mut opts = popts.clone();
     let mut raises: Vec<(Block, u32)> = Vec::new();
+    let mut session = Session::default();
     loop {
         let mut work = original.clone();
-        let result = pipeline_function(m, &mut work, &opts);
+        let result = pipeline_function_in(m, &mut work, &opts, &mut session);
         match allocate(m, &mut work, ra) {
             Ok(_) => {
                 *f = work;

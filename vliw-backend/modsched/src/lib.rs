@@ -12,7 +12,8 @@
 //! - [`sms`]: SMS placement (§4.3), II+1 on failure, symmetric retry;
 //! - [`regs`]: lifetimes, MaxLive and kernel copies of a schedule;
 //! - [`ims`]: Rau's iterative modulo scheduling (reference heuristic);
-//! - [`ilp`]: the optimal modulo scheduler (integer program, CBC).
+//! - [`ilp`]: the optimal modulo scheduler (integer program, CBC);
+//! - [`work`]: compile-time budgets in deterministic work units.
 
 pub mod analysis;
 pub mod graph;
@@ -26,12 +27,14 @@ pub mod polish;
 pub mod regs;
 pub mod schedule;
 pub mod sms;
+pub mod work;
 
 pub use graph::{DepKind, Edge, LoopGraph, Node, NodeId, PinnedRow};
 pub use mii::MiiReport;
 pub use mrt::Mrt;
 pub use regs::Pressure;
 pub use sms::SmsOptions;
+pub use work::Work;
 pub use schedule::{verify, Attempt, Outcome, Schedule, ScheduleError, Scheduler};
 
 /// Machines shared by the unit tests.

@@ -423,7 +423,7 @@ fn pack_from(
             return None;
         }
         *budget -= 1;
-        if mrt.try_place(v, r).is_ok() {
+        if mrt.place(v, r) {
             rows[i] = r;
             let res = pack_from(mrt, g, order, same_as_prev, rotate, i + 1, rows, budget);
             mrt.remove(v);

@@ -25,6 +25,7 @@ enum Fail {
     Place { row: usize, err: isa_tablegen::BundleError },
     Held { unit: UnitId, row: usize, busy: u32 },
     HeldPlace { unit: UnitId, row: usize, err: isa_tablegen::BundleError },
+    Moved { unit: UnitId, row: usize },
 }
 
 impl Fail {
@@ -42,6 +43,10 @@ impl Fail {
             Fail::Held { unit, row, busy } => {
                 format!("unit '{}' is busy in row {row} (non-pipelined, {busy} cycles)", m.unit(*unit).name)
             }
+            Fail::Moved { unit, row } => format!(
+                "row {row}: a non-pipelined operation holding unit '{}' would have to issue on another unit",
+                m.unit(*unit).name
+            ),
             Fail::HeldPlace { unit, row, err } => {
                 format!("row {row}: unit '{}' held by a non-pipelined operation: {err}", m.unit(*unit).name)
             }
@@ -65,6 +70,12 @@ pub struct Mrt<'a> {
     reads: Vec<Vec<u32>>,
     /// Issue cycle and held unit of every placed node.
     placed: Vec<Option<(u32, Option<UnitId>)>>,
+    /// Queries answered so far ([`Mrt::work`]).
+    queries: std::cell::Cell<u64>,
+    /// Per node: the units it may run on and the slots that feed them, as
+    /// bit sets (0 when the machine has more than 64 of either: no quick
+    /// test).
+    masks: Vec<(u64, u64)>,
 }
 
 impl<'a> Mrt<'a> {
@@ -80,7 +91,41 @@ impl<'a> Mrt<'a> {
             landing: vec![vec![0; files]; ii as usize],
             reads: vec![vec![0; files]; ii as usize],
             placed: vec![None; g.nodes.len()],
+            queries: std::cell::Cell::new(0),
+            masks: g.nodes.iter().map(|nd| masks_of(m, nd.instr)).collect(),
         }
+    }
+
+    /// A quick necessary condition for adding `n` to row `r` (Hall's
+    /// condition on `n`'s own units and slots): the operations of the row
+    /// that can only use those units, with `n`, are no more than their free
+    /// instances, and those that can only use those slots no more than the
+    /// slots. The `.isa`'s placement search is only asked when it holds —
+    /// it spends most of its time proving full rows full.
+    fn may_fit(&self, n: NodeId, r: usize) -> bool {
+        let (units, slots) = self.masks[n];
+        if units == 0 || slots == 0 {
+            return true;
+        }
+        let (mut on_units, mut on_slots) = (1u32, 1u32);
+        for &x in &self.rows[r] {
+            let (u, s) = self.masks[x];
+            on_units += u32::from(u != 0 && u & !units == 0);
+            on_slots += u32::from(s != 0 && s & !slots == 0);
+        }
+        let free: u32 = (0..self.m.units.len())
+            .filter(|&u| units >> u & 1 == 1)
+            .map(|u| self.m.units[u].count.saturating_sub(self.held[r][u]))
+            .sum();
+        on_units <= free && on_slots <= slots.count_ones()
+    }
+
+    /// The work this table has done: one unit per query (a row placement
+    /// asked of the `.isa`, with the rows a non-pipelined operation holds),
+    /// the measure of the schedulers' compile-time budgets
+    /// ([`crate::work::Work`]): deterministic, unlike time.
+    pub fn work(&self) -> u64 {
+        self.queries.get()
     }
 
     pub fn ii(&self) -> u32 {
@@ -111,6 +156,7 @@ impl<'a> Mrt<'a> {
     /// Whether node `n` can issue at cycle `t`; Err says which resource is
     /// short. The unit a non-pipelined node would hold is returned.
     fn check(&self, n: NodeId, t: u32) -> Result<Option<UnitId>, Fail> {
+        self.queries.set(self.queries.get() + 1);
         let m = self.m;
         let node = &self.g.nodes[n];
         let instr = m.instr(node.instr);
@@ -132,12 +178,22 @@ impl<'a> Mrt<'a> {
             }
         }
         // Slots and units of the issue row, with held instances taken out.
+        if !self.may_fit(n, r) {
+            let units: Vec<&str> = instr.units.iter().map(|&u| m.unit(u).name.as_str()).collect();
+            let err = isa_tablegen::BundleError::NoUnit {
+                op: self.rows[r].len(),
+                mnemonic: instr.mnemonic.clone(),
+                units: units.join("|"),
+            };
+            return Err(Fail::Place { row: r, err });
+        }
         let mut instrs: Vec<InstrId> = self.rows[r].iter().map(|&x| self.g.nodes[x].instr).collect();
         instrs.push(node.instr);
         let held = &self.held[r];
         let placement = m
             .place_bundle(&instrs, &|u: UnitId, k: u32| k < held[u.0 as usize])
             .map_err(|err| Fail::Place { row: r, err })?;
+        self.keeps_units(r, &placement).map_err(|unit| Fail::Moved { unit, row: r })?;
         let unit = placement.last().map(|p| p.unit);
         if self.busy(n) <= 1 {
             return Ok(None);
@@ -164,18 +220,68 @@ impl<'a> Mrt<'a> {
             if self.held[hr][unit.0 as usize] + k + issued + own > count {
                 return Err(Fail::Held { unit, row: hr, busy: self.busy(n) });
             }
-            if issued > 0 || self.held[hr][unit.0 as usize] > 0 {
-                // Re-place that row with one more instance held.
-                let instrs: Vec<InstrId> = self.rows[hr].iter().map(|&x| self.g.nodes[x].instr).collect();
-                if !instrs.is_empty() {
-                    let mut h = self.held[hr].clone();
-                    h[unit.0 as usize] += k;
-                    m.place_bundle(&instrs, &|u: UnitId, i: u32| i < h[u.0 as usize])
-                        .map_err(|err| Fail::HeldPlace { unit, row: hr, err })?;
-                }
+            // Re-place that row with one more instance held: its operations
+            // with alternative units may need the instance too (counting
+            // only the operations bound to `unit` misses them).
+            let instrs: Vec<InstrId> = self.rows[hr].iter().map(|&x| self.g.nodes[x].instr).collect();
+            if !instrs.is_empty() {
+                let mut h = self.held[hr].clone();
+                h[unit.0 as usize] += k;
+                let p = m
+                    .place_bundle(&instrs, &|u: UnitId, i: u32| i < h[u.0 as usize])
+                    .map_err(|err| Fail::HeldPlace { unit, row: hr, err })?;
+                self.keeps_units(hr, &p).map_err(|unit| Fail::Moved { unit, row: hr })?;
             }
         }
         Ok(Some(unit))
+    }
+
+    /// Instances of `unit` taken in row `r` (held by non-pipelined
+    /// operations, or issued to by operations that run only on it).
+    fn unit_used(&self, unit: UnitId, r: u32) -> u32 {
+        let m = self.m;
+        let r = r as usize;
+        let issued = self.rows[r]
+            .iter()
+            .filter(|&&x| {
+                self.placed[x].is_some_and(|(_, u)| u == Some(unit))
+                    || m.instr(self.g.nodes[x].instr).units.iter().all(|&u| u == unit)
+            })
+            .count() as u32;
+        self.held[r][unit.0 as usize] + issued
+    }
+
+    /// Whether a non-pipelined node `n` that fits at cycle `t` would hold
+    /// its unit back to back with the unit's other holdings: the instances
+    /// taken in the row before its issue and in the row after its last busy
+    /// cycle add up to the unit's count (for a single instance: one of the
+    /// two is taken). Placed so, non-pipelined operations leave no gaps
+    /// shorter than their busy time, which no later one could use. False
+    /// for pipelined nodes and nodes that do not fit.
+    pub fn abuts(&self, n: NodeId, t: u32) -> bool {
+        let b = self.busy(n);
+        if b <= 1 || b >= self.ii {
+            return false;
+        }
+        let Ok(Some(unit)) = self.check(n, t) else { return false };
+        let ii = self.ii;
+        self.unit_used(unit, (t + ii - 1) % ii) + self.unit_used(unit, (t + b) % ii) >= self.m.unit(unit).count
+    }
+
+    /// Whether a placement of row `r` (its nodes first, in order) keeps every
+    /// non-pipelined node of the row on the unit it holds in the following
+    /// rows; Err: the unit one of them would leave. (A non-pipelined
+    /// operation with alternative units holds the unit it issued on; a row
+    /// placed so that it issues on another would hold the wrong one.)
+    fn keeps_units(&self, r: usize, placement: &[isa_tablegen::Placement]) -> Result<(), UnitId> {
+        for (&x, p) in self.rows[r].iter().zip(placement) {
+            if let Some((_, Some(u))) = self.placed[x] {
+                if p.unit != u {
+                    return Err(u);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Whether node `n` fits at cycle `t` (nothing changes).
@@ -190,8 +296,17 @@ impl<'a> Mrt<'a> {
 
     /// Places node `n` at cycle `t` if it fits.
     pub fn try_place(&mut self, n: NodeId, t: u32) -> Result<(), String> {
+        self.place_or_fail(n, t).map_err(|e| e.text(self.m))
+    }
+
+    /// [`Mrt::try_place`] without the reason (cheaper in search loops).
+    pub fn place(&mut self, n: NodeId, t: u32) -> bool {
+        self.place_or_fail(n, t).is_ok()
+    }
+
+    fn place_or_fail(&mut self, n: NodeId, t: u32) -> Result<(), Fail> {
         assert!(self.placed[n].is_none(), "node placed twice");
-        let unit = self.check(n, t).map_err(|e| e.text(self.m))?;
+        let unit = self.check(n, t)?;
         let r = (t % self.ii) as usize;
         self.rows[r].push(n);
         let node = &self.g.nodes[n];
@@ -231,5 +346,84 @@ impl<'a> Mrt<'a> {
                 self.held[hr as usize][u.0 as usize] -= 1;
             }
         }
+    }
+}
+
+/// The units an instruction may run on and the slots feeding them, as bit
+/// sets; (0, 0) when the machine has more than 64 units or slots.
+fn masks_of(m: &Machine, instr: InstrId) -> (u64, u64) {
+    if m.units.len() > 64 || m.slots.len() > 64 {
+        return (0, 0);
+    }
+    let units = m.instr(instr).units.iter().fold(0u64, |a, u| a | 1 << u.0);
+    let slots = m
+        .slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.feeds.iter().any(|u| units >> u.0 & 1 == 1))
+        .fold(0u64, |a, (i, _)| a | 1 << i);
+    (units, slots)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Node;
+
+    fn alt() -> Machine {
+        Machine::load(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/machines/sms_alt.isa")).expect("sms_alt.isa")
+    }
+
+    fn bag(m: &Machine, ops: &[&str]) -> LoopGraph {
+        let mut g = LoopGraph::new();
+        for (i, k) in ops.iter().enumerate() {
+            let instr = m.instr_by_mnemonic(k).unwrap();
+            g.add_node(Node { instr, reads: vec![], writes: None, name: format!("n{i}"), pinned_row: None });
+        }
+        g
+    }
+
+    /// rem (div or mul, busy 2) at row 0 on mul, a div holding the divider
+    /// over rows 1–3, and a mac that only runs on mul in row 0: the .isa's
+    /// placement of row 0 would move the rem to the divider (held) to let
+    /// the mac have mul — the table must refuse, not count the rem's
+    /// holding on one unit and its issue on the other.
+    #[test]
+    fn non_pipelined_operation_keeps_its_unit() {
+        let m = alt();
+        let g = bag(&m, &["rem", "rem", "div", "mac", "cmpp"]);
+        let mut mrt = Mrt::new(&m, &g, 4);
+        let rows = [0, 2, 1, 0, 1];
+        let all = (0..5).all(|x| mrt.place(x, rows[x]));
+        assert!(!all, "the table accepted an impossible packing");
+        // Two rems and a mul at II = 3 next to a div (holding the divider
+        // all three rows): the rems both need mul, 4 busy cycles in 3 rows.
+        let g = bag(&m, &["rem", "div", "ld", "rem", "mul"]);
+        for a in 0..3 {
+            for b in 0..3 {
+                for c in 0..3 {
+                    let mut mrt = Mrt::new(&m, &g, 3);
+                    let rows = [a, b, 0, c, 1];
+                    assert!(!(0..5).all(|x| mrt.place(x, rows[x])), "rows {rows:?}");
+                }
+            }
+        }
+    }
+
+    /// Back-to-back placement: a divider held over rows 0–2 at II = 9; a
+    /// second div abuts it at row 3 (or ends at row 8), not in between.
+    #[test]
+    fn abutting_holdings() {
+        let m = alt();
+        let g = bag(&m, &["div", "div", "div"]);
+        let mut mrt = Mrt::new(&m, &g, 9);
+        assert!(mrt.place(0, 0));
+        assert!(mrt.abuts(1, 3));
+        assert!(mrt.abuts(1, 6));
+        assert!(!mrt.abuts(1, 4));
+        assert!(!mrt.abuts(1, 1), "does not fit");
+        assert!(mrt.place(1, 4));
+        // Rows 3 and 7–8 are left: no div fits any more.
+        assert!((0..9).all(|r| !mrt.fits(2, r)));
     }
 }

@@ -14,7 +14,11 @@
 //! move helps (a resource-bound kernel has no free slot to move into), two
 //! neighbours shift together by the same amount, and then two nodes
 //! exchange rows. Rounds repeat while something improves, at most
-//! [`ROUNDS`], within a budget of [`BUDGET`] units of work. Pinned nodes keep
+//! [`ROUNDS`], within a budget of [`BUDGET`] units of work (less if the
+//! caller's [`crate::work::Work`] has less left); kicks of an iterated local
+//! search follow while they keep finding better states (a few in a row
+//! that do not end it). Polishing stops as soon as MaxLive reaches its
+//! lower bound at this II ([`max_live_floor`]). Pinned nodes keep
 //! their row. Every move keeps every dependence and every resource, so the
 //! result is a schedule at the same II; it is still checked by
 //! [`crate::schedule::verify`] and dropped if the check fails (the table's
@@ -26,15 +30,23 @@ use isa_tablegen::Machine;
 use crate::graph::{DepKind, LoopGraph, NodeId};
 use crate::mrt::Mrt;
 use crate::schedule::{verify, Schedule};
+use crate::work::{Work, POLISH_EVALUATIONS_PER_UNIT};
 
 /// Rounds over all nodes at most.
 pub const ROUNDS: usize = 8;
-/// Kicks of the iterated local search.
+/// Kicks of the iterated local search at most…
 const KICKS: usize = 40;
+/// …and at most this many in a row that find nothing better: polishing
+/// spends in proportion to what it gains.
+const KICK_PATIENCE: usize = 16;
+/// Work of computing one push, in kernel-row updates.
+const PUSH_COST: usize = 8;
 /// Nodes one push may move.
 const PUSH_LIMIT: usize = 8;
-/// A node moves at most this many IIs from where it is in one step.
+/// A node moves at most this many IIs from where it is in one step…
 const REACH_IIS: i64 = 3;
+/// …and in one push (which moves its neighbours with it).
+const PUSH_REACH_IIS: i64 = 1;
 
 /// What polishing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,8 +133,12 @@ struct Polisher<'a> {
     pred: Vec<Vec<usize>>,
     flow_out: Vec<Vec<usize>>,
     flow_in: Vec<Vec<NodeId>>,
-    /// Work spent so far (bounded by [`BUDGET`]).
+    /// Work spent so far (bounded by `limit`).
     evaluations: usize,
+    /// [`BUDGET`], or less when the caller's budget has less left.
+    limit: usize,
+    /// MaxLive no schedule at this II can go below (polishing stops there).
+    floor: i64,
 }
 
 /// Work per schedule at most, in kernel-row updates: each evaluated
@@ -131,6 +147,22 @@ struct Polisher<'a> {
 const BUDGET: usize = 1_500_000;
 
 impl<'a> Polisher<'a> {
+    /// Whether the budget is spent.
+    fn spent(&self) -> bool {
+        self.evaluations > self.limit
+    }
+
+    /// Whether the budget is spent or MaxLive is at its lower bound
+    /// (nothing left to gain).
+    fn done(&self) -> bool {
+        self.spent() || self.live.max_live() <= self.floor
+    }
+
+    /// The work done, in [`crate::work`] units.
+    fn work(&self) -> u64 {
+        self.evaluations as u64 / POLISH_EVALUATIONS_PER_UNIT + self.mrt.work()
+    }
+
     /// The work of evaluating one placement.
     fn cost(&self) -> usize {
         self.ii as usize + 4
@@ -223,8 +255,15 @@ impl<'a> Polisher<'a> {
         let here = self.t[v];
         let mut best = (self.score(), here);
         self.mrt.remove(v);
+        // Whether v fits each row, asked once per row (the window spans
+        // several IIs).
+        let mut fits: Vec<Option<bool>> = vec![None; self.ii as usize];
         for c in lo..=hi {
-            if c == here || want.is_some_and(|r| self.row(c) != r) || !self.mrt.fits(v, self.row(c)) {
+            if c == here || want.is_some_and(|r| self.row(c) != r) {
+                continue;
+            }
+            let row = self.row(c);
+            if !*fits[row as usize].get_or_insert_with(|| self.mrt.fits(v, row)) {
                 continue;
             }
             self.evaluations += self.cost();
@@ -244,7 +283,7 @@ impl<'a> Polisher<'a> {
         self.retime(touched, chosen);
         let mut placed = 0;
         for &(x, c) in chosen {
-            if self.mrt.try_place(x, self.row(c)).is_err() {
+            if !self.mrt.place(x, self.row(c)) {
                 break;
             }
             placed += 1;
@@ -257,7 +296,7 @@ impl<'a> Polisher<'a> {
         }
         self.retime(touched, old);
         for &(x, c) in old {
-            let _ = self.mrt.try_place(x, self.row(c));
+            self.mrt.place(x, self.row(c));
         }
         false
     }
@@ -284,7 +323,7 @@ impl<'a> Polisher<'a> {
         }
         self.mrt.remove(v);
         self.mrt.remove(w);
-        let ok = self.mrt.try_place(v, rw).is_ok();
+        let ok = self.mrt.place(v, rw);
         let fits = ok && self.mrt.fits(w, rv);
         if ok {
             self.mrt.remove(v);
@@ -374,10 +413,11 @@ impl<'a> Polisher<'a> {
         }
         let here = self.t[v];
         let mut best: (Score, Option<Vec<(NodeId, i64)>>) = (self.score(), None);
-        for c in here - REACH_IIS * self.ii..=here + REACH_IIS * self.ii {
-            if c == here || self.evaluations > BUDGET {
+        for c in here - PUSH_REACH_IIS * self.ii..=here + PUSH_REACH_IIS * self.ii {
+            if c == here || self.spent() {
                 continue;
             }
+            self.evaluations += PUSH_COST;
             let Some(moves) = self.push(v, c, PUSH_LIMIT) else { continue };
             if moves.len() < 2 {
                 continue; // a single move: already tried
@@ -413,7 +453,7 @@ impl<'a> Polisher<'a> {
             }
             if !improved {
                 for v in 0..n {
-                    if self.evaluations > BUDGET {
+                    if self.spent() {
                         break;
                     }
                     improved |= self.push_best(v);
@@ -421,7 +461,7 @@ impl<'a> Polisher<'a> {
                 let pairs: Vec<(NodeId, NodeId)> =
                     self.g.edges.iter().filter(|e| e.from != e.to && e.from < n && e.to < n).map(|e| (e.from, e.to)).collect();
                 for (u, v) in pairs {
-                    if self.evaluations > BUDGET {
+                    if self.spent() {
                         break;
                     }
                     improved |= self.shift_pair(u, v);
@@ -430,14 +470,14 @@ impl<'a> Polisher<'a> {
             if !improved {
                 'pairs: for v in 0..n {
                     for w in v + 1..n {
-                        if self.evaluations > BUDGET {
+                        if self.spent() {
                             break 'pairs;
                         }
                         improved |= self.swap(v, w);
                     }
                 }
             }
-            if !improved || self.evaluations > BUDGET {
+            if !improved || self.done() {
                 break;
             }
         }
@@ -476,7 +516,7 @@ impl<'a> Polisher<'a> {
             if d == 0 || !self.mrt.fits(u, self.row(tu + d)) {
                 continue;
             }
-            if self.mrt.try_place(u, self.row(tu + d)).is_err() {
+            if !self.mrt.place(u, self.row(tu + d)) {
                 continue;
             }
             let fits = self.mrt.fits(v, self.row(tv + d));
@@ -498,6 +538,28 @@ impl<'a> Polisher<'a> {
 
 /// Polishes `s` (a valid schedule of `g`).
 pub fn polish(m: &Machine, g: &LoopGraph, s: &Schedule) -> Polished {
+    polish_with(m, g, s, &mut Work::unlimited())
+}
+
+/// A lower bound of MaxLive at II for every schedule of `g`: each value
+/// lives at least as long as its flow edges force (`delay − distance·II`,
+/// at least 1), and II rows hold all those cycles.
+pub fn max_live_floor(g: &LoopGraph, ii: u32) -> u32 {
+    let n = g.nodes.len();
+    let mut least: Vec<i64> = g.nodes.iter().map(|nd| i64::from(nd.writes.is_some())).collect();
+    for e in &g.edges {
+        if e.kind == DepKind::Flow && e.from < n && g.nodes[e.from].writes.is_some() {
+            least[e.from] = least[e.from].max(e.delay as i64 - e.distance as i64 * ii as i64);
+        }
+    }
+    let total: i64 = least.iter().sum();
+    (total.max(0) as u64).div_ceil(ii.max(1) as u64) as u32
+}
+
+/// [`polish`] within a compile-time budget: at most what `work` has left
+/// (and never more than [`BUDGET`]); what it spends is counted there. It
+/// stops as soon as MaxLive reaches [`max_live_floor`].
+pub fn polish_with(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work) -> Polished {
     let n = g.nodes.len();
     let ii = s.ii as i64;
     let unchanged = |ml: u32| Polished { schedule: s.clone(), moves: 0, max_live_before: ml, max_live_after: ml };
@@ -527,61 +589,89 @@ pub fn polish(m: &Machine, g: &LoopGraph, s: &Schedule) -> Polished {
         }
     }
     let before = live.max_live();
+    let floor = max_live_floor(g, s.ii) as i64;
+    if before <= floor {
+        return unchanged(before as u32);
+    }
     let mut mrt = Mrt::new(m, g, s.ii);
     for (v, &tv) in t.iter().enumerate() {
-        if mrt.try_place(v, tv.rem_euclid(ii) as u32).is_err() {
+        if !mrt.place(v, tv.rem_euclid(ii) as u32) {
             return unchanged(before as u32);
         }
     }
     let original = t.clone();
-    let mut p = Polisher { g, ii, t, live, mrt, succ, pred, flow_out, flow_in, evaluations: 0 };
-    p.descend();
-    // Iterated local search: a deterministic kick (one node to another
-    // cycle of its window, pushing its neighbours), a descent, and the
-    // better of the two states kept.
-    let mut best = (p.score(), p.t.clone());
-    let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (n as u64) << 32 ^ s.ii as u64;
-    for _ in 0..KICKS {
-        if p.evaluations > BUDGET {
-            break;
-        }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let v = (rng % n as u64) as usize;
-        let reach = 2 * p.ii + 1;
-        let c = p.t[v] - p.ii + ((rng >> 20) % reach as u64) as i64;
-        if p.pinned(v) || c == p.t[v] {
-            continue;
-        }
-        let Some(moves) = p.push(v, c, PUSH_LIMIT) else { continue };
-        let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
-        let touched = p.touched(&nodes);
-        if p.apply(&moves, &touched).is_none() {
-            continue;
-        }
+    let limit = work.left().saturating_mul(POLISH_EVALUATIONS_PER_UNIT).min(BUDGET as u64) as usize;
+    let mut p = Polisher { g, ii, t, live, mrt, succ, pred, flow_out, flow_in, evaluations: 0, limit, floor };
+    let out = p.run(m, s, original, before);
+    work.spend(p.work());
+    out
+}
+
+impl Polisher<'_> {
+    /// Descent, the iterated local search, and the best state found.
+    fn run(&mut self, m: &Machine, s: &Schedule, original: Vec<i64>, before: i64) -> Polished {
+        let (g, ii, n) = (self.g, self.ii, self.g.nodes.len());
+        let unchanged = |ml: u32| Polished { schedule: s.clone(), moves: 0, max_live_before: ml, max_live_after: ml };
+        let p = self;
         p.descend();
-        let sc = p.score();
-        if sc < best.0 {
-            best = (sc, p.t.clone());
-        } else {
-            p.reset(&best.1);
+        // Iterated local search: a deterministic kick (one node to another
+        // cycle of its window, pushing its neighbours), a descent, and the
+        // better of the two states kept.
+        let mut best = (p.score(), p.t.clone());
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (n as u64) << 32 ^ s.ii as u64;
+        let mut patience = KICK_PATIENCE;
+        for _ in 0..KICKS {
+            if p.done() || patience == 0 {
+                break;
+            }
+            patience -= 1;
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let v = (rng % n as u64) as usize;
+            let reach = 2 * p.ii + 1;
+            let c = p.t[v] - p.ii + ((rng >> 20) % reach as u64) as i64;
+            if p.pinned(v) || c == p.t[v] {
+                continue;
+            }
+            p.evaluations += PUSH_COST;
+            let Some(moves) = p.push(v, c, PUSH_LIMIT) else { continue };
+            let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
+            let touched = p.touched(&nodes);
+            if p.apply(&moves, &touched).is_none() {
+                continue;
+            }
+            p.descend();
+            let sc = p.score();
+            if sc < best.0 {
+                patience = KICK_PATIENCE;
+                best = (sc, p.t.clone());
+            } else {
+                p.reset(&best.1);
+            }
         }
+        // The best state, taken from its times (the table's unit choices for
+        // non-pipelined operations depend on the order of placement, so the
+        // table may refuse to go back to a state it was in: the times decide,
+        // and the check below).
+        let t = best.1;
+        let moves = t.iter().zip(&original).filter(|(a, b)| a != b).count() as u32;
+        if moves == 0 {
+            return unchanged(before as u32);
+        }
+        // Earliest node at cycle 0; by whole IIs when a row is pinned.
+        let min = t.iter().copied().min().unwrap_or(0);
+        let shift = if g.nodes.iter().any(|nd| nd.pinned_row.is_some()) { -min.div_euclid(ii) * ii } else { -min };
+        let schedule = Schedule { ii: s.ii, time: t.iter().map(|&x| (x + shift) as u32).collect() };
+        if verify(m, g, &schedule).is_err() {
+            return unchanged(before as u32);
+        }
+        let after = crate::regs::pressure(m, g, &schedule).max_live;
+        if after as i64 > before {
+            return unchanged(before as u32);
+        }
+        Polished { schedule, moves, max_live_before: before as u32, max_live_after: after }
     }
-    p.reset(&best.1);
-    let moves = p.t.iter().zip(&original).filter(|(a, b)| a != b).count() as u32;
-    if moves == 0 {
-        return unchanged(before as u32);
-    }
-    // Earliest node at cycle 0; by whole IIs when a row is pinned.
-    let min = p.t.iter().copied().min().unwrap_or(0);
-    let shift = if g.nodes.iter().any(|nd| nd.pinned_row.is_some()) { -min.div_euclid(ii) * ii } else { -min };
-    let schedule = Schedule { ii: s.ii, time: p.t.iter().map(|&x| (x + shift) as u32).collect() };
-    if verify(m, g, &schedule).is_err() {
-        return unchanged(before as u32);
-    }
-    let after = p.live.max_live();
-    Polished { schedule, moves, max_live_before: before as u32, max_live_after: after as u32 }
 }
 
 #[cfg(test)]

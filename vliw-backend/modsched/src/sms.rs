@@ -61,6 +61,7 @@ use crate::mii::MiiReport;
 use crate::mrt::Mrt;
 use crate::order;
 use crate::schedule::{verify, Attempt, Outcome, Schedule};
+use crate::work::{Work, EXHAUSTED};
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct SmsOptions {
@@ -88,6 +89,19 @@ pub fn default_max_ii(g: &LoopGraph, mii: u32) -> u32 {
 
 /// Schedules a loop graph with SMS. Err: every II tried and why it failed.
 pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) -> Result<Outcome, Vec<Attempt>> {
+    schedule_with(m, g, mii, opts, &mut Work::unlimited())
+}
+
+/// [`schedule`] within a compile-time budget: `work` counts what it spends;
+/// when the limit is reached the search stops (the last attempt's reason is
+/// [`crate::work::EXHAUSTED`]), and polishing stops where it is.
+pub fn schedule_with(
+    m: &Machine,
+    g: &LoopGraph,
+    mii: &MiiReport,
+    opts: &SmsOptions,
+    work: &mut Work,
+) -> Result<Outcome, Vec<Attempt>> {
     let start = mii.mii.max(1);
     let max_ii = opts.max_ii.unwrap_or_else(|| default_max_ii(g, start)).max(start);
     if g.nodes.is_empty() {
@@ -102,15 +116,15 @@ pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) 
     let times = node_times(g, start);
     let first = order::compute(m, g, &times, false);
     let mut attempts = Vec::new();
-    let found = search(m, g, &times, &first.order, start, max_ii, &mut attempts);
+    let found = search(m, g, &times, &first.order, start, max_ii, &mut attempts, work);
     let Some((sched, order, notes)) = found else {
         return Err(attempts);
     };
     let mut out = Outcome { schedule: sched, attempts, order, notes, capped: false };
-    if opts.symmetric_retry && out.schedule.ii > start {
+    if opts.symmetric_retry && out.schedule.ii > start && !work.exhausted() {
         let second = order::compute(m, g, &times, true);
         let mut attempts2 = Vec::new();
-        match search(m, g, &times, &second.order, start, out.schedule.ii - 1, &mut attempts2) {
+        match search(m, g, &times, &second.order, start, out.schedule.ii - 1, &mut attempts2, work) {
             Some((s, order, notes)) => {
                 let mut all = vec![format!(
                     "symmetric second attempt (top-down first) reached II={} where the first reached II={}",
@@ -128,8 +142,8 @@ pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) 
             )),
         }
     }
-    if opts.polish {
-        let p = crate::polish::polish(m, g, &out.schedule);
+    if opts.polish && !work.exhausted() {
+        let p = crate::polish::polish_with(m, g, &out.schedule, work);
         if p.moves > 0 {
             out.notes.push(format!(
                 "lifetime polishing: MaxLive {} -> {} ({} operation{} moved)",
@@ -156,6 +170,7 @@ pub fn schedule(m: &Machine, g: &LoopGraph, mii: &MiiReport, opts: &SmsOptions) 
 /// II always succeeds — where the swing order can leave a node with no
 /// slack between neighbours placed before it, which no II relaxes. The next
 /// II starts again from `order` (the seed keeps its order).
+#[allow(clippy::too_many_arguments)]
 fn search(
     m: &Machine,
     g: &LoopGraph,
@@ -164,18 +179,31 @@ fn search(
     from: u32,
     to: u32,
     attempts: &mut Vec<Attempt>,
+    work: &mut Work,
 ) -> Option<(Schedule, Vec<NodeId>, Vec<String>)> {
     let mut fallback: Option<Vec<NodeId>> = None;
+    let has_busy = (0..g.nodes.len()).any(|v| g.busy(m, v) > 1);
     for ii in from..=to {
         let closure = Closure::for_graph(g, ii);
+        if let Some(why) = closure.as_ref().and_then(|c| recurrence_crowds_unit(m, g, c, ii)) {
+            attempts.push(Attempt { ii, reason: why });
+            continue;
+        }
         let mut current = order.to_vec();
         let mut first_reason = None;
         let mut notes = Vec::new();
+        let mut busy_culprit = None;
         for _ in 0..=PROMOTIONS.min(g.nodes.len()) {
-            match place_checked(m, g, times, &current, ii, closure.as_ref()) {
+            match place_checked(m, g, times, &current, ii, false, closure.as_ref(), work) {
                 Ok(s) => return Some((s, current, notes)),
                 Err((culprit, reason)) => {
                     first_reason.get_or_insert(reason);
+                    if work.exhausted() {
+                        break;
+                    }
+                    if let Some(v) = culprit.filter(|&v| g.busy(m, v) > 1) {
+                        busy_culprit.get_or_insert(v);
+                    }
                     match culprit {
                         Some(v) if current[0] != v => {
                             notes.push(format!(
@@ -190,12 +218,74 @@ fn search(
                 }
             }
         }
-        let topo = fallback.get_or_insert_with(|| topological_order(g, times));
-        if let Ok(s) = place_checked(m, g, times, topo, ii, closure.as_ref()) {
-            notes.push(format!("II={ii}: the swing order found no schedule; a topological order (by ASAP) did"));
-            return Some((s, topo.clone(), notes));
+        // Our addition: a non-pipelined node crowded out — its unit's
+        // holdings left gaps shorter than its busy time — is placed again
+        // with every non-pipelined node first, back to back.
+        if let (true, Some(v), false) = (has_busy, busy_culprit, work.exhausted()) {
+            let packed = busy_first(m, g, order);
+            if let Ok(s) = place_checked(m, g, times, &packed, ii, true, closure.as_ref(), work) {
+                notes.push(format!(
+                    "II={ii}: {} found no cycle; placed with the non-pipelined operations first, back to back",
+                    g.nodes[v].name
+                ));
+                return Some((s, packed, notes));
+            }
+        }
+        if !work.exhausted() {
+            let topo = fallback.get_or_insert_with(|| topological_order(g, times));
+            if let Ok(s) = place_checked(m, g, times, topo, ii, false, closure.as_ref(), work) {
+                notes.push(format!("II={ii}: the swing order found no schedule; a topological order (by ASAP) did"));
+                return Some((s, topo.clone(), notes));
+            }
+        }
+        if work.exhausted() {
+            attempts.push(Attempt { ii, reason: format!("{EXHAUSTED} ({} units)", work.used()) });
+            return None;
         }
         attempts.push(Attempt { ii, reason: first_reason.unwrap_or_default() });
+    }
+    None
+}
+
+/// Why no schedule can exist at `ii` because recurrences crowd a
+/// non-pipelined unit (our addition; neither ResMII nor RecMII sees it): the
+/// operations of one strongly connected component that run only on unit
+/// `U` must issue within `D` cycles of each other, `D` the largest
+/// `−L(v, u)` over their pairs (`L` the longest path at `ii`, `t(u) ≥
+/// t(v) + L(v, u)`), so their busy cycles fall within `D + max busy`
+/// consecutive cycles; if that is less than II and their busy cycles
+/// exceed `count·(D + max busy)`, no placement exists. None: no such unit.
+fn recurrence_crowds_unit(m: &Machine, g: &LoopGraph, c: &Closure, ii: u32) -> Option<String> {
+    let sccs = crate::analysis::sccs(g);
+    for scc in sccs.iter().filter(|s| s.len() > 1) {
+        for (u, unit) in m.units.iter().enumerate() {
+            let on: Vec<NodeId> = scc
+                .iter()
+                .copied()
+                .filter(|&v| g.busy(m, v) > 1 && m.instr(g.nodes[v].instr).units.iter().all(|x| x.0 as usize == u))
+                .collect();
+            if on.len() < 2 {
+                continue;
+            }
+            let mut spread = i64::MIN;
+            for &a in &on {
+                for &b in &on {
+                    if a != b {
+                        spread = spread.max(c.get(b, a).map_or(i64::MAX / 4, |l| -l));
+                    }
+                }
+            }
+            let busiest = on.iter().map(|&v| g.busy(m, v) as i64).max().unwrap_or(1);
+            let busy: i64 = on.iter().map(|&v| g.busy(m, v) as i64).sum();
+            let span = spread.saturating_add(busiest);
+            if span < ii as i64 && busy > unit.count as i64 * span {
+                return Some(format!(
+                    "a recurrence keeps {} operations on unit '{}' ({busy} busy cycles) within {span} cycles",
+                    on.len(),
+                    unit.name
+                ));
+            }
+        }
     }
     None
 }
@@ -239,25 +329,36 @@ pub fn topological_order(g: &LoopGraph, times: &NodeTimes) -> Vec<NodeId> {
     out
 }
 
+/// `order` with every non-pipelined node moved to the front, the busiest
+/// first (as first-fit-decreasing bin packing), the rest as they were.
+fn busy_first(m: &Machine, g: &LoopGraph, order: &[NodeId]) -> Vec<NodeId> {
+    let (mut busy, rest): (Vec<NodeId>, Vec<NodeId>) = order.iter().partition(|&&x| g.busy(m, x) > 1);
+    busy.sort_by_key(|&x| std::cmp::Reverse(g.busy(m, x)));
+    busy.into_iter().chain(rest).collect()
+}
+
 /// Nodes moved to the front of the order per II before giving up on it.
 pub const PROMOTIONS: usize = 8;
 
 /// One pass at `ii`, its schedule checked by [`verify`].
+#[allow(clippy::too_many_arguments)]
 fn place_checked(
     m: &Machine,
     g: &LoopGraph,
     times: &NodeTimes,
     order: &[NodeId],
     ii: u32,
+    tight: bool,
     closure: Option<&Closure>,
+    work: &mut Work,
 ) -> Result<Schedule, (Option<NodeId>, String)> {
-    let s = place_at(m, g, times, order, ii, false, closure)?;
+    let s = place_at(m, g, times, order, ii, false, tight, closure, work)?;
     let Err(e) = verify(m, g, &s) else { return Ok(s) };
     // The table's unit choices depend on the order of placement
     // (non-pipelined operations with alternative units); `verify` places in
     // time order. Place again, checking every candidate the way `verify`
     // will.
-    let s2 = place_at(m, g, times, order, ii, true, closure)?;
+    let s2 = place_at(m, g, times, order, ii, true, tight, closure, work)?;
     match verify(m, g, &s2) {
         Ok(()) => Ok(s2),
         Err(_) => Err((None, format!("internal: schedule failed its check: {e}"))),
@@ -277,10 +378,11 @@ pub fn place(
     time_order: bool,
 ) -> Result<Schedule, String> {
     let closure = Closure::for_graph(g, ii);
-    place_at(m, g, times, order, ii, time_order, closure.as_ref()).map_err(|(_, e)| e)
+    place_at(m, g, times, order, ii, time_order, false, closure.as_ref(), &mut Work::unlimited()).map_err(|(_, e)| e)
 }
 
-/// [`place`], with the node that found no cycle.
+/// [`place`], with the node that found no cycle, within `work`'s budget.
+#[allow(clippy::too_many_arguments)]
 fn place_at(
     m: &Machine,
     g: &LoopGraph,
@@ -288,16 +390,43 @@ fn place_at(
     order: &[NodeId],
     ii: u32,
     time_order: bool,
+    tight: bool,
     closure: Option<&Closure>,
+    work: &mut Work,
+) -> Result<Schedule, (Option<NodeId>, String)> {
+    let mut mrt = Mrt::new(m, g, ii);
+    let mut extra = 0;
+    let left = work.left();
+    let r = place_in(&mut mrt, m, g, times, order, time_order, tight, closure, left, &mut extra);
+    work.spend(mrt.work() + extra);
+    r
+}
+
+/// The pass of [`place_at`] in `mrt`; `extra`: work spent in other tables.
+#[allow(clippy::too_many_arguments)]
+fn place_in(
+    mrt: &mut Mrt,
+    m: &Machine,
+    g: &LoopGraph,
+    times: &NodeTimes,
+    order: &[NodeId],
+    time_order: bool,
+    tight: bool,
+    closure: Option<&Closure>,
+    left: u64,
+    extra: &mut u64,
 ) -> Result<Schedule, (Option<NodeId>, String)> {
     let n = g.nodes.len();
+    let ii = mrt.ii();
     let iil = ii as i64;
     let (succ, pred) = g.adjacency();
-    let mut mrt = Mrt::new(m, g, ii);
     let mut t: Vec<Option<i64>> = vec![None; n];
     let mut queue: std::collections::VecDeque<NodeId> = order.iter().copied().collect();
     let mut evictions = 0usize;
     while let Some(v) = queue.pop_front() {
+        if mrt.work() + *extra > left {
+            return Err((None, EXHAUSTED.to_string()));
+        }
         let node = &g.nodes[v];
         if let Some(p) = node.pinned_row {
             if p.row(ii).is_none() {
@@ -369,24 +498,36 @@ fn place_at(
         let mut last_err = None;
         let mut last_row = None;
         let mut done = false;
+        // Tight packing of a non-pipelined node: the first cycle of the
+        // scan where it abuts its unit's other holdings, else the first
+        // where it fits.
+        let pack = tight && g.busy(m, v) > 1;
+        let mut first_fit = None;
         for &c in &cycles {
             let row = c.rem_euclid(iil) as u32;
             if want.is_some_and(|w| w != row) {
                 continue;
             }
-            // The cheap test first; reasons are only spelled out for the
+            // The cheap tests first; reasons are only spelled out for the
             // last candidate.
+            if !time_order && !pack {
+                if mrt.place(v, row) {
+                    t[v] = Some(c);
+                    done = true;
+                    break;
+                }
+                last_row = Some(row);
+                continue;
+            }
             if !mrt.fits(v, row) {
                 last_row = Some(row);
                 continue;
             }
-            let fits = mrt.can_place(v, row).and_then(|()| {
-                if time_order {
-                    fits_in_time_order(m, g, &t, v, c, ii)
-                } else {
-                    Ok(())
-                }
-            });
+            if pack && !mrt.abuts(v, row) {
+                first_fit.get_or_insert(c);
+                continue;
+            }
+            let fits = if time_order { fits_in_time_order(m, g, &t, v, c, ii, extra) } else { Ok(()) };
             match fits.and_then(|()| mrt.try_place(v, row)) {
                 Ok(()) => {
                     t[v] = Some(c);
@@ -396,12 +537,23 @@ fn place_at(
                 Err(e) => last_err = Some(e),
             }
         }
+        if let (false, Some(c)) = (done, first_fit) {
+            let row = c.rem_euclid(iil) as u32;
+            let fits = if time_order { fits_in_time_order(m, g, &t, v, c, ii, extra) } else { Ok(()) };
+            match fits.and_then(|()| mrt.try_place(v, row)) {
+                Ok(()) => {
+                    t[v] = Some(c);
+                    done = true;
+                }
+                Err(e) => last_err = Some(e),
+            }
+        }
         if !done && !time_order && evictions < EVICTIONS_PER_NODE * n {
             // Our addition: a node whose window is full takes the first
             // cycle of its scan where evicting placed nodes makes room; the
             // evicted nodes are placed again next (as in Rau's iterative
             // scheduling, within a budget).
-            if let Some((c, evicted)) = make_room(&mut mrt, g, &t, v, &cycles, want, iil) {
+            if let Some((c, evicted)) = make_room(mrt, g, &t, v, &cycles, want, iil) {
                 mrt.try_place(v, c.rem_euclid(iil) as u32).map_err(|e| (Some(v), format!("internal: {e}")))?;
                 t[v] = Some(c);
                 done = true;
@@ -467,7 +619,7 @@ fn make_room(
             if mrt.fits(v, row) {
                 return Some((c, vec![u]));
             }
-            let _ = mrt.try_place(u, tu);
+            mrt.place(u, tu);
         }
         let in_row: Vec<NodeId> = mrt.row(row).iter().copied().filter(|u| movable.contains(u)).collect();
         for &u in &in_row {
@@ -477,7 +629,7 @@ fn make_room(
             return Some((c, in_row));
         }
         for &u in &in_row {
-            let _ = mrt.try_place(u, row);
+            mrt.place(u, row);
         }
     }
     None
@@ -485,15 +637,23 @@ fn make_room(
 
 /// Whether the placed nodes and `v` at cycle `c` fill a fresh table in
 /// time order (ties by node), as [`verify`] fills it.
-fn fits_in_time_order(m: &Machine, g: &LoopGraph, t: &[Option<i64>], v: NodeId, c: i64, ii: u32) -> Result<(), String> {
+/// The work of that table is added to `extra`.
+fn fits_in_time_order(
+    m: &Machine,
+    g: &LoopGraph,
+    t: &[Option<i64>],
+    v: NodeId,
+    c: i64,
+    ii: u32,
+    extra: &mut u64,
+) -> Result<(), String> {
     let mut all: Vec<(i64, NodeId)> = t.iter().enumerate().filter_map(|(u, x)| x.map(|x| (x, u))).collect();
     all.push((c, v));
     all.sort_unstable();
     let mut mrt = Mrt::new(m, g, ii);
-    for (x, u) in all {
-        mrt.try_place(u, x.rem_euclid(ii as i64) as u32)?;
-    }
-    Ok(())
+    let r = all.into_iter().try_for_each(|(x, u)| mrt.try_place(u, x.rem_euclid(ii as i64) as u32));
+    *extra += mrt.work();
+    r
 }
 
 /// Largest graph for which placement computes the longest paths between
@@ -579,5 +739,57 @@ mod tests {
         assert_eq!(out.schedule.ii, 2);
         verify(&m, &g, &out.schedule).unwrap();
         assert_eq!(out.schedule.time.iter().min(), Some(&0));
+    }
+
+    /// A recurrence through three non-pipelined divides (a load feeds them,
+    /// their stores feed the next iteration's load): ResMII says 9, but the
+    /// divides of one iteration must issue within II − 8 cycles of each
+    /// other, so no II below 14 can hold them; those IIs are ruled out
+    /// without placing anything, and the schedule is found at 14.
+    #[test]
+    fn recurrence_crowding_a_non_pipelined_unit() {
+        let m = Machine::load(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/machines/sms_alt.isa")).unwrap();
+        let (ld, div, st) = (
+            m.instr_by_mnemonic("ld").unwrap(),
+            m.instr_by_mnemonic("div").unwrap(),
+            m.instr_by_mnemonic("st").unwrap(),
+        );
+        let mut g = LoopGraph::new();
+        let mk = |ins, name: String| Node { instr: ins, reads: vec![], writes: None, name, pinned_row: None };
+        let l = g.add_node(mk(ld, "ld".into()));
+        for i in 0..3 {
+            let d = g.add_node(mk(div, format!("div{i}")));
+            let s = g.add_node(mk(st, format!("st{i}")));
+            g.add_flow(&m, l, d, 0);
+            g.add_flow(&m, d, s, 0);
+            g.add_edge(s, l, 1, 1, DepKind::Memory);
+        }
+        let r = mii::compute(&m, &g).unwrap();
+        assert_eq!(r.mii, 9);
+        let out = schedule(&m, &g, &r, &SmsOptions::production()).unwrap();
+        verify(&m, &g, &out.schedule).unwrap();
+        assert_eq!(out.schedule.ii, 14);
+        assert!(out.attempts.iter().all(|a| a.reason.contains("recurrence keeps 3 operations on unit 'div'")), "{:?}", out.attempts);
+    }
+
+    /// The work budget stops the search and says so.
+    #[test]
+    fn work_budget() {
+        let m = tiny();
+        let add = m.instr_by_mnemonic("add").unwrap();
+        let mut g = LoopGraph::new();
+        for i in 0..6 {
+            g.add_node(Node { instr: add, reads: vec![], writes: None, name: format!("n{i}"), pinned_row: None });
+        }
+        for i in 1..6 {
+            g.add_edge(i - 1, i, 1, 0, DepKind::Flow);
+        }
+        let r = mii::compute(&m, &g).unwrap();
+        let mut work = Work::limited(2);
+        let a = schedule_with(&m, &g, &r, &SmsOptions::production(), &mut work).unwrap_err();
+        assert!(a.last().unwrap().reason.starts_with(EXHAUSTED), "{a:?}");
+        let mut work = Work::unlimited();
+        schedule_with(&m, &g, &r, &SmsOptions::production(), &mut work).unwrap();
+        assert!(work.used() >= 6, "{work:?}");
     }
 }

@@ -304,8 +304,13 @@ fn check_graph(m: &Machine, g: &LoopGraph, stats: &mut Stats, ctx: &str) {
         }
         assert!(sum > 0, "recurrence {c:?} does not set RecMII {}\n{ctx}", r.rec_mii);
     }
-    // ResMII against an exhaustive search on tiny graphs.
-    if r.res_exact {
+    // ResMII against an exhaustive search on tiny graphs (which places in
+    // node order: not with non-pipelined operations with alternative units,
+    // which the table keeps on the unit the `.isa`'s placement gave them
+    // when they were placed, so that which packings it finds depends on the
+    // order of placement).
+    let alternatives = (0..g.nodes.len()).any(|v| g.busy(m, v) > 1 && m.instr(g.nodes[v].instr).units.len() > 1);
+    if r.res_exact && !alternatives {
         if let Some(fits) = brute_fits(m, g, r.res_mii) {
             assert!(fits, "ResMII {} does not fit\n{ctx}", r.res_mii);
             // (The reservation table does not count a non-pipelined
@@ -458,32 +463,39 @@ fn run(machine_name: &str, seed: u64, graphs: u32) -> Stats {
 }
 
 /// SMS schedules every graph, reaches II = MII on at least `percent` of
-/// them, its II sum is no more than IMS's, and at equal II its MaxLive is
-/// no more than IMS's (SMS is the lifetime-sensitive one).
-fn assert_quality(s: &Stats, percent: u32) {
+/// them, its II sum is no more than IMS's plus `ims_slack_percent`, and at
+/// equal II its MaxLive is no more than IMS's (SMS is the
+/// lifetime-sensitive one).
+fn assert_quality(s: &Stats, percent: u32, ims_slack_percent: u64) {
     assert_eq!(s.failed + s.verify_order, 0, "{s:?}");
     assert!(s.at_mii * 100 >= s.scheduled * percent, "{s:?}");
-    assert!(s.sum_ii <= s.sum_ims_ii, "{s:?}");
+    assert!(s.sum_ii * 100 <= s.sum_ims_ii * (100 + ims_slack_percent), "{s:?}");
     assert!(s.sms_live_at_equal_ii <= s.ims_live_at_equal_ii, "{s:?}");
 }
 
 #[test]
 fn random_graphs_seed003() {
     let s = run("seed003", 0x5eed_0003, 300);
-    assert_quality(&s, 98);
+    assert_quality(&s, 98, 0);
 }
 
 #[test]
 fn random_graphs_alternative_units_and_ports() {
     let s = run("sms_alt", 0xa17_0001, 300);
-    // Built to be hard: ports and non-pipelined units at the bound.
-    assert_quality(&s, 85);
+    // Built to be hard: ports and non-pipelined units at the bound. Since
+    // the reservation table keeps a non-pipelined operation with
+    // alternative units on the unit it holds (mrt.rs; it used to accept
+    // rows that moved it to the other), IMS's backtracking finds more of
+    // the tight packings than SMS's greedy placement: SMS stays as far
+    // above MII as it was (32 cycles over 300 graphs), IMS got closer
+    // (from 50 to 11 over), so SMS may now be up to 2% above IMS.
+    assert_quality(&s, 85, 2);
 }
 
 #[test]
 fn random_graphs_ftm() {
     let s = run("ftm", 0xf7a_0001, 200);
-    assert_quality(&s, 98);
+    assert_quality(&s, 98, 0);
 }
 
 /// Loops of 60–250 operations on ftm: SMS schedules them (a swing order can
@@ -502,4 +514,61 @@ fn large_random_graphs_ftm() {
     eprintln!("large: {stats:?}");
     assert_eq!(stats.scheduled, 5, "{stats:?}");
     assert!(stats.sum_ii <= stats.sum_mii + 5, "{stats:?}");
+}
+
+/// ResMII and the reservation table agree on non-pipelined units: random
+/// dependence-free loop bodies, half their operations non-pipelined (the
+/// dividers of sms_alt and ftm, with ftm's sfpu/sdiv slot shared with the
+/// FPU), are placed by SMS at exactly ResMII — so whatever the MII says
+/// fits, the table can hold — and, where an exhaustive search can tell, no
+/// smaller II fits.
+#[test]
+fn non_pipelined_units_place_at_res_mii() {
+    for (name, seed) in [("sms_alt", 0xd1_0001u64), ("ftm", 0xd1_0002)] {
+        let m = machine(name);
+        let pool = pool(&m);
+        let busy: Vec<InstrId> = pool.iter().copied().filter(|&i| m.instr(i).busy > 1).collect();
+        assert!(!busy.is_empty(), "{name} has non-pipelined operations");
+        let mut rng = Rng(seed);
+        let mut missed = 0;
+        let bags = 300;
+        for k in 0..bags {
+            let n = 1 + rng.below(if k % 5 == 0 { 20 } else { 8 }) as usize;
+            let mut g = LoopGraph::new();
+            for i in 0..n {
+                let list = if rng.chance(50) { &busy } else { &pool };
+                let instr = list[rng.below(list.len() as u64) as usize];
+                g.add_node(node(&m, instr, format!("n{i}")));
+            }
+            let ops: Vec<&str> = g.nodes.iter().map(|nd| m.instr(nd.instr).mnemonic.as_str()).collect();
+            let ctx = format!("machine {name}, bag {k}: {}", ops.join(" "));
+            let r = mii::compute(&m, &g).unwrap_or_else(|e| panic!("{e}\n{ctx}"));
+            // (On sms_alt the packing search can give up on the largest bags
+            // — ResMII is then a lower bound — but only where alternative
+            // units make it search over many unit choices.)
+            let alternatives = (0..n).any(|v| g.busy(&m, v) > 1 && m.instr(g.nodes[v].instr).units.len() > 1);
+            assert!(r.res_exact || alternatives, "{ctx}");
+            let out = sms::schedule(&m, &g, &r, &SmsOptions { max_ii: None, symmetric_retry: false, polish: false })
+                .unwrap_or_else(|a| panic!("no schedule: {:?}\n{ctx}", a.first()));
+            verify(&m, &g, &out.schedule).unwrap();
+            // The unit of a non-pipelined operation with alternatives is the
+            // one the `.isa`'s placement gives it first (the table does not
+            // search over units): the exhaustive search over rows can find a
+            // packing the ResMII search missed.
+            if out.schedule.ii > r.res_mii {
+                // SMS's placement is greedy: mixed busy times on a unit of
+                // several instances, or alternative units, can need a
+                // packing it misses (rare; counted).
+                missed += 1;
+                let mixed = (0..n).filter(|&v| g.busy(&m, v) > 1).map(|v| g.busy(&m, v)).collect::<std::collections::BTreeSet<_>>().len() > 1;
+                assert!(alternatives || mixed, "SMS II {} vs ResMII {} ({})\n{ctx}", out.schedule.ii, r.res_mii, r.bottleneck);
+            }
+            let self_overlap = (0..n).any(|v| g.busy(&m, v) >= r.res_mii);
+            if n <= 8 && r.res_mii > 1 && !self_overlap && !alternatives {
+                assert_ne!(brute_fits(&m, &g, r.res_mii - 1), Some(true), "ResMII {} is not the least\n{ctx}", r.res_mii);
+            }
+        }
+        eprintln!("{name}: SMS above ResMII on {missed} of {bags} bags");
+        assert!(missed * 100 <= bags, "{name}: {missed} of {bags}");
+    }
 }

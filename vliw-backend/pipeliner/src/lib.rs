@@ -16,6 +16,15 @@
 //!    checks, and the original loop for small trip counts and remainders;
 //! 5. [`report`]: remarks, `-S` comment blocks, JSON records.
 //!
+//! Compile time is bounded (our addition): scheduling a function's loops may
+//! spend at most [`FUNCTION_BUDGET`] units of deterministic work
+//! ([`dsp_modsched::work`]; about 5 s on the machine it was calibrated on),
+//! one loop at most [`LOOP_BUDGET`]; loops left when the function's budget
+//! is spent stay as they are, with a remark saying so. A [`Session`] carries
+//! the budget and the schedules found across the retries of
+//! `dsp-llc`'s allocation loop, which pipelines a function again with one
+//! loop's II raised: the other loops' schedules are reused, not recomputed.
+//!
 //! Consumes SSA machine IR from `dsp-isel`; produces machine IR whose new
 //! blocks have fixed schedules (`dsp_mir::FixedBlock`) that register
 //! allocation and the scheduler keep as they are.
@@ -34,7 +43,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use dsp_mir::{Block, Function, InstKind, Machine, Reg, RegFileId};
-use dsp_modsched::{LoopGraph, Outcome, Schedule, Scheduler};
+use dsp_modsched::{LoopGraph, Outcome, Schedule, Scheduler, Work};
 
 pub use report::{LoopReport, Pipelined};
 
@@ -67,6 +76,54 @@ impl Default for PipelineOptions {
     }
 }
 
+/// Work units of modulo scheduling one function may spend (SMS placement
+/// and lifetime polishing over all its loops, and all retries at larger
+/// IIs): about 5 s on the machine the units were calibrated on
+/// ([`dsp_modsched::work`]: 0.36 µs a unit).
+pub const FUNCTION_BUDGET: u64 = 14_000_000;
+/// Work units one loop may spend (half the function's).
+pub const LOOP_BUDGET: u64 = FUNCTION_BUDGET / 2;
+
+/// State kept across the pipelining attempts of one function: the work
+/// budget left and the scheduling result of every loop, by its block and
+/// the least II asked of it.
+#[derive(Clone, Debug)]
+pub struct Session {
+    work_left: u64,
+    spent: u64,
+    /// Keyed by loop block, II floor and invariants reloaded.
+    cache: HashMap<(Block, u32, usize), Result<Scheduled, LoopError>>,
+}
+
+impl Session {
+    /// A session with `budget` work units.
+    pub fn new(budget: u64) -> Session {
+        Session { work_left: budget, spent: 0, cache: HashMap::new() }
+    }
+
+    /// Work units spent so far.
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(FUNCTION_BUDGET)
+    }
+}
+
+/// A loop's schedule after the register-pressure raises, with what the
+/// report needs.
+#[derive(Clone, Debug)]
+pub struct Scheduled {
+    outcome: Outcome,
+    extra_attempts: Vec<dsp_modsched::Attempt>,
+    notes: Vec<String>,
+    elapsed_us: u128,
+    work: u64,
+}
+
 /// The result for one function: a report per innermost loop and which new
 /// fixed blocks belong to which loop.
 #[derive(Clone, Debug, Default)]
@@ -78,10 +135,12 @@ pub struct FunctionResult {
     pub iis: Vec<(Block, u32)>,
 }
 
-/// IIs tried above the MII before giving up: at least this many…
+/// IIs tried above the MII before giving up (IIs a recurrence rules out
+/// cost next to nothing; the work budget bounds the rest): at least this
+/// many…
 const MAX_EXTRA_II: u32 = 16;
 /// …or this fraction of the MII (in percent), whichever is more.
-const MAX_EXTRA_II_PERCENT: u32 = 10;
+const MAX_EXTRA_II_PERCENT: u32 = 20;
 /// Times II is raised because MaxLive exceeds the registers.
 const MAX_PRESSURE_RAISES: u32 = 3;
 /// Largest loop body pipelined (the schedulers are polynomial, but the
@@ -98,13 +157,15 @@ fn run_scheduler(
     mii: &dsp_modsched::mii::MiiReport,
     opts: &PipelineOptions,
     max_ii: u32,
+    work: &mut Work,
 ) -> Result<Outcome, Vec<dsp_modsched::Attempt>> {
     match opts.scheduler {
-        Scheduler::Sms => dsp_modsched::sms::schedule(
+        Scheduler::Sms => dsp_modsched::sms::schedule_with(
             m,
             g,
             mii,
             &dsp_modsched::sms::SmsOptions { max_ii: Some(max_ii), ..dsp_modsched::sms::SmsOptions::production() },
+            work,
         ),
         Scheduler::Ims => dsp_modsched::ims::schedule(
             m,
@@ -191,8 +252,14 @@ fn loop_loc(m: &Machine, f: &Function, blocks: &[Block], header: Block) -> Optio
     f.block(header).insts.iter().find_map(|i| i.loc.clone()).or_else(|| f.loc.clone())
 }
 
-/// Pipelines every innermost loop it can.
+/// Pipelines every innermost loop it can (within [`FUNCTION_BUDGET`]).
 pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) -> FunctionResult {
+    pipeline_function_in(m, f, opts, &mut Session::default())
+}
+
+/// [`pipeline_function`] within a [`Session`]: its budget, and the
+/// schedules of an earlier attempt on the same function reused.
+pub fn pipeline_function_in(m: &Machine, f: &mut Function, opts: &PipelineOptions, session: &mut Session) -> FunctionResult {
     let mut out = FunctionResult::default();
     let loops = ifconv::convert_and_find_loops(m, f);
     for lp in loops {
@@ -204,7 +271,7 @@ pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) 
         let result = if opts.skip.contains(&l) {
             Err("register allocation failed for the pipelined loop even at a larger II".to_string())
         } else {
-            lp.verdict.and_then(|c| pipeline_with_reloads(m, f, &c, opts))
+            lp.verdict.and_then(|c| pipeline_with_reloads(m, f, &c, opts, session))
         };
         match result {
             Ok((p, exp)) => {
@@ -227,6 +294,7 @@ pub fn pipeline_function(m: &Machine, f: &mut Function, opts: &PipelineOptions) 
 }
 
 /// Why a loop was not pipelined.
+#[derive(Clone, Debug)]
 enum LoopError {
     /// The schedule needs more registers of `file` than the loop has free.
     Pressure { file: RegFileId, max_live: u32, avail: i64, why: String },
@@ -257,8 +325,9 @@ fn pipeline_with_reloads(
     f: &mut Function,
     c: &candidate::Candidate,
     opts: &PipelineOptions,
+    session: &mut Session,
 ) -> Result<(Pipelined, expand::Expansion), String> {
-    let (mut file, mut want, first_why) = match pipeline_loop(m, f, c, opts) {
+    let (mut file, mut want, first_why) = match pipeline_loop(m, f, c, opts, session, 0) {
         Ok(r) => return Ok(r),
         Err(LoopError::Other(why)) => return Err(why),
         Err(LoopError::Pressure { file, max_live, avail, why }) => (file, (max_live as i64 - avail).max(1) as usize, why),
@@ -280,7 +349,8 @@ fn pipeline_with_reloads(
         else {
             break;
         };
-        match pipeline_loop(m, &mut work, &c2, opts) {
+        let total: usize = reloaded.values().sum();
+        match pipeline_loop(m, &mut work, &c2, opts, session, total) {
             Ok((mut p, exp)) => {
                 let mut files: Vec<(String, usize)> =
                     reloaded.iter().map(|(f, n)| (m.regfile(*f).name.clone(), *n)).collect();
@@ -303,11 +373,15 @@ fn pipeline_with_reloads(
     Err(first_why)
 }
 
+/// Pipelines one loop (`reloads`: invariants reloaded in it so far, part
+/// of the key of the session's schedule cache).
 fn pipeline_loop(
     m: &Machine,
     f: &mut Function,
     c: &candidate::Candidate,
     opts: &PipelineOptions,
+    session: &mut Session,
+    reloads: usize,
 ) -> Result<(Pipelined, expand::Expansion), LoopError> {
     let ctl = ddg::ControlInstrs::find(m, opts.counter_branch)?;
     let d = ddg::build(m, f, c, &ctl)?;
@@ -322,64 +396,30 @@ fn pipeline_loop(
         )
         .into());
     }
-    let start = Instant::now();
     let floor = opts.min_ii.get(&c.block).copied().unwrap_or(0);
-    let avail = available_registers(m, f, c.block);
-    let mut notes = Vec::new();
-    let mut extra_attempts = Vec::new();
-    let mut mii_used = mii.clone();
-    if floor > mii_used.mii {
-        notes.push(format!("II raised to {floor}: register allocation failed at a smaller II"));
-        mii_used.mii = floor;
-    }
-    let base = mii.mii.max(floor);
-    let max_ii = base + MAX_EXTRA_II.max(base * MAX_EXTRA_II_PERCENT / 100);
-    let mut raises = 0;
-    let (outcome, plan) = loop {
-        let outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii).map_err(|attempts| {
-            format!(
-                "no modulo schedule up to II={max_ii}{}",
-                attempts.last().map(|a| format!(" (last: {})", a.reason)).unwrap_or_default()
-            )
-        })?;
-        dsp_modsched::verify(m, &d.graph, &outcome.schedule)
-            .map_err(|e| format!("internal error: the {} schedule is invalid: {e}", opts.scheduler.name()))?;
-        let plan = expand::plan(m, &d, &outcome.schedule);
-        let live = max_live(&d, &plan);
-        let over: Vec<(RegFileId, u32, i64)> = live
-            .iter()
-            .filter(|(f, &n)| n as i64 > avail.get(f).copied().unwrap_or(0))
-            .map(|(f, &n)| (*f, n, avail.get(f).copied().unwrap_or(0)))
-            .collect();
-        if over.is_empty() {
-            break (outcome, plan);
+    let key = (c.block, floor, reloads);
+    let sched = match session.cache.get(&key) {
+        Some(r) => r.clone(),
+        None => {
+            if session.work_left == 0 {
+                return Err(format!(
+                    "the function's compile-time budget for modulo scheduling ({FUNCTION_BUDGET} work units) is spent"
+                )
+                .into());
+            }
+            let mut work = Work::limited(session.work_left.min(LOOP_BUDGET));
+            let avail = available_registers(m, f, c.block);
+            let r = schedule_loop(m, &d, &mii, opts, floor, &avail, &mut work);
+            session.work_left = session.work_left.saturating_sub(work.used());
+            session.spent += work.used();
+            session.cache.insert(key, r.clone());
+            r
         }
-        let ii = outcome.schedule.ii;
-        raises += 1;
-        // Far over (half as many values again as registers): a larger II
-        // will not bring it down enough; the loop stays as it is.
-        let hopeless = over.iter().any(|&(_, n, avail)| n as i64 * 2 > avail * 3);
-        if ii >= max_ii || raises > MAX_PRESSURE_RAISES || hopeless {
-            let why = format!(
-                "register pressure: MaxLive {} exceeds the {} registers of file '{}' (II raised up to {ii})",
-                over[0].1,
-                over[0].2,
-                m.regfile(over[0].0).name
-            );
-            return Err(LoopError::Pressure { file: over[0].0, max_live: over[0].1, avail: over[0].2, why });
-        }
-        let why = format!(
-            "MaxLive {} exceeds the {} registers of file '{}'; II raised",
-            over[0].1,
-            over[0].2,
-            m.regfile(over[0].0).name
-        );
-        extra_attempts.push(dsp_modsched::Attempt { ii, reason: why.clone() });
-        notes.push(format!("II={ii}: {why}"));
-        // Fewer values overlap at a larger II; step by an eighth.
-        mii_used.mii = ii + (ii / 8).max(1);
-    };
-    let elapsed = start.elapsed().as_micros();
+    }?;
+    let Scheduled { outcome, extra_attempts, mut notes, elapsed_us, work } = sched;
+    let plan = expand::plan(m, &d, &outcome.schedule);
+    notes.push(format!("scheduling work: {work} units"));
+    let elapsed = elapsed_us;
     let s: &Schedule = &outcome.schedule;
     let max_live_total = dsp_modsched::regs::pressure(m, &d.graph, s).max_live;
     let trip_count = match const_value(m, f, c.trip_count) {
@@ -415,6 +455,82 @@ fn pipeline_loop(
     p.alias_checks = exp.alias_checks;
     p.registers = exp.registers.iter().map(|(file, n)| (m.regfile(*file).name.clone(), *n)).collect();
     Ok((p, exp))
+}
+
+/// Schedules a loop from its MII, raising II while MaxLive exceeds the
+/// registers (`avail`), all within `work`.
+fn schedule_loop(
+    m: &Machine,
+    d: &ddg::LoopDdg,
+    mii: &dsp_modsched::mii::MiiReport,
+    opts: &PipelineOptions,
+    floor: u32,
+    avail: &HashMap<RegFileId, i64>,
+    work: &mut Work,
+) -> Result<Scheduled, LoopError> {
+    let start = Instant::now();
+    let mut notes = Vec::new();
+    let mut extra_attempts = Vec::new();
+    let mut mii_used = mii.clone();
+    if floor > mii_used.mii {
+        notes.push(format!("II raised to {floor}: register allocation failed at a smaller II"));
+        mii_used.mii = floor;
+    }
+    let base = mii.mii.max(floor);
+    let max_ii = base + MAX_EXTRA_II.max(base * MAX_EXTRA_II_PERCENT / 100);
+    let mut raises = 0;
+    let outcome = loop {
+        let outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii, work).map_err(|attempts| {
+            match attempts.last() {
+                Some(a) if a.reason.starts_with(dsp_modsched::work::EXHAUSTED) => format!(
+                    "the loop's compile-time budget for modulo scheduling ({} work units) ran out at II={}",
+                    work.used(),
+                    a.ii
+                ),
+                last => format!(
+                    "no modulo schedule up to II={max_ii}{}",
+                    last.map(|a| format!(" (last: {})", a.reason)).unwrap_or_default()
+                ),
+            }
+        })?;
+        dsp_modsched::verify(m, &d.graph, &outcome.schedule)
+            .map_err(|e| format!("internal error: the {} schedule is invalid: {e}", opts.scheduler.name()))?;
+        let plan = expand::plan(m, d, &outcome.schedule);
+        let live = max_live(d, &plan);
+        let over: Vec<(RegFileId, u32, i64)> = live
+            .iter()
+            .filter(|(f, &n)| n as i64 > avail.get(f).copied().unwrap_or(0))
+            .map(|(f, &n)| (*f, n, avail.get(f).copied().unwrap_or(0)))
+            .collect();
+        if over.is_empty() {
+            break outcome;
+        }
+        let ii = outcome.schedule.ii;
+        raises += 1;
+        // Far over (half as many values again as registers): a larger II
+        // will not bring it down enough; the loop stays as it is.
+        let hopeless = over.iter().any(|&(_, n, avail)| n as i64 * 2 > avail * 3);
+        if ii >= max_ii || raises > MAX_PRESSURE_RAISES || hopeless {
+            let why = format!(
+                "register pressure: MaxLive {} exceeds the {} registers of file '{}' (II raised up to {ii})",
+                over[0].1,
+                over[0].2,
+                m.regfile(over[0].0).name
+            );
+            return Err(LoopError::Pressure { file: over[0].0, max_live: over[0].1, avail: over[0].2, why });
+        }
+        let why = format!(
+            "MaxLive {} exceeds the {} registers of file '{}'; II raised",
+            over[0].1,
+            over[0].2,
+            m.regfile(over[0].0).name
+        );
+        extra_attempts.push(dsp_modsched::Attempt { ii, reason: why.clone() });
+        notes.push(format!("II={ii}: {why}"));
+        // Fewer values overlap at a larger II; step by an eighth.
+        mii_used.mii = ii + (ii / 8).max(1);
+    };
+    Ok(Scheduled { outcome, extra_attempts, notes, elapsed_us: start.elapsed().as_micros(), work: work.used() })
 }
 
 /// The value of a register defined by a load-immediate, if it is one.
