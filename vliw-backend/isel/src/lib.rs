@@ -16,7 +16,8 @@
 //! casts, select, aggregates), [`cmp`] (compares), [`memory`] (addresses,
 //! loads, stores, GEP, alloca), [`control`] (branches, switch), [`call`]
 //! (the calling convention), [`intrinsics`], [`vector`] and [`vector_ops`]
-//! (LLVM vector types), [`wide`] (integers over 64 bits), [`data`] (global
+//! (LLVM vector types), [`fuse`] (widening loads, narrowing stores,
+//! multiply-accumulate), [`wide`] (integers over 64 bits), [`data`] (global
 //! variables), [`runtime`] (support routine names).
 //!
 //! What the other stages must know about the output:
@@ -37,6 +38,7 @@ pub mod control;
 pub mod data;
 pub mod emit;
 pub mod function;
+pub mod fuse;
 pub mod inst;
 pub mod intrinsics;
 pub mod llvm;
