@@ -17,7 +17,8 @@
 //! loads, stores, GEP, alloca), [`control`] (branches, switch), [`call`]
 //! (the calling convention), [`intrinsics`], [`vector`] and [`vector_ops`]
 //! (LLVM vector types), [`fuse`] (widening loads, narrowing stores,
-//! multiply-accumulate), [`wide`] (integers over 64 bits), [`data`] (global
+//! multiply-accumulate), [`masked`] (masked loads and stores, active lane
+//! masks), [`wide`] (integers over 64 bits), [`data`] (global
 //! variables), [`runtime`] (support routine names).
 //!
 //! What the other stages must know about the output:
@@ -42,6 +43,7 @@ pub mod fuse;
 pub mod inst;
 pub mod intrinsics;
 pub mod llvm;
+pub mod masked;
 pub mod memory;
 pub mod runtime;
 pub mod types;
@@ -53,6 +55,8 @@ pub mod wide;
 mod tests;
 #[cfg(test)]
 mod tests_more;
+#[cfg(test)]
+mod tests_fixpt;
 
 use std::fmt;
 
