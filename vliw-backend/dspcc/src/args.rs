@@ -9,7 +9,8 @@
 //! pipeliner's flags (`--modulo-scheduler=`, `-fmodulo-sched`,
 //! `-fno-modulo-sched`, `--ilp-time-limit=`, `--pipeline-report=`) go to
 //! every `dsp-llc`; clang's remark flags (`-Rpass=`, `-Rpass-missed=`,
-//! `-Rpass-analysis=`) go to clang and to every `dsp-llc`.
+//! `-Rpass-analysis=`) go to clang and to every `dsp-llc`. `-fmasked-tail`
+//! and `-fno-masked-tail` choose how clang's vectorizer ends a loop.
 
 use std::fmt;
 
@@ -161,6 +162,10 @@ pub struct Options {
     /// `-fno-modulo-sched` (`Some(false)`), the last one given; `None`: the
     /// optimization level decides (on from -O2).
     pub modulo_sched: Option<bool>,
+    /// Vectorized loops' tails as one masked iteration: `-fmasked-tail`
+    /// (`Some(true)`) or `-fno-masked-tail` (`Some(false)`), the last one
+    /// given; `None`: off (see `Target::masked_tail_flags`).
+    pub masked_tail: Option<bool>,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -196,6 +201,7 @@ impl Default for Options {
             warnings: Vec::new(),
             remarks: Vec::new(),
             modulo_sched: None,
+            masked_tail: None,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -280,6 +286,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-MP" | "-MG" => o.deps.extra.push(a.to_string()),
             "-fmodulo-sched" => o.modulo_sched = Some(true),
             "-fno-modulo-sched" => o.modulo_sched = Some(false),
+            "-fmasked-tail" => o.masked_tail = Some(true),
+            "-fno-masked-tail" => o.masked_tail = Some(false),
             "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
             "--ilp-time-limit" => o.ilp_time_limit = Some(seconds(a, value(args, &mut i, a)?)?),
             "--pipeline-report" => o.pipeline_report = Some(value(args, &mut i, a)?.to_string()),
@@ -385,6 +393,7 @@ OPTIONS:
   -x LANG             c, cpp-output, ir, assembler, none
   -mllvm ARG          passed to LLVM inside clang
   -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
+  -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (off)
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
   -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX

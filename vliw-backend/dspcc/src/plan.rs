@@ -237,6 +237,9 @@ impl Planner<'_> {
             a.extend(self.t.macro_flags());
         }
         a.extend(self.t.vector_flags());
+        if o.masked_tail == Some(true) {
+            a.extend(self.t.masked_tail_flags());
+        }
         a.push(format!("-O{}", o.opt));
         a.extend(o.clang_flags.iter().cloned());
         for m in &o.mllvm {
@@ -644,6 +647,15 @@ mod tests {
         assert_eq!(p.warnings, ["argument unused during compilation: '--pipeline-report=r.json'"]);
         assert!(has(&p.jobs[0].args, &["-Rpass=sms", "-S", "-emit-llvm"]), "{:?}", p.jobs[0].args);
         assert!(plan_for("-c x.s --ilp-time-limit=1").unwrap().warnings[0].contains("--ilp-time-limit=1"));
+    }
+
+    #[test]
+    fn masked_tail_asks_the_vectorizer_to_fold_tails() {
+        let fold = "-prefer-predicate-over-epilogue=predicate-else-scalar-epilogue";
+        assert!(!jobs("-O2 -c x.c")[0].1.contains(&fold.to_string()));
+        assert!(has(&jobs("-O2 -fmasked-tail -c x.c")[0].1, &["-mllvm", fold]));
+        assert!(!jobs("-O2 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&fold.to_string()));
+        assert!(!jobs("--isa=ftm -fmasked-tail -c x.c")[1].1.iter().any(|a| a.contains("masked")));
     }
 
     #[test]
