@@ -237,9 +237,6 @@ impl Planner<'_> {
             a.extend(self.t.macro_flags());
         }
         a.extend(self.t.vector_flags());
-        if o.masked_tail == Some(true) {
-            a.extend(self.t.masked_tail_flags());
-        }
         a.push(format!("-O{}", o.opt));
         a.extend(o.clang_flags.iter().cloned());
         for m in &o.mllvm {
@@ -261,8 +258,15 @@ impl Planner<'_> {
             format!("-dsp-isa={}", self.t.isa),
         ]
         .into_iter()
+        .chain(self.t.masked_tail_flags(self.masked_tail()))
         .chain(self.o.remarks.iter().cloned())
         .collect()
+    }
+
+    /// Whether vectorized loops end in a masked iteration: `-fmasked-tail`
+    /// / `-fno-masked-tail`, else on from -O2.
+    fn masked_tail(&self) -> bool {
+        self.o.masked_tail.unwrap_or(matches!(self.o.opt, '2' | '3' | 's' | 'z'))
     }
 
     /// For a compilation that goes on to the backend: with a pipeline report
@@ -650,12 +654,14 @@ mod tests {
     }
 
     #[test]
-    fn masked_tail_asks_the_vectorizer_to_fold_tails() {
-        let fold = "-prefer-predicate-over-epilogue=predicate-else-scalar-epilogue";
-        assert!(!jobs("-O2 -c x.c")[0].1.contains(&fold.to_string()));
-        assert!(has(&jobs("-O2 -fmasked-tail -c x.c")[0].1, &["-mllvm", fold]));
-        assert!(!jobs("-O2 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&fold.to_string()));
-        assert!(!jobs("--isa=ftm -fmasked-tail -c x.c")[1].1.iter().any(|a| a.contains("masked")));
+    fn masked_tail_runs_the_plugin_pass_from_o2() {
+        let flag = "-dsp-masked-tail".to_string();
+        assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail"]));
+        assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
+        assert!(jobs("-O1 -fmasked-tail -c x.c")[0].1.contains(&flag));
+        assert!(!jobs("-O3 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&flag));
+        assert!(!jobs("-O2 -c x.c")[1].1.iter().any(|a| a.contains("masked")));
+        assert!(!jobs("-O2 -E x.c")[0].1.contains(&flag));
     }
 
     #[test]

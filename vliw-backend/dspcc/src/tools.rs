@@ -127,20 +127,19 @@ impl Target {
 }
 
 impl Target {
-    /// `-fmasked-tail`: LLVM's loop vectorizer folds a loop's tail into its
-    /// vector loop under a lane mask instead of running a scalar epilogue
-    /// (isel lowers the masked loads and stores it would write to `vloadm` and
-    /// `vstorem`, `vldm`/`vstm` on ftm). Off by default: with the Hexagon
-    /// target clang uses, LLVM 19 treats masked loads and stores as illegal
-    /// and predicates the folded loop lane by lane with branches, which is
-    /// measured 25-200 times slower than the scalar epilogue (saxpy n=100:
-    /// 163 vs 4339 cycles; n=4096: 1093 vs 164911; a Q15 FIR of 4095
-    /// outputs: 4407 vs 962246 on ftm).
-    pub fn masked_tail_flags(&self) -> Vec<String> {
-        if self.lanes.is_none_or(|l| l <= 1) {
+    /// `-fmasked-tail` (the default from -O2): the plugin's `dsp-masked-tail`
+    /// pass runs a vectorized loop's remainder as one masked vector
+    /// iteration (`llvm.masked.load`/`store`, which isel lowers to the
+    /// machine's `vloadm`/`vstorem`) instead of LLVM's scalar epilogue.
+    /// (LLVM's own tail folding, `-prefer-predicate-over-epilogue`, is no
+    /// use here: with the Hexagon target clang uses, LLVM 19 treats masked
+    /// accesses as illegal and predicates the folded loop lane by lane with
+    /// branches, 25 to 200 times slower than the scalar epilogue on ftm.)
+    pub fn masked_tail_flags(&self, on: bool) -> Vec<String> {
+        if !on || self.lanes.is_none_or(|l| l <= 1) {
             return Vec::new();
         }
-        vec!["-mllvm".into(), "-prefer-predicate-over-epilogue=predicate-else-scalar-epilogue".into()]
+        vec!["-mllvm".into(), "-dsp-masked-tail".into()]
     }
 }
 

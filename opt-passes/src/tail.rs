@@ -1,0 +1,494 @@
+//! `dsp-masked-tail`: the remainder of a vectorized loop as one masked
+//! vector iteration instead of LLVM's scalar epilogue loop.
+//!
+//! LLVM's loop vectorizer leaves (for a loop it vectorized with a scalar
+//! epilogue, one vector per iteration):
+//!
+//! ```text
+//! B:  (the vector body, a single block marked llvm.loop.isvectorized)
+//!     %index = phi [0, %ph], [%index.next, %B]   ; other header phis: vectors
+//!     …vector loads, arithmetic, vector stores…
+//!     %index.next = add %index, VF
+//!     br (icmp eq %index.next, %n.vec), %M, %B
+//! M:  (the middle block)  [reductions of B's vectors]
+//!     br (icmp eq %N, %n.vec), %exit, %scalar.ph
+//! ```
+//!
+//! This pass puts one more copy of B's body between B and M, executed once
+//! with `%index = %n.vec` and the lane mask `n.vec + i < N`: its vector loads
+//! become `llvm.masked.load` (inactive lanes read no memory), its stores
+//! `llvm.masked.store`, and the vectors a reduction carries keep their old
+//! value in inactive lanes (a select). M then always goes to the exit; the
+//! scalar loop only runs when the vectorizer's minimum-iterations check
+//! bypasses the vector loop (N < VF).
+//!
+//! Only loops whose every step can run on inactive lanes harmlessly are
+//! rewritten: vector memory accesses of 32-bit elements (the machine's lane
+//! width; isel lowers their masked forms to `vloadm`/`vstorem`), arithmetic
+//! without integer division, compares, selects, casts, shuffles, GEPs and
+//! side-effect-free intrinsics; vector header phis other than the index;
+//! and a middle block with nothing but the reductions and the branch.
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+
+use crate::caps::Caps;
+use crate::ir::{blocks, called_intrinsic, const_u64, defined_functions, instructions, opcode, users, Builder};
+
+/// Intrinsics a masked tail may compute on inactive lanes.
+const PURE_INTRINSICS: &[&str] = &[
+    "llvm.fmuladd.", "llvm.fma.", "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs.", "llvm.fabs.",
+    "llvm.minnum.", "llvm.maxnum.", "llvm.sqrt.",
+];
+
+/// A vectorized loop this pass rewrites.
+struct Plan {
+    body: LLVMBasicBlockRef,
+    middle: LLVMBasicBlockRef,
+    exit: LLVMBasicBlockRef,
+    scalar_ph: LLVMBasicBlockRef,
+    n_vec: LLVMValueRef,
+    n: LLVMValueRef,
+    cmp_n: LLVMValueRef,
+    /// The index phi.
+    index: LLVMValueRef,
+    /// Lanes of each vector (the vectorization factor).
+    vf: u32,
+}
+
+/// Rewrites every vectorized loop it can; true when anything changed.
+pub fn run(m: LLVMModuleRef, caps: &Caps) -> bool {
+    let Some(lanes) = caps.m.vector_lanes(32) else { return false };
+    let mut changed = false;
+    for f in defined_functions(m) {
+        for b in blocks(f) {
+            if let Some(plan) = plan(b, lanes) {
+                apply(m, &plan);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+fn block_of(v: LLVMValueRef) -> Option<LLVMBasicBlockRef> {
+    unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionParent(v)) }
+}
+
+fn operands(i: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe { (0..LLVMGetNumOperands(i) as u32).map(|k| LLVMGetOperand(i, k)).collect() }
+}
+
+fn is_phi(i: LLVMValueRef) -> bool {
+    opcode(i) == LLVMOpcode::LLVMPHI
+}
+
+/// Lanes of a vector type, or None.
+fn vec_lanes(t: LLVMTypeRef) -> Option<(u32, LLVMTypeRef)> {
+    unsafe {
+        (LLVMGetTypeKind(t) == LLVMTypeKind::LLVMVectorTypeKind).then(|| (LLVMGetVectorSize(t), LLVMGetElementType(t)))
+    }
+}
+
+fn elem_bits(e: LLVMTypeRef) -> u32 {
+    unsafe {
+        match LLVMGetTypeKind(e) {
+            LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(e),
+            LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMPointerTypeKind => 32,
+            _ => 0,
+        }
+    }
+}
+
+/// Whether the branch carries `llvm.loop` metadata saying the loop was vectorized.
+fn marked_vectorized(br: LLVMValueRef) -> bool {
+    unsafe {
+        let kind = LLVMGetMDKindID(c"llvm.loop".as_ptr(), 9);
+        let md = LLVMGetMetadata(br, kind);
+        if md.is_null() {
+            return false;
+        }
+        let n = LLVMGetMDNodeNumOperands(md) as usize;
+        let mut ops = vec![std::ptr::null_mut(); n];
+        LLVMGetMDNodeOperands(md, ops.as_mut_ptr());
+        ops.iter().any(|&o| {
+            if o.is_null() || LLVMIsAMDNode(o).is_null() {
+                return false;
+            }
+            let k = LLVMGetMDNodeNumOperands(o) as usize;
+            let mut inner = vec![std::ptr::null_mut(); k];
+            LLVMGetMDNodeOperands(o, inner.as_mut_ptr());
+            inner.first().is_some_and(|&s| {
+                if s.is_null() {
+                    return false;
+                }
+                let mut len = 0;
+                let p = LLVMGetMDString(s, &mut len);
+                !p.is_null() && std::slice::from_raw_parts(p as *const u8, len as usize) == b"llvm.loop.isvectorized"
+            })
+        })
+    }
+}
+
+/// An `icmp eq a, b` (or `ne` when `ne`), as its two operands.
+fn icmp_pair(c: LLVMValueRef, ne: bool) -> Option<(LLVMValueRef, LLVMValueRef)> {
+    unsafe {
+        if LLVMIsAICmpInst(c).is_null() {
+            return None;
+        }
+        let want = if ne { LLVMIntPredicate::LLVMIntNE } else { LLVMIntPredicate::LLVMIntEQ };
+        (LLVMGetICmpPredicate(c) == want).then(|| (LLVMGetOperand(c, 0), LLVMGetOperand(c, 1)))
+    }
+}
+
+fn plan(body: LLVMBasicBlockRef, machine_lanes: u32) -> Option<Plan> {
+    unsafe {
+        let br = LLVMGetBasicBlockTerminator(body);
+        if br.is_null() || LLVMIsConditional(br) == 0 || !marked_vectorized(br) {
+            return None;
+        }
+        let (s0, s1) = (LLVMGetSuccessor(br, 0), LLVMGetSuccessor(br, 1));
+        let (middle, ne) = match (s0 == body, s1 == body) {
+            (false, true) => (s0, false),
+            (true, false) => (s1, true),
+            _ => return None,
+        };
+        let (a, b) = icmp_pair(LLVMGetCondition(br), ne)?;
+        // index.next = add index, VF with index a header phi [_, pre], [index.next, B].
+        let (index_next, n_vec) = if block_of(a) == Some(body) { (a, b) } else { (b, a) };
+        if block_of(n_vec) == Some(body) || opcode(index_next) != LLVMOpcode::LLVMAdd {
+            return None;
+        }
+        let index = LLVMGetOperand(index_next, 0);
+        let step = const_u64(LLVMGetOperand(index_next, 1))? as u32;
+        if !is_phi_in(index, body) || step < 2 {
+            return None;
+        }
+        // The vectorization factor: the lanes of the first vector access; the
+        // step is VF times the interleave count.
+        let vf = instructions(body).into_iter().find_map(|i| match opcode(i) {
+            LLVMOpcode::LLVMLoad => vec_lanes(LLVMTypeOf(i)).map(|l| l.0),
+            LLVMOpcode::LLVMStore => vec_lanes(LLVMTypeOf(LLVMGetOperand(i, 0))).map(|l| l.0),
+            _ => None,
+        })?;
+        if vf < 2 || step % vf != 0 || vf % machine_lanes != 0 {
+            return None;
+        }
+        // Header phis: the index, and vectors of VF lanes.
+        for i in instructions(body).into_iter().take_while(|&i| is_phi(i)) {
+            if i != index && vec_lanes(LLVMTypeOf(i)).is_none_or(|(l, _)| l != vf) {
+                return None;
+            }
+        }
+        if LLVMCountIncoming(index) != 2 || incoming_from(index, body) != Some(index_next) {
+            return None;
+        }
+        // The body: only operations safe on inactive lanes.
+        for i in instructions(body) {
+            if is_phi(i) || i == br {
+                continue;
+            }
+            if !safe_in_tail(i, vf) {
+                return None;
+            }
+            let memory = matches!(opcode(i), LLVMOpcode::LLVMLoad | LLVMOpcode::LLVMStore);
+            if memory && part_of(LLVMGetOperand(i, if opcode(i) == LLVMOpcode::LLVMLoad { 0 } else { 1 }), index, vf).is_none_or(|p| p >= step / vf) {
+                return None;
+            }
+        }
+        // The middle block: reductions, the trip-count compare and its branch.
+        let mbr = LLVMGetBasicBlockTerminator(middle);
+        if mbr.is_null() || LLVMIsConditional(mbr) == 0 || single_pred(middle) != Some(body) {
+            return None;
+        }
+        let cmp_n = LLVMGetCondition(mbr);
+        let (x, y) = icmp_pair(cmp_n, false)?;
+        let n = if x == n_vec { y } else if y == n_vec { x } else { return None };
+        if block_of(cmp_n) != Some(middle) || LLVMTypeOf(n) != LLVMTypeOf(index) || elem_bits(LLVMTypeOf(n)) != 32 {
+            return None;
+        }
+        let (exit, scalar_ph) = (LLVMGetSuccessor(mbr, 0), LLVMGetSuccessor(mbr, 1));
+        for i in instructions(middle) {
+            if i == mbr || i == cmp_n {
+                continue;
+            }
+            let reduction = called_intrinsic(i).is_some_and(|n| n.starts_with("llvm.vector.reduce."))
+                && operands(i).iter().all(|&o| block_of(o) != Some(body) || carried(o, body));
+            let lcssa = is_phi(i) && LLVMCountIncoming(i) == 1 && carried(LLVMGetIncomingValue(i, 0), body);
+            if !(reduction || lcssa) {
+                return None;
+            }
+        }
+        // Values of the body are used in the body or by those middle instructions only.
+        for i in instructions(body) {
+            for u in users(i) {
+                let ub = block_of(u);
+                if ub != Some(body) && ub != Some(middle) {
+                    return None;
+                }
+            }
+        }
+        if exit == body || scalar_ph == body {
+            return None;
+        }
+        // Carried vectors kept by one lane mask: only without interleaving.
+        let reductions = instructions(middle).into_iter().any(|i| i != mbr && i != cmp_n);
+        if reductions && step != vf {
+            return None;
+        }
+        Some(Plan { body, middle, exit, scalar_ph, n_vec, n, cmp_n, index, vf })
+    }
+}
+
+/// Bytes of a scalar type (integers, floats, 32-bit pointers), if simple.
+fn scalar_bytes(t: LLVMTypeRef) -> Option<u64> {
+    unsafe {
+        match LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMIntegerTypeKind if LLVMGetIntTypeWidth(t) % 8 == 0 => Some(LLVMGetIntTypeWidth(t) as u64 / 8),
+            LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMPointerTypeKind => Some(4),
+            LLVMTypeKind::LLVMDoubleTypeKind => Some(8),
+            _ => None,
+        }
+    }
+}
+
+/// Which VF-lane part of an interleaved iteration a vector access of
+/// 32-bit elements at `ptr` is: `&a[index]` is part 0, `&a[index] + c`
+/// bytes is part c / (4·VF).
+fn part_of(ptr: LLVMValueRef, index: LLVMValueRef, vf: u32) -> Option<u32> {
+    unsafe {
+        if LLVMIsAGetElementPtrInst(ptr).is_null() {
+            return None;
+        }
+        let n = LLVMGetNumOperands(ptr);
+        let src = LLVMGetGEPSourceElementType(ptr);
+        if n == 2 && LLVMGetOperand(ptr, 1) == index && scalar_bytes(src) == Some(4) {
+            return Some(0);
+        }
+        if n != 2 {
+            return None;
+        }
+        let c = const_u64(LLVMGetOperand(ptr, 1))?;
+        let bytes = c.checked_mul(scalar_bytes(src)?)?;
+        let base = LLVMGetOperand(ptr, 0);
+        let chunk = 4 * vf as u64;
+        (part_of(base, index, vf)? == 0 && bytes % chunk == 0).then(|| (bytes / chunk) as u32)
+    }
+}
+
+fn is_phi_in(v: LLVMValueRef, b: LLVMBasicBlockRef) -> bool {
+    block_of(v) == Some(b) && is_phi(v)
+}
+
+fn incoming_from(phi: LLVMValueRef, b: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
+    unsafe { (0..LLVMCountIncoming(phi)).find(|&k| LLVMGetIncomingBlock(phi, k) == b).map(|k| LLVMGetIncomingValue(phi, k)) }
+}
+
+fn single_pred(b: LLVMBasicBlockRef) -> Option<LLVMBasicBlockRef> {
+    let mut preds: Vec<LLVMBasicBlockRef> = Vec::new();
+    unsafe {
+        for u in users(LLVMBasicBlockAsValue(b)) {
+            if !LLVMIsATerminatorInst(u).is_null() {
+                let p = LLVMGetInstructionParent(u);
+                if !preds.contains(&p) {
+                    preds.push(p);
+                }
+            }
+        }
+    }
+    (preds.len() == 1).then(|| preds[0])
+}
+
+/// Whether `v` is the value a vector header phi of `body` carries around the loop.
+fn carried(v: LLVMValueRef, body: LLVMBasicBlockRef) -> bool {
+    header_phi_carrying(v, body).is_some()
+}
+
+fn header_phi_carrying(v: LLVMValueRef, body: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
+    instructions(body)
+        .into_iter()
+        .take_while(|&i| is_phi(i))
+        .find(|&p| unsafe { vec_lanes(LLVMTypeOf(p)).is_some() } && incoming_from(p, body) == Some(v))
+}
+
+/// Whether instruction `i` of the body may run on inactive lanes (after its
+/// loads and stores become masked).
+fn safe_in_tail(i: LLVMValueRef, step: u32) -> bool {
+    use LLVMOpcode::*;
+    unsafe {
+        let vector_of_32 = |t: LLVMTypeRef| vec_lanes(t).is_some_and(|(l, e)| l == step && elem_bits(e) == 32);
+        match opcode(i) {
+            LLVMLoad => LLVMGetVolatile(i) == 0 && vector_of_32(LLVMTypeOf(i)),
+            LLVMStore => LLVMGetVolatile(i) == 0 && vector_of_32(LLVMTypeOf(LLVMGetOperand(i, 0))),
+            LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => false,
+            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFSub
+            | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMTrunc | LLVMZExt | LLVMSExt
+            | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr
+            | LLVMBitCast | LLVMGetElementPtr | LLVMShuffleVector | LLVMExtractElement | LLVMInsertElement | LLVMFreeze => true,
+            LLVMCall => called_intrinsic(i).is_some_and(|n| PURE_INTRINSICS.iter().any(|p| n.starts_with(p))),
+            _ => false,
+        }
+    }
+}
+
+fn apply(m: LLVMModuleRef, p: &Plan) {
+    unsafe {
+        let ctx = LLVMGetModuleContext(m);
+        let f = LLVMGetBasicBlockParent(p.body);
+        let tail = LLVMAppendBasicBlockInContext(ctx, f, c"masked.tail".as_ptr());
+        let br = LLVMGetBasicBlockTerminator(p.body);
+        let mbr = LLVMGetBasicBlockTerminator(p.middle);
+        // Without reductions, the tail replaces the scalar loop on the middle
+        // block's "elements left" edge; with them, it runs after every
+        // vector loop (with no lane active when nothing is left), so that
+        // the middle block reduces what it carried.
+        let reductions = instructions(p.middle).into_iter().any(|i| i != mbr && i != p.cmp_n);
+        if reductions {
+            LLVMMoveBasicBlockAfter(tail, p.body);
+            for k in 0..LLVMGetNumSuccessors(br) {
+                if LLVMGetSuccessor(br, k) == p.middle {
+                    LLVMSetSuccessor(br, k, tail);
+                }
+            }
+        } else {
+            LLVMMoveBasicBlockAfter(tail, p.middle);
+            LLVMSetSuccessor(mbr, 1, tail);
+            for phi in instructions(p.exit).into_iter().take_while(|&i| is_phi(i)) {
+                if let Some(v) = incoming_from(phi, p.middle) {
+                    let (mut vs, mut bs) = ([v], [tail]);
+                    LLVMAddIncoming(phi, vs.as_mut_ptr(), bs.as_mut_ptr(), 1);
+                }
+            }
+        }
+        let b = Builder::at_end(tail);
+        let i32t = LLVMTypeOf(p.n);
+        let vt = LLVMVectorType(i32t, p.vf);
+        let splat = |x: LLVMValueRef| {
+            let ins = LLVMBuildInsertElement(b.raw(), LLVMGetPoison(vt), x, LLVMConstInt(i32t, 0, 0), c"".as_ptr());
+            LLVMBuildShuffleVector(b.raw(), ins, LLVMGetPoison(vt), LLVMConstNull(vt), c"".as_ptr())
+        };
+        let first = splat(p.n_vec);
+        let limit = splat(p.n);
+        // Lane mask of part q: n.vec + q·VF + i < N.
+        let mut masks: HashMap<u32, LLVMValueRef> = HashMap::new();
+        let mut mask_of = |q: u32| {
+            *masks.entry(q).or_insert_with(|| {
+                let mut lanes: Vec<LLVMValueRef> = (0..p.vf).map(|k| LLVMConstInt(i32t, (q * p.vf + k) as u64, 0)).collect();
+                let iota = LLVMConstVector(lanes.as_mut_ptr(), p.vf);
+                let idx = LLVMBuildAdd(b.raw(), first, iota, c"".as_ptr());
+                LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntULT, idx, limit, c"tail.mask".as_ptr())
+            })
+        };
+        let mask = mask_of(0);
+        // Header phis take the values the last full iteration carried.
+        let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        let insts = instructions(p.body);
+        for &i in insts.iter().take_while(|&&i| is_phi(i)) {
+            map.insert(i, incoming_from(i, p.body).expect("checked"));
+        }
+        let i32 = LLVMInt32TypeInContext(ctx);
+        let remap = |v: LLVMValueRef, map: &HashMap<LLVMValueRef, LLVMValueRef>| *map.get(&v).unwrap_or(&v);
+        let exit_cond = LLVMGetCondition(br);
+        for &i in &insts {
+            if is_phi(i) || i == br || (i == exit_cond && users(i).len() == 1) {
+                continue;
+            }
+            let new = match opcode(i) {
+                LLVMOpcode::LLVMLoad => {
+                    let t = LLVMTypeOf(i);
+                    let mask = mask_of(part_of(LLVMGetOperand(i, 0), p.index, p.vf).expect("checked"));
+                    let ptr = remap(LLVMGetOperand(i, 0), &map);
+                    let align = LLVMConstInt(i32, LLVMGetAlignment(i).max(1) as u64, 0);
+                    b.call_intrinsic(m, "llvm.masked.load", &[t, LLVMTypeOf(ptr)], &[ptr, align, mask, LLVMGetPoison(t)])
+                        .expect("llvm.masked.load exists")
+                }
+                LLVMOpcode::LLVMStore => {
+                    let mask = mask_of(part_of(LLVMGetOperand(i, 1), p.index, p.vf).expect("checked"));
+                    let v = remap(LLVMGetOperand(i, 0), &map);
+                    let ptr = remap(LLVMGetOperand(i, 1), &map);
+                    let align = LLVMConstInt(i32, LLVMGetAlignment(i).max(1) as u64, 0);
+                    b.call_intrinsic(m, "llvm.masked.store", &[LLVMTypeOf(v), LLVMTypeOf(ptr)], &[v, ptr, align, mask])
+                        .expect("llvm.masked.store exists")
+                }
+                _ => {
+                    let c = LLVMInstructionClone(i);
+                    LLVMInsertIntoBuilder(b.raw(), c);
+                    for k in 0..LLVMGetNumOperands(c) as u32 {
+                        let o = LLVMGetOperand(c, k);
+                        if let Some(&x) = map.get(&o) {
+                            LLVMSetOperand(c, k, x);
+                        }
+                    }
+                    c
+                }
+            };
+            map.insert(i, new);
+        }
+        // What the middle block reads of the body: the carried vectors, kept
+        // in the inactive lanes.
+        let mut tail_of: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        for i in instructions(p.middle) {
+            for (k, o) in operands(i).into_iter().enumerate() {
+                if block_of(o) != Some(p.body) {
+                    continue;
+                }
+                let t = *tail_of
+                    .entry(o)
+                    .or_insert_with(|| LLVMBuildSelect(b.raw(), mask, map[&o], o, c"tail.keep".as_ptr()));
+                if is_phi(i) {
+                    LLVMReplaceAllUsesWith(i, t);
+                } else {
+                    LLVMSetOperand(i, k as u32, t);
+                }
+            }
+        }
+        if !reductions {
+            LLVMBuildBr(b.raw(), p.exit);
+            drop_incoming(p.scalar_ph, p.middle);
+            return;
+        }
+        LLVMBuildBr(b.raw(), p.middle);
+        for i in instructions(p.middle) {
+            if is_phi(i) {
+                LLVMInstructionEraseFromParent(i);
+            }
+        }
+        // The middle block always leaves for the exit now.
+        let mb = Builder::before(mbr);
+        LLVMBuildBr(mb.raw(), p.exit);
+        LLVMInstructionEraseFromParent(mbr);
+        if users(p.cmp_n).is_empty() {
+            LLVMInstructionEraseFromParent(p.cmp_n);
+        }
+        drop_incoming(p.scalar_ph, p.middle);
+    }
+}
+
+/// Removes the incoming values from `pred` of the phis of `b` (rebuilding each
+/// phi; a phi left without incoming values, in a block now unreachable, is
+/// replaced by poison).
+fn drop_incoming(b: LLVMBasicBlockRef, pred: LLVMBasicBlockRef) {
+    unsafe {
+        for phi in instructions(b).into_iter().take_while(|&i| is_phi(i)) {
+            let t = LLVMTypeOf(phi);
+            let keep: Vec<(LLVMValueRef, LLVMBasicBlockRef)> = (0..LLVMCountIncoming(phi))
+                .filter(|&k| LLVMGetIncomingBlock(phi, k) != pred)
+                .map(|k| (LLVMGetIncomingValue(phi, k), LLVMGetIncomingBlock(phi, k)))
+                .collect();
+            let new = if keep.is_empty() {
+                LLVMGetPoison(t)
+            } else {
+                let bld = Builder::before(phi);
+                let np = bld.phi(t, "");
+                let (mut vs, mut bs): (Vec<_>, Vec<_>) = keep.into_iter().unzip();
+                LLVMAddIncoming(np, vs.as_mut_ptr(), bs.as_mut_ptr(), vs.len() as u32);
+                np
+            };
+            LLVMReplaceAllUsesWith(phi, new);
+            LLVMInstructionEraseFromParent(phi);
+        }
+    }
+}
