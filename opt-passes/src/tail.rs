@@ -24,7 +24,9 @@
 //!
 //! Only loops whose every step can run on inactive lanes harmlessly are
 //! rewritten: vector memory accesses of 32-bit elements (the machine's lane
-//! width; isel lowers their masked forms to `vloadm`/`vstorem`), arithmetic
+//! width; isel lowers their masked forms to `vloadm`/`vstorem`) or of 8- and
+//! 16-bit elements extended right after the load or truncated right before
+//! the store (when the machine has such masked accesses), arithmetic
 //! without integer division, compares, selects, casts, shuffles, GEPs and
 //! side-effect-free intrinsics; vector header phis other than the index;
 //! and a middle block with nothing but the reductions and the branch.
@@ -34,6 +36,8 @@ use std::collections::HashMap;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+
+use isa_tablegen::{Machine, SemOp, Ty};
 
 use crate::caps::Caps;
 use crate::ir::{blocks, called_intrinsic, const_u64, defined_functions, instructions, opcode, users, Builder};
@@ -59,11 +63,13 @@ struct Plan {
 
 /// Rewrites every vectorized loop it can; true when anything changed.
 pub fn run(m: LLVMModuleRef, caps: &Caps) -> bool {
-    let Some(lanes) = caps.m.vector_lanes(32) else { return false };
+    if caps.m.vector_lanes(32).is_none() {
+        return false;
+    }
     let mut changed = false;
     for f in defined_functions(m) {
         for b in blocks(f) {
-            if let Some(plan) = plan(b, lanes) {
+            if let Some(plan) = plan(b, caps.m) {
                 apply(m, &plan);
                 changed = true;
             }
@@ -142,7 +148,8 @@ fn icmp_pair(c: LLVMValueRef, ne: bool) -> Option<(LLVMValueRef, LLVMValueRef)> 
     }
 }
 
-fn plan(body: LLVMBasicBlockRef, machine_lanes: u32) -> Option<Plan> {
+fn plan(body: LLVMBasicBlockRef, machine: &Machine) -> Option<Plan> {
+    let machine_lanes = machine.vector_lanes(32)?;
     unsafe {
         let br = LLVMGetBasicBlockTerminator(body);
         if br.is_null() || LLVMIsConditional(br) == 0 || !marked_vectorized(br) {
@@ -193,7 +200,7 @@ fn plan(body: LLVMBasicBlockRef, machine_lanes: u32) -> Option<Plan> {
             if is_phi(i) || i == br {
                 continue;
             }
-            if !safe_in_tail(i, vf) {
+            if !safe_in_tail(i, vf, machine) {
                 return None;
             }
 
@@ -274,13 +281,51 @@ fn header_phi_carrying(v: LLVMValueRef, body: LLVMBasicBlockRef) -> Option<LLVMV
 
 /// Whether instruction `i` of the body may run on inactive lanes (after its
 /// loads and stores become masked).
-fn safe_in_tail(i: LLVMValueRef, step: u32) -> bool {
+fn safe_in_tail(i: LLVMValueRef, step: u32, m: &Machine) -> bool {
     use LLVMOpcode::*;
     unsafe {
-        let vector_of_32 = |t: LLVMTypeRef| vec_lanes(t).is_some_and(|(l, e)| l == step && elem_bits(e) == 32);
+        let vector_of = |t: LLVMTypeRef, bits: u32| vec_lanes(t).is_some_and(|(l, e)| l == step && elem_bits(e) == bits);
+        let vector_of_32 = |t: LLVMTypeRef| vector_of(t, 32);
+        // 8- and 16-bit elements: widened right after the load, or narrowed
+        // right before the store, with the machine's narrow masked access
+        // (what isel can select).
+        let narrow = |t: LLVMTypeRef| {
+            vec_lanes(t).filter(|&(l, _)| l == step).map(|(_, e)| elem_bits(e)).filter(|&b| b == 8 || b == 16)
+        };
+        let has = |op: SemOp, bits: u32, signed: bool| {
+            let want = match (bits, signed) {
+                (8, true) => Ty::I8,
+                (8, false) => Ty::U8,
+                (16, true) => Ty::I16,
+                _ => Ty::U16,
+            };
+            m.instrs.iter().any(|ins| ins.sem.op == op && ins.sem.ty == Some(want))
+        };
         match opcode(i) {
-            LLVMLoad => LLVMGetVolatile(i) == 0 && vector_of_32(LLVMTypeOf(i)),
-            LLVMStore => LLVMGetVolatile(i) == 0 && vector_of_32(LLVMTypeOf(LLVMGetOperand(i, 0))),
+            LLVMLoad if LLVMGetVolatile(i) != 0 => false,
+            LLVMStore if LLVMGetVolatile(i) != 0 => false,
+            LLVMLoad => {
+                let t = LLVMTypeOf(i);
+                if vector_of_32(t) {
+                    return true;
+                }
+                let us = users(i);
+                let (Some(bits), [u]) = (narrow(t), us.as_slice()) else { return false };
+                let u = *u;
+                let signed = opcode(u) == LLVMSExt;
+                (signed || opcode(u) == LLVMZExt) && vector_of_32(LLVMTypeOf(u)) && has(SemOp::VLoadM, bits, signed)
+            }
+            LLVMStore => {
+                let v = LLVMGetOperand(i, 0);
+                if vector_of_32(LLVMTypeOf(v)) {
+                    return true;
+                }
+                let Some(bits) = narrow(LLVMTypeOf(v)) else { return false };
+                opcode_of(v) == Some(LLVMTrunc)
+                    && users(v).len() == 1
+                    && vector_of_32(LLVMTypeOf(LLVMGetOperand(v, 0)))
+                    && (has(SemOp::VStoreM, bits, true) || has(SemOp::VStoreM, bits, false))
+            }
             LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => false,
             LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFSub
             | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMTrunc | LLVMZExt | LLVMSExt
@@ -290,6 +335,11 @@ fn safe_in_tail(i: LLVMValueRef, step: u32) -> bool {
             _ => false,
         }
     }
+}
+
+/// The opcode of `v` if it is an instruction.
+fn opcode_of(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    block_of(v).map(|_| opcode(v))
 }
 
 fn apply(m: LLVMModuleRef, p: &Plan) {

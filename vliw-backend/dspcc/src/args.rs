@@ -10,7 +10,8 @@
 //! `-fno-modulo-sched`, `--ilp-time-limit=`, `--pipeline-report=`) go to
 //! every `dsp-llc`; clang's remark flags (`-Rpass=`, `-Rpass-missed=`,
 //! `-Rpass-analysis=`) go to clang and to every `dsp-llc`. `-fmasked-tail`
-//! and `-fno-masked-tail` choose how clang's vectorizer ends a loop.
+//! and `-fno-masked-tail` choose how a vectorized loop ends (the plugin's
+//! `dsp-masked-tail` pass).
 
 use std::fmt;
 
@@ -164,7 +165,7 @@ pub struct Options {
     pub modulo_sched: Option<bool>,
     /// Vectorized loops' tails as one masked iteration: `-fmasked-tail`
     /// (`Some(true)`) or `-fno-masked-tail` (`Some(false)`), the last one
-    /// given; `None`: off (see `Target::masked_tail_flags`).
+    /// given; `None`: on from -O2 (see `Target::masked_tail_flags`).
     pub masked_tail: Option<bool>,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
@@ -393,7 +394,7 @@ OPTIONS:
   -x LANG             c, cpp-output, ir, assembler, none
   -mllvm ARG          passed to LLVM inside clang
   -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
-  -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (off)
+  -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (on from -O2)
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
   -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX

@@ -7,6 +7,10 @@
 //! - a narrowing store: `trunc <N x i32> to <N x i8|i16>` whose only use is
 //!   the value of a `store` in the same block is not computed; the store is
 //!   the machine's `vstoreu` of the narrow type (lanes truncated);
+//! - the same with lane masks: `llvm.masked.load` of such a vector whose only
+//!   use is an extension, and a `trunc` whose only use is the value of an
+//!   `llvm.masked.store`, are the machine's `vloadm`/`vstorem` of the narrow
+//!   type;
 //! - multiply-accumulate: a `mul` whose only use is an `add` in the same
 //!   block waits for the add, which becomes the machine's `mac` (a·b + c,
 //!   exact in wrapping integer arithmetic, so always equal to the pair).
@@ -92,17 +96,88 @@ fn widening_load(fx: &mut Fx, i: V) -> Result<bool, String> {
     Ok(true)
 }
 
+/// Whether `v` is a call of the intrinsic whose name starts with `prefix`.
+fn calls(v: V, prefix: &str) -> bool {
+    v.opcode() == Some(Op::LLVMCall) && v.called_value().is_function() && v.called_value().name().starts_with(prefix)
+}
+
+/// The machine's masked access `op` of elements of one of `tys` in `file`, if any.
+fn masked_instr(fx: &Fx, op: SemOp, file: isa_tablegen::RegFileId, tys: &[Ty]) -> Option<Ty> {
+    let int = fx.addr_file().ok()?;
+    let mask = ArgPat::Reg(fx.m.mask_file(file)?);
+    let pats = if op == SemOp::VLoadM {
+        vec![ArgPat::Reg(int), ArgPat::Imm(0), mask]
+    } else {
+        vec![ArgPat::Reg(int), ArgPat::Imm(0), ArgPat::Reg(file), mask]
+    };
+    let dst = (op == SemOp::VLoadM).then_some(file);
+    tys.iter().copied().find(|&t| fx.find(op, Some(t), None, dst, &pats).is_some())
+}
+
 fn defer_trunc(fx: &mut Fx, i: V) -> Result<bool, String> {
     let Some(st) = only_user(i) else { return Ok(false) };
-    if st.opcode() != Some(Op::LLVMStore) || st.operand(0) != i || st.parent() != i.parent() {
+    let masked = calls(st, "llvm.masked.store.");
+    if !(st.opcode() == Some(Op::LLVMStore) || masked) || st.operand(0) != i || st.parent() != i.parent() {
         return Ok(false);
     }
     let (Some(ty), Some((file, _))) = (narrow_ty(i.ty(), true), native_i32(fx, i.operand(0).ty())?) else { return Ok(false) };
     let unsigned = narrow_ty(i.ty(), false).expect("same element");
-    if !has_vmem(fx, false, file, &[ty, unsigned]) {
+    let has = if masked { masked_instr(fx, SemOp::VStoreM, file, &[ty, unsigned]).is_some() } else { has_vmem(fx, false, file, &[ty, unsigned]) };
+    if !has {
         return Ok(false);
     }
     fx.deferred.insert(i);
+    Ok(true)
+}
+
+/// At an `llvm.masked.load` of 8- or 16-bit elements whose only use is an
+/// extension to a native `<N x i32>` (passthru undefined or zero): the
+/// machine's narrow masked loads, giving the extension its value.
+pub fn widening_masked_load(fx: &mut Fx, i: V) -> Result<bool, String> {
+    let Some(ext) = only_user(i) else { return Ok(false) };
+    let signed = match ext.opcode() {
+        Some(Op::LLVMSExt) => true,
+        Some(Op::LLVMZExt) => false,
+        _ => return Ok(false),
+    };
+    let pass = i.operand(3);
+    let Some(ty) = narrow_ty(i.ty(), signed) else { return Ok(false) };
+    let Some((file, chunks)) = native_i32(fx, ext.ty())? else { return Ok(false) };
+    if !(pass.is_undef() || pass.is_null_or_zero()) || fx.vals.contains_key(&ext) || masked_instr(fx, SemOp::VLoadM, file, &[ty]).is_none() {
+        return Ok(false);
+    }
+    let masks = crate::masked::mask_chunks(fx, i.operand(2), chunks)?;
+    let addr = address(fx, i.operand(0))?;
+    let bytes = chunk_lanes(fx, file) * ty.bits() / 8;
+    let mut out = Vec::new();
+    for c in 0..chunks as usize {
+        let base = crate::intrinsics::addr_reg(fx, &addr.plus(c as i64 * bytes as i64))?;
+        out.push(fx.op(SemOp::VLoadM, ty, file, &[A::R(base), A::I(0), A::R(masks[c])])?);
+    }
+    fx.set(ext, Val::N(out));
+    Ok(true)
+}
+
+/// At an `llvm.masked.store` of a deferred `trunc`: the machine's narrow masked stores.
+pub fn narrowing_masked_store(fx: &mut Fx, i: V) -> Result<bool, String> {
+    let tr = i.operand(0);
+    if !fx.deferred.remove(&tr) {
+        return Ok(false);
+    }
+    let (Some(ty), Some(uty), Some((file, chunks))) =
+        (narrow_ty(tr.ty(), true), narrow_ty(tr.ty(), false), native_i32(fx, tr.operand(0).ty())?)
+    else {
+        return Err("internal: deferred trunc of another shape".into());
+    };
+    let sty = masked_instr(fx, SemOp::VStoreM, file, &[ty, uty]).ok_or("internal: no narrow masked store")?;
+    let Val::N(src) = fx.val(tr.operand(0))? else { return Err("internal: native value expected".into()) };
+    let masks = crate::masked::mask_chunks(fx, i.operand(3), chunks)?;
+    let addr = address(fx, i.operand(1))?;
+    let bytes = chunk_lanes(fx, file) * ty.bits() / 8;
+    for c in 0..chunks as usize {
+        let base = crate::intrinsics::addr_reg(fx, &addr.plus(c as i64 * bytes as i64))?;
+        fx.op_void(SemOp::VStoreM, sty, &[A::R(base), A::I(0), A::R(src[c]), A::R(masks[c])])?;
+    }
     Ok(true)
 }
 

@@ -10,7 +10,8 @@
 //!   with the broadcast n, and with the base (a lane whose index wrapped is
 //!   inactive).
 //!
-//! Only vectors in native registers; others are reported as unsupported
+//! 8- and 16-bit elements widened on load or narrowed on store are in
+//! `fuse`. Only vectors in native registers; others are reported as unsupported
 //! (a masked access cannot be split into plain loads without touching the
 //! memory of inactive lanes).
 
@@ -41,7 +42,7 @@ fn native(fx: &Fx, t: crate::llvm::T, what: &str) -> Result<(RegFileId, u32), St
     }
 }
 
-fn mask_chunks(fx: &mut Fx, m: V, chunks: u32) -> Result<Vec<Reg>, String> {
+pub(crate) fn mask_chunks(fx: &mut Fx, m: V, chunks: u32) -> Result<Vec<Reg>, String> {
     match fx.val(m)? {
         Val::N(ms) if ms.len() == chunks as usize => Ok(ms),
         _ => Err("the mask of a masked access must be a lane mask of the same lanes".into()),
@@ -51,6 +52,9 @@ fn mask_chunks(fx: &mut Fx, m: V, chunks: u32) -> Result<Vec<Reg>, String> {
 const TYS: [Ty; 3] = [Ty::I32, Ty::U32, Ty::F32];
 
 fn load(fx: &mut Fx, i: V) -> Result<(), String> {
+    if crate::fuse::widening_masked_load(fx, i)? {
+        return Ok(());
+    }
     let t = i.ty();
     let (file, chunks) = native(fx, t, "a masked load")?;
     let addr = address(fx, i.operand(0))?;
@@ -82,6 +86,9 @@ fn load(fx: &mut Fx, i: V) -> Result<(), String> {
 }
 
 fn store(fx: &mut Fx, i: V) -> Result<(), String> {
+    if crate::fuse::narrowing_masked_store(fx, i)? {
+        return Ok(());
+    }
     let v = i.operand(0);
     let (file, chunks) = native(fx, v.ty(), "a masked store")?;
     let Val::N(vals) = fx.val(v)? else { return Err("internal: native value expected".into()) };

@@ -366,15 +366,18 @@ fn narrow_vector_loads_extend_stores_truncate_and_masked_loads_skip_lanes() {
              rtom m2, r10
              vldm v5, r5, 0, m1
              vldm v6, r9, 0, m2
+             vldmh v7, r5, 0, m1
              {}
              vsth v1, r7, 0
              vstb v1, r7, {}
+             vstmh v1, r7, {}, m1
              {}",
-            "nop\n".repeat(lat(&m, "vldm") as usize),
+            "nop\n".repeat(lat(&m, "vldmh") as usize),
             2 * n,
+            3 * n,
             end(&m)
         );
-        let (sim, out) = run_cfg(&m, &prog, &[("buf", &data), ("out", &vec![0xee; 4 * n])], Default::default());
+        let (sim, out) = run_cfg(&m, &prog, &[("buf", &data), ("out", &vec![0xee; 6 * n])], Default::default());
         assert_eq!(out, Outcome::Exit(0), "{}", m.name);
         let mask32 = |x: i64| x as u64 & 0xffff_ffff;
         assert_eq!(sim.vreg("v1").unwrap(), halves.iter().map(|&h| mask32(h as i64)).collect::<Vec<_>>());
@@ -387,6 +390,13 @@ fn narrow_vector_loads_extend_stores_truncate_and_masked_loads_skip_lanes() {
         assert_eq!(sim.vreg("v6").unwrap()[1..], vec![0; n - 1][..], "{}: lanes past the end of memory", m.name);
         let out_addr = reg(&sim, "r7") as u32;
         assert_eq!(sim.mem(out_addr, 2 * n as u32).unwrap(), &data[..], "{}: vsth", m.name);
+        let v7: Vec<u64> = (0..n).map(|k| if k == 0 || k == 2 { mask32(halves[k] as i64) } else { 0 }).collect();
+        assert_eq!(sim.vreg("v7").unwrap(), v7, "{}: narrow masked load", m.name);
+        let masked_out = sim.mem(out_addr + 3 * n as u32, 2 * n as u32).unwrap();
+        for k in 0..n {
+            let want = if k == 0 || k == 2 { &data[2 * k..2 * k + 2] } else { &[0xee, 0xee][..] };
+            assert_eq!(&masked_out[2 * k..2 * k + 2], want, "{}: narrow masked store lane {k}", m.name);
+        }
         let bytes: Vec<u8> = halves.iter().map(|&h| h as u8).collect();
         assert_eq!(sim.mem(out_addr + 2 * n as u32, n as u32).unwrap(), &bytes[..], "{}: vstb", m.name);
     }
