@@ -258,8 +258,8 @@ impl Planner<'_> {
             format!("-dsp-isa={}", self.t.isa),
         ]
         .into_iter()
-        .chain(self.t.masked_tail_flags(self.masked_tail()))
         .chain(self.o.remarks.iter().cloned())
+        .chain(self.t.masked_tail_flags(self.masked_tail()))
         .collect()
     }
 
@@ -656,7 +656,7 @@ mod tests {
     #[test]
     fn masked_tail_runs_the_plugin_pass_from_o2() {
         let flag = "-dsp-masked-tail".to_string();
-        assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail"]));
+        assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-emit-llvm"]));
         assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
         assert!(jobs("-O1 -fmasked-tail -c x.c")[0].1.contains(&flag));
         assert!(!jobs("-O3 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&flag));
