@@ -597,7 +597,7 @@ mod tests {
     #[test]
     fn pipeliner_and_remark_flags_reach_every_backend_run() {
         let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
-        assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-emit-llvm"]), "{:?}", j[0].1);
+        assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-emit-llvm"]), "{:?}", j[0].1);
         assert!(!j[0].1.iter().any(|a| a.contains("modulo") || a.contains("ilp") || a.starts_with("-g")), "{:?}", j[0].1);
         assert_eq!(
             j[1].1,
