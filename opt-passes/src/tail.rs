@@ -27,7 +27,8 @@
 //! width; isel lowers their masked forms to `vloadm`/`vstorem`) or of 8- and
 //! 16-bit elements extended right after the load or truncated right before
 //! the store (when the machine has such masked accesses), arithmetic
-//! without integer division, compares, selects, casts, shuffles, GEPs and
+//! without integer division, compares, selects, casts, splats (no other
+//! shuffles: lane i must stay iteration n.vec + i), GEPs and
 //! side-effect-free intrinsics; vector header phis other than the index;
 //! and a middle block with nothing but the reductions and the branch.
 
@@ -330,7 +331,17 @@ fn safe_in_tail(i: LLVMValueRef, step: u32, m: &Machine) -> bool {
             LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor | LLVMFAdd | LLVMFSub
             | LLVMFMul | LLVMFDiv | LLVMFRem | LLVMFNeg | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMTrunc | LLVMZExt | LLVMSExt
             | LLVMFPToUI | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt | LLVMPtrToInt | LLVMIntToPtr
-            | LLVMBitCast | LLVMGetElementPtr | LLVMShuffleVector | LLVMExtractElement | LLVMInsertElement | LLVMFreeze => true,
+            | LLVMBitCast | LLVMGetElementPtr | LLVMFreeze => true,
+            // Lane i must stay iteration n.vec + i: no lane moves (a reversed
+            // or strided access shuffles its lanes), only splats — a scalar
+            // put in lane 0 of an undefined vector and broadcast.
+            LLVMInsertElement => {
+                LLVMIsUndef(LLVMGetOperand(i, 0)) != 0 && const_u64(LLVMGetOperand(i, 2)) == Some(0)
+            }
+            LLVMShuffleVector => (0..LLVMGetNumMaskElements(i)).all(|k| {
+                let e = LLVMGetMaskValue(i, k);
+                e == 0 || e == LLVMGetUndefMaskElem()
+            }),
             LLVMCall => called_intrinsic(i).is_some_and(|n| PURE_INTRINSICS.iter().any(|p| n.starts_with(p))),
             _ => false,
         }
@@ -595,6 +606,13 @@ declare i32 @llvm.vector.reduce.add.v16i32(<16 x i32>)
         let src = vectorized(false, 1).replace("%s0 = add <16 x i32>", "%s0 = sdiv <16 x i32>");
         assert!(!run_pass_on("dsp-masked-tail", &src, "ftm").contains("masked"));
         let src = vectorized(false, 1).replace(", !llvm.loop !0", "");
+        assert!(!run_pass_on("dsp-masked-tail", &src, "ftm").contains("masked"));
+        // A reversed load moves lanes away from their iterations.
+        let rev: Vec<String> = (0..16).rev().map(|k| format!("i32 {k}")).collect();
+        let src = vectorized(false, 1).replace(
+            "%s0 = add <16 x i32> %vx0, %vy0",
+            &format!("%r0 = shufflevector <16 x i32> %vx0, <16 x i32> poison, <16 x i32> <{}>\n  %s0 = add <16 x i32> %r0, %vy0", rev.join(", ")),
+        );
         assert!(!run_pass_on("dsp-masked-tail", &src, "ftm").contains("masked"));
     }
 }
