@@ -218,6 +218,10 @@ pub fn manual(m: &Machine) -> String {
     }
 
     let _ = writeln!(w, "## Semantic vocabulary\n");
+    let _ = writeln!(
+        w,
+        "`size` is the bytes of the operation's type. A vector load of a type narrower than the lanes extends each element to the lane width by the type's signedness; a vector store of one writes each lane truncated to the type.\n"
+    );
     let _ = writeln!(w, "| operation | meaning |");
     let _ = writeln!(w, "|---|---|");
     for op in crate::sem::SemOp::ALL {

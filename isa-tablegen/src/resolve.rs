@@ -139,7 +139,11 @@ fn check_sem(ctx: &Ctx, sem: &Sem, operands: &[Operand], loc: &Loc, mnemonic: &s
             if scalar_result {
                 return fail(format!("'{}' produces a scalar but '{}' is a vector register", op.name(), name(d.0)));
             }
-            if l.elem_bits != ty.bits() {
+            // Vector loads may read narrower elements, extended to the lanes.
+            let widening = matches!(op, SemOp::VLoad | SemOp::VLoadU | SemOp::VLoadS | SemOp::VLoadM | SemOp::Gather)
+                && !ty.is_float()
+                && ty.bits() < l.elem_bits;
+            if l.elem_bits != ty.bits() && !widening {
                 return fail(format!(
                     "type {ty} does not match the {}-bit lanes of file '{}'",
                     l.elem_bits, f.name
@@ -179,6 +183,17 @@ fn check_sem(ctx: &Ctx, sem: &Sem, operands: &[Operand], loc: &Loc, mnemonic: &s
             }
             if op == SemOp::VStoreM && !is_mask(sem.args[3].0) {
                 return fail(format!("'vstorem' needs a lane mask, '{}' is not one", name(sem.args[3].0)));
+            }
+            if op == SemOp::VLoadM && !is_mask(sem.args[2].0) {
+                return fail(format!("'vloadm' needs a lane mask, '{}' is not one", name(sem.args[2].0)));
+            }
+            // Vector stores may write narrower elements (each lane truncated), never wider ones.
+            if let (false, Some(data), Some(ty)) = (op.has_dst(), data, sem.ty) {
+                if let Some(l) = file_of(data).and_then(|f| f.lanes) {
+                    if ty.bits() > l.elem_bits || (ty.is_float() && ty.bits() != l.elem_bits) {
+                        return fail(format!("type {ty} does not fit the {}-bit lanes of '{}'", l.elem_bits, name(data)));
+                    }
+                }
             }
         }
         SemClass::Cross => {

@@ -169,6 +169,7 @@ vocabulary! {
     VStore   "vstore"   3 false One  Memory "mem[a + b + i*size] = c[i]; aligned to the whole vector";
     VStoreU  "vstoreu"  3 false One  Memory "mem[a + b + i*size] = c[i]; element alignment only";
     VStoreS  "vstores"  3 false One  Memory "mem[a + i*b] = c[i] (strided)";
+    VLoadM   "vloadm"   3 true  One  Memory "d[i] = mem[a + b + i*size] for each lane i set in the mask (third argument), 0 in the other lanes, whose memory is not accessed; element alignment";
     VStoreM  "vstorem"  4 false One  Memory "mem[a + b + i*size] = c[i] for each lane i set in the mask (fourth argument); element alignment";
     Gather   "gather"   2 true  One  Memory "d[i] = mem[a + b[i]*size] (b a vector of element indices)";
     Scatter  "scatter"  3 false One  Memory "mem[a + b[i]*size] = c[i], lanes in increasing order";
@@ -226,7 +227,7 @@ impl Sem {
     pub fn reads_memory(&self) -> bool {
         matches!(
             self.op,
-            SemOp::Load | SemOp::VLoad | SemOp::VLoadU | SemOp::VLoadS | SemOp::Gather
+            SemOp::Load | SemOp::VLoad | SemOp::VLoadU | SemOp::VLoadS | SemOp::VLoadM | SemOp::Gather
         )
     }
     pub fn writes_memory(&self) -> bool {

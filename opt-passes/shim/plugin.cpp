@@ -16,6 +16,9 @@ extern "C" bool dsp_is_pass(const char *name);
 static cl::opt<std::string> DspIsa("dsp-isa", cl::init(""),
     cl::desc("machine (.isa name or file) for the dsp-* passes (default: $DSP_ISA, then ftm)"));
 
+static cl::opt<bool> DspMaskedTail("dsp-masked-tail", cl::init(false),
+    cl::desc("run dsp-masked-tail before dsp-prepare at the optimizer-last extension point"));
+
 namespace {
 struct DspPass : PassInfoMixin<DspPass> {
   std::string Name;
@@ -38,5 +41,9 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
         return true;
       });
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(DspPass("dsp-prepare")); });
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (DspMaskedTail)
+          MPM.addPass(DspPass("dsp-masked-tail"));
+        MPM.addPass(DspPass("dsp-prepare"));
+      });
 }

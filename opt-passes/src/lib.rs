@@ -10,6 +10,7 @@
 //! | `dsp-expand-intrinsics` | `dsp-lower-minmax`, then bit counts, byte swaps, bit reversal, funnel shifts and saturating arithmetic the `.isa` lacks ([`bits`]), floating-point classification ([`fpclass`]), then small constant-size `memcpy/memmove/memset` → loads and stores ([`mem`]) |
 //! | `dsp-canon-loops` | loop canonical form: a dedicated preheader, a single latch and dedicated exit blocks for every natural loop ([`loops`]) |
 //! | `dsp-prepare` | all of the above, in that order (what clang runs at the optimizer-last extension point) |
+//! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! The machine is a shipped name or a `.isa` file, given by `-dsp-isa=…`
 //! (`opt`, or `clang -mllvm`), else `$DSP_ISA`, else the default machine.
@@ -28,6 +29,7 @@ pub mod mem;
 pub mod minmax;
 pub mod overflow;
 pub mod plugin;
+pub mod tail;
 pub mod wide;
 
 use inkwell::llvm_sys::prelude::LLVMModuleRef;
@@ -42,6 +44,7 @@ pub enum Pass {
     ExpandIntrinsics,
     CanonLoops,
     Prepare,
+    MaskedTail,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -72,6 +75,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "preheaders, single latches, dedicated exits",
     ),
     ("dsp-prepare", Pass::Prepare, "every pass above, in order"),
+    (
+        "dsp-masked-tail",
+        Pass::MaskedTail,
+        "vectorized loops' remainders as one masked vector iteration",
+    ),
 ];
 
 /// The pass called `name`.
@@ -100,7 +108,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -120,6 +128,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::LowerMinMax => caps.is_some_and(|c| minmax::run(module, &c)),
         Pass::ExpandIntrinsics => caps.is_some_and(|c| expand(module, &c)),
         Pass::CanonLoops => loops::run(module),
+        Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);

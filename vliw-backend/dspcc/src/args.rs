@@ -9,7 +9,9 @@
 //! pipeliner's flags (`--modulo-scheduler=`, `-fmodulo-sched`,
 //! `-fno-modulo-sched`, `--ilp-time-limit=`, `--pipeline-report=`) go to
 //! every `dsp-llc`; clang's remark flags (`-Rpass=`, `-Rpass-missed=`,
-//! `-Rpass-analysis=`) go to clang and to every `dsp-llc`.
+//! `-Rpass-analysis=`) go to clang and to every `dsp-llc`. `-fmasked-tail`
+//! and `-fno-masked-tail` choose how a vectorized loop ends (the plugin's
+//! `dsp-masked-tail` pass).
 
 use std::fmt;
 
@@ -168,6 +170,10 @@ pub struct Options {
     /// elimination) on the machine IR: `-fmove-loop-invariants` /
     /// `-fno-move-loop-invariants`; `None`: on from -O1.
     pub licm: Option<bool>,
+    /// Vectorized loops' tails as one masked iteration: `-fmasked-tail`
+    /// (`Some(true)`) or `-fno-masked-tail` (`Some(false)`), the last one
+    /// given; `None`: on from -O2 (see `Target::masked_tail_flags`).
+    pub masked_tail: Option<bool>,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -205,6 +211,7 @@ impl Default for Options {
             modulo_sched: None,
             lsr: None,
             licm: None,
+            masked_tail: None,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -293,6 +300,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-loop-strength-reduce" => o.lsr = Some(false),
             "-fmove-loop-invariants" => o.licm = Some(true),
             "-fno-move-loop-invariants" => o.licm = Some(false),
+            "-fmasked-tail" => o.masked_tail = Some(true),
+            "-fno-masked-tail" => o.masked_tail = Some(false),
             "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
             "--ilp-time-limit" => o.ilp_time_limit = Some(seconds(a, value(args, &mut i, a)?)?),
             "--pipeline-report" => o.pipeline_report = Some(value(args, &mut i, a)?.to_string()),
@@ -398,6 +407,7 @@ OPTIONS:
   -x LANG             c, cpp-output, ir, assembler, none
   -mllvm ARG          passed to LLVM inside clang
   -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
+  -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (on from -O2)
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   -floop-strength-reduce -fno-loop-strength-reduce
                                            LLVM's loop strength reduction before selection (on from -O1)

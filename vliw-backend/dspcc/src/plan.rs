@@ -278,7 +278,14 @@ impl Planner<'_> {
         ]
         .into_iter()
         .chain(self.o.remarks.iter().cloned())
+        .chain(self.t.masked_tail_flags(self.masked_tail()))
         .collect()
+    }
+
+    /// Whether vectorized loops end in a masked iteration: `-fmasked-tail`
+    /// / `-fno-masked-tail`, else on from -O2.
+    fn masked_tail(&self) -> bool {
+        self.o.masked_tail.unwrap_or(matches!(self.o.opt, '2' | '3' | 's' | 'z'))
     }
 
     /// For a compilation that goes on to the backend: with a pipeline report
@@ -624,7 +631,7 @@ mod tests {
     #[test]
     fn pipeliner_and_remark_flags_reach_every_backend_run() {
         let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
-        assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-emit-llvm"]), "{:?}", j[0].1);
+        assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-emit-llvm"]), "{:?}", j[0].1);
         assert!(!j[0].1.iter().any(|a| a.contains("modulo") || a.contains("ilp") || a.starts_with("-g")), "{:?}", j[0].1);
         assert_eq!(
             j[1].1,
@@ -678,6 +685,17 @@ mod tests {
         assert_eq!(p.warnings, ["argument unused during compilation: '--pipeline-report=r.json'"]);
         assert!(has(&p.jobs[0].args, &["-Rpass=sms", "-S", "-emit-llvm"]), "{:?}", p.jobs[0].args);
         assert!(plan_for("-c x.s --ilp-time-limit=1").unwrap().warnings[0].contains("--ilp-time-limit=1"));
+    }
+
+    #[test]
+    fn masked_tail_runs_the_plugin_pass_from_o2() {
+        let flag = "-dsp-masked-tail".to_string();
+        assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-emit-llvm"]));
+        assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
+        assert!(jobs("-O1 -fmasked-tail -c x.c")[0].1.contains(&flag));
+        assert!(!jobs("-O3 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&flag));
+        assert!(!jobs("-O2 -c x.c")[1].1.iter().any(|a| a.contains("masked")));
+        assert!(!jobs("-O2 -E x.c")[0].1.contains(&flag));
     }
 
     #[test]

@@ -78,6 +78,9 @@ pub struct Fx<'a> {
     pub object: Option<dsp_mir::MemObject>,
     /// Identified objects (noalias arguments, globals, allocas) numbered.
     pub objects: HashMap<V, dsp_mir::MemObject>,
+    /// Instructions waiting for their only user to fold them in (`fuse`);
+    /// lowered where first asked for otherwise.
+    pub deferred: HashSet<V>,
 }
 
 /// Lowers a function with a body.
@@ -109,6 +112,7 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
         va_offset: 0,
         object: None,
         objects: HashMap::new(),
+        deferred: HashSet::new(),
     };
     let blocks = func.basic_blocks();
     for (i, b) in blocks.iter().enumerate() {
@@ -130,6 +134,10 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
     for b in rpo(&blocks) {
         fx.cur = fx.bmap[&b];
         for inst in b.instructions() {
+            if fx.vals.contains_key(&inst) {
+                // Given its value by a pattern at an earlier instruction (`fuse`).
+                continue;
+            }
             fx.loc = loc_of(inst);
             if let Err(reason) = fx.lower_inst(inst, Some(b) == entry) {
                 return Err(err(&fx, inst, reason));
@@ -280,6 +288,11 @@ impl<'a> Fx<'a> {
     fn val_uncached(&mut self, v: V) -> Result<Val, String> {
         if let Some(&idx) = self.frames.get(&v) {
             return Ok(Val::S(self.frame_addr(idx, 0)?));
+        }
+        if self.deferred.remove(&v) {
+            let op = v.opcode().ok_or("internal: deferred non-instruction")?;
+            crate::inst::lower_inst(self, v, op)?;
+            return self.vals.get(&v).cloned().ok_or_else(|| format!("internal: deferred '{}' gave no value", inst_text(v)));
         }
         if v.is_instruction() || v.is_argument() {
             return Err(format!("internal: value '{}' used before its definition", inst_text(v)));
@@ -440,7 +453,12 @@ impl<'a> Fx<'a> {
                 self.set(i, x);
                 Ok(())
             }
-            _ => crate::inst::lower_inst(self, i, op),
+            _ => {
+                if crate::fuse::lower(self, i, op)? {
+                    return Ok(());
+                }
+                crate::inst::lower_inst(self, i, op)
+            }
         }
     }
 

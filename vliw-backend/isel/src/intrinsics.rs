@@ -170,6 +170,7 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
             fx.set(i, Val::S(r));
             Ok(())
         }
+        "masked.load" | "masked.store" | "get.active.lane.mask" => crate::masked::lower(fx, i, &base),
         "trap" | "debugtrap" | "ubsantrap" => {
             crate::call::libcall(fx, "abort", &[], None)?;
             Ok(())

@@ -16,7 +16,9 @@
 //! casts, select, aggregates), [`cmp`] (compares), [`memory`] (addresses,
 //! loads, stores, GEP, alloca), [`control`] (branches, switch), [`call`]
 //! (the calling convention), [`intrinsics`], [`vector`] and [`vector_ops`]
-//! (LLVM vector types), [`wide`] (integers over 64 bits), [`data`] (global
+//! (LLVM vector types), [`fuse`] (widening loads, narrowing stores,
+//! multiply-accumulate), [`masked`] (masked loads and stores, active lane
+//! masks), [`wide`] (integers over 64 bits), [`data`] (global
 //! variables), [`runtime`] (support routine names).
 //!
 //! What the other stages must know about the output:
@@ -37,9 +39,11 @@ pub mod control;
 pub mod data;
 pub mod emit;
 pub mod function;
+pub mod fuse;
 pub mod inst;
 pub mod intrinsics;
 pub mod llvm;
+pub mod masked;
 pub mod memory;
 pub mod runtime;
 pub mod types;
@@ -51,6 +55,8 @@ pub mod wide;
 mod tests;
 #[cfg(test)]
 mod tests_more;
+#[cfg(test)]
+mod tests_fixpt;
 
 use std::fmt;
 

@@ -149,6 +149,39 @@ pub(crate) fn broadcast(fx: &mut Fx, x: Reg, file: RegFileId) -> Option<Reg> {
 }
 
 fn vmem(fx: &mut Fx, load: bool, addr: &Addr, file: RegFileId, bytes: u32, align: u32, val: Option<Reg>) -> Result<Option<Reg>, String> {
+    match vmem_typed(fx, load, addr, file, bytes, align, val, &[Ty::I32, Ty::U32, Ty::F32])? {
+        Some(r) => Ok(r),
+        None => Err(format!("the machine has no {} of a {}-byte vector", if load { "load" } else { "store" }, bytes)),
+    }
+}
+
+/// Whether the machine has a vector load (or store) of elements of one of
+/// `tys` into (from) `file`, with the address in a register.
+pub(crate) fn has_vmem(fx: &Fx, load: bool, file: RegFileId, tys: &[Ty]) -> bool {
+    let Ok(int) = fx.addr_file() else { return false };
+    let ops: &[SemOp] = if load { &[SemOp::VLoad, SemOp::VLoadU] } else { &[SemOp::VStore, SemOp::VStoreU] };
+    let mut pats = vec![ArgPat::Reg(int), ArgPat::Imm(0)];
+    if !load {
+        pats.push(ArgPat::Reg(file));
+    }
+    ops.iter().any(|&op| tys.iter().any(|&t| fx.find(op, Some(t), None, load.then_some(file), &pats).is_some()))
+}
+
+/// A vector load (store) of `bytes` bytes whose elements have one of the
+/// types `tys` (narrower than the lanes: a widening load or a narrowing
+/// store), aligned form when the alignment allows; `None` when the machine
+/// has no such access. The result: the loaded register (loads).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn vmem_typed(
+    fx: &mut Fx,
+    load: bool,
+    addr: &Addr,
+    file: RegFileId,
+    bytes: u32,
+    align: u32,
+    val: Option<Reg>,
+    tys: &[Ty],
+) -> Result<Option<Option<Reg>>, String> {
     let ops: &[SemOp] = match (load, align >= bytes) {
         (true, true) => &[SemOp::VLoad, SemOp::VLoadU],
         (true, false) => &[SemOp::VLoadU],
@@ -157,7 +190,7 @@ fn vmem(fx: &mut Fx, load: bool, addr: &Addr, file: RegFileId, bytes: u32, align
     };
     let int = fx.addr_file()?;
     for &op in ops {
-        for ty in [Ty::I32, Ty::U32, Ty::F32] {
+        for &ty in tys {
             let dst = load.then_some(file);
             let mut pats = vec![
                 ArgPat::Reg(fx.file(addr.base)),
@@ -185,12 +218,12 @@ fn vmem(fx: &mut Fx, load: bool, addr: &Addr, file: RegFileId, bytes: u32, align
                 args.push(A::R(v));
             }
             return match fx.try_op(op, Some(ty), None, dst, &args) {
-                Some(r) => Ok(r),
+                Some(r) => Ok(Some(r)),
                 None => continue,
             };
         }
     }
-    Err(format!("the machine has no {} of a {}-byte vector", if load { "load" } else { "store" }, bytes))
+    Ok(None)
 }
 
 /// A vector register load (aligned form when the alignment allows).

@@ -345,8 +345,16 @@ fn access_shape(m: &Machine, instr: InstrId) -> Option<(u8, u32)> {
     let ins = m.instr(instr);
     let sem = &ins.sem;
     let data = if sem.reads_memory() { sem.dst } else { sem.args.get(2).copied() };
+    // Bytes touched: a vector access of a narrower type (vldh, vsth) reads
+    // or writes lanes × the type's bytes, not the whole register.
     let width = |d: Option<isa_tablegen::sem::OperandRef>| match d.map(|d| ins.operands[d.0].kind) {
-        Some(OperandKind::Reg(file)) => Some(m.regfile(file).width / 8),
+        Some(OperandKind::Reg(file)) => {
+            let f = m.regfile(file);
+            Some(match (f.lanes, sem.ty) {
+                (Some(l), Some(t)) => l.count * t.bits() / 8,
+                _ => f.width / 8,
+            })
+        }
         _ => None,
     };
     match sem.op {

@@ -160,7 +160,8 @@ pub enum Kind {
     Load { size: u32 },
     Store { size: u32 },
     /// `align` is the required alignment in bytes; strided: lane i at x + i*y.
-    VLoad { size: u32, align: u32, strided: bool },
+    /// `masked`: lanes whose bit in the mask (source 2, read whole) is clear read nothing and are 0.
+    VLoad { size: u32, align: u32, strided: bool, masked: bool },
     VStore { size: u32, align: u32, strided: bool, masked: bool },
     Gather { size: u32 },
     Scatter { size: u32 },
@@ -468,12 +469,17 @@ impl Decoder<'_> {
                 }
                 Kind::Store { size }
             }
-            SemOp::VLoad | SemOp::VLoadU | SemOp::VLoadS => {
+            SemOp::VLoad | SemOp::VLoadU | SemOp::VLoadS | SemOp::VLoadM => {
                 if d.dst_kind != FileKind::Vector || vec_src(0, &d) || vec_src(1, &d) {
                     return unsupported(self);
                 }
                 let align = if sem.op == SemOp::VLoad { size * dst_lanes } else { size };
-                Kind::VLoad { size, align, strided: sem.op == SemOp::VLoadS }
+                let masked = sem.op == SemOp::VLoadM;
+                if masked {
+                    // The mask is read whole.
+                    d.src_kind[2] = SrcKind::Scalar;
+                }
+                Kind::VLoad { size, align, strided: sem.op == SemOp::VLoadS, masked }
             }
             SemOp::VStore | SemOp::VStoreU | SemOp::VStoreS | SemOp::VStoreM => {
                 if !vec_src(2, &d) || vec_src(0, &d) || vec_src(1, &d) {

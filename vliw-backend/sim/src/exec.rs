@@ -206,10 +206,19 @@ impl Core {
                 let v = self.vals[op.src[2] as usize];
                 self.stores.push((off, size, v));
             }
-            Kind::VLoad { size, align, strided } => {
+            Kind::VLoad { size, align, strided, masked } => {
                 let n = op.lanes as usize;
                 let mut buf = [0u64; MAX_LANES];
-                if strided {
+                if masked {
+                    let a = self.addr(op);
+                    let mask = self.vals[op.src[2] as usize];
+                    for (i, slot) in buf.iter_mut().enumerate().take(n) {
+                        if (mask >> i) & 1 == 1 {
+                            let off = self.mem.check(a.wrapping_add(i as u32 * size), size, align, false)?;
+                            *slot = ext(self.mem.read(off, size), op.sh, op.mask);
+                        }
+                    }
+                } else if strided {
                     let base = self.vals[op.src[0] as usize] as u32;
                     let stride = self.vals[op.src[1] as usize] as u32;
                     for (i, slot) in buf.iter_mut().enumerate().take(n) {

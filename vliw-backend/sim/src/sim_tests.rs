@@ -345,3 +345,59 @@ fn vector_memory_aligned_strided_masked_gather_scatter() {
         }
     }
 }
+
+#[test]
+fn narrow_vector_loads_extend_stores_truncate_and_masked_loads_skip_lanes() {
+    for m in machines() {
+        let n = lanes(&m);
+        // Halfwords -3000·i - 1 (negative, so the extensions differ).
+        let halves: Vec<i16> = (0..n as i16).map(|i| -3000 * i - 1).collect();
+        let data: Vec<u8> = halves.iter().flat_map(|h| h.to_le_bytes()).collect();
+        let end_of_memory = m.memory.base as u64 + m.memory.size as u64 - 4;
+        let prog = format!(
+            "{{ li r5, buf ; li r7, out }}
+             {{ li r8, 0x5 ; li r9, {end_of_memory} }}
+             {{ li r10, 1 }}
+             vldh v1, r5, 0
+             vldhu v2, r5, 0
+             vldb v3, r5, 0
+             vldbu v4, r5, 0
+             rtom m1, r8
+             rtom m2, r10
+             vldm v5, r5, 0, m1
+             vldm v6, r9, 0, m2
+             vldmh v7, r5, 0, m1
+             {}
+             vsth v1, r7, 0
+             vstb v1, r7, {}
+             vstmh v1, r7, {}, m1
+             {}",
+            "nop\n".repeat(lat(&m, "vldmh") as usize),
+            2 * n,
+            3 * n,
+            end(&m)
+        );
+        let (sim, out) = run_cfg(&m, &prog, &[("buf", &data), ("out", &vec![0xee; 6 * n])], Default::default());
+        assert_eq!(out, Outcome::Exit(0), "{}", m.name);
+        let mask32 = |x: i64| x as u64 & 0xffff_ffff;
+        assert_eq!(sim.vreg("v1").unwrap(), halves.iter().map(|&h| mask32(h as i64)).collect::<Vec<_>>());
+        assert_eq!(sim.vreg("v2").unwrap(), halves.iter().map(|&h| h as u16 as u64).collect::<Vec<_>>());
+        assert_eq!(sim.vreg("v3").unwrap(), data[..n].iter().map(|&b| mask32(b as i8 as i64)).collect::<Vec<_>>());
+        assert_eq!(sim.vreg("v4").unwrap(), data[..n].iter().map(|&b| b as u64).collect::<Vec<_>>());
+        let buf_word = |k: usize| u32::from_le_bytes(data[4 * k..4 * k + 4].try_into().unwrap()) as u64;
+        let v5: Vec<u64> = (0..n).map(|k| if k == 0 || k == 2 { buf_word(k) } else { 0 }).collect();
+        assert_eq!(sim.vreg("v5").unwrap(), v5, "{}: masked load", m.name);
+        assert_eq!(sim.vreg("v6").unwrap()[1..], vec![0; n - 1][..], "{}: lanes past the end of memory", m.name);
+        let out_addr = reg(&sim, "r7") as u32;
+        assert_eq!(sim.mem(out_addr, 2 * n as u32).unwrap(), &data[..], "{}: vsth", m.name);
+        let v7: Vec<u64> = (0..n).map(|k| if k == 0 || k == 2 { mask32(halves[k] as i64) } else { 0 }).collect();
+        assert_eq!(sim.vreg("v7").unwrap(), v7, "{}: narrow masked load", m.name);
+        let masked_out = sim.mem(out_addr + 3 * n as u32, 2 * n as u32).unwrap();
+        for k in 0..n {
+            let want = if k == 0 || k == 2 { &data[2 * k..2 * k + 2] } else { &[0xee, 0xee][..] };
+            assert_eq!(&masked_out[2 * k..2 * k + 2], want, "{}: narrow masked store lane {k}", m.name);
+        }
+        let bytes: Vec<u8> = halves.iter().map(|&h| h as u8).collect();
+        assert_eq!(sim.mem(out_addr + 2 * n as u32, n as u32).unwrap(), &bytes[..], "{}: vstb", m.name);
+    }
+}

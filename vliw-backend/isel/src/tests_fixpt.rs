@@ -1,0 +1,102 @@
+//! Unit tests of fixed-point vector selection (`fuse`: widening loads,
+//! narrowing stores, multiply-accumulate) and of masked vector memory
+//! (`masked`), on every shipped machine.
+
+use dsp_mir::{Function, InstKind};
+use isa_tablegen::{Machine, SemOp, Ty};
+
+use crate::tests::{count_sem, func, machines, select_c, select_file, vector_flags};
+use crate::IselOptions;
+
+/// Machine instructions of `f` with semantics `op.ty`.
+fn count_typed(m: &Machine, f: &Function, op: SemOp, ty: Ty) -> usize {
+    f.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| matches!(&i.kind, InstKind::Machine { instr, .. } if m.instr(*instr).sem.op == op && m.instr(*instr).sem.ty == Some(ty)))
+        .count()
+}
+
+const FIR: &str = r#"
+typedef short int16_t;
+typedef signed char int8_t;
+void fir_q15(const int16_t *restrict x, const int16_t *restrict h, int16_t *restrict y, int n) {
+    for (int i = 0; i < n; i++) {
+        int acc = 0;
+        for (int k = 0; k < 16; k++) acc += x[i + k] * h[k];
+        y[i] = (int16_t)(acc >> 15);
+    }
+}
+void widen8(const unsigned char *restrict a, int *restrict y, int n) {
+    for (int i = 0; i < n; i++) y[i] = a[i] * 5 + y[i];
+}
+"#;
+
+#[test]
+fn q15_fir_uses_widening_loads_narrowing_stores_and_macs() {
+    for m in machines() {
+        let flags = vector_flags(&m);
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let module = select_c(&m, "fir-q15", FIR, "-O2", &flags);
+        let f = func(&module, "fir_q15");
+        assert!(count_typed(&m, f, SemOp::VLoadU, Ty::I16) >= 16, "{}: {}", m.name, dsp_mir::print::function(&m, f));
+        assert!(count_typed(&m, f, SemOp::VStoreU, Ty::I16) + count_typed(&m, f, SemOp::VStoreU, Ty::U16) >= 1, "{}", m.name);
+        assert!(count_sem(&m, f, SemOp::Mac) >= 15, "{}", m.name);
+        // Nothing goes lane by lane (the taps' splats leave dead inserts, removed later).
+        assert_eq!(count_sem(&m, f, SemOp::Extract), 0, "{}", m.name);
+        let g = func(&module, "widen8");
+        assert!(count_typed(&m, g, SemOp::VLoadU, Ty::U8) >= 1, "{}: {}", m.name, dsp_mir::print::function(&m, g));
+        assert!(count_sem(&m, g, SemOp::Mac) >= 1, "{}", m.name);
+    }
+}
+
+/// A loop over `n` elements as one masked iteration per 16·k lanes.
+fn masked_loop_ir(lanes: u32) -> String {
+    let v = format!("<{lanes} x i32>");
+    let mk = format!("<{lanes} x i1>");
+    format!(
+        r#"
+define void @f(ptr %x, ptr %y, i32 %n) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %m = call {mk} @llvm.get.active.lane.mask.v{lanes}i1.i32(i32 %i, i32 %n)
+  %px = getelementptr inbounds i32, ptr %x, i32 %i
+  %vx = call {v} @llvm.masked.load.v{lanes}i32.p0(ptr %px, i32 4, {mk} %m, {v} poison)
+  %py = getelementptr inbounds i32, ptr %y, i32 %i
+  %vy = call {v} @llvm.masked.load.v{lanes}i32.p0(ptr %py, i32 4, {mk} %m, {v} %vx)
+  %s = add {v} %vx, %vy
+  call void @llvm.masked.store.v{lanes}i32.p0({v} %s, ptr %py, i32 4, {mk} %m)
+  %i.next = add i32 %i, {lanes}
+  %c = icmp ult i32 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}}
+declare {mk} @llvm.get.active.lane.mask.v{lanes}i1.i32(i32, i32)
+declare {v} @llvm.masked.load.v{lanes}i32.p0(ptr, i32, {mk}, {v})
+declare void @llvm.masked.store.v{lanes}i32.p0({v}, ptr, i32, {mk})
+"#
+    )
+}
+
+#[test]
+fn masked_loads_stores_and_lane_masks_use_the_mask_instructions() {
+    for m in machines() {
+        let lanes = m.vector_lanes(32).unwrap();
+        for (chunks, tag) in [(1, "one"), (2, "two")] {
+            let ll = std::env::temp_dir().join(format!("dsp-isel-masked-{}-{}-{tag}.ll", std::process::id(), m.name));
+            std::fs::write(&ll, masked_loop_ir(lanes * chunks)).unwrap();
+            let module = select_file(&m, &ll, &IselOptions::default()).unwrap_or_else(|e| panic!("{}: {e:?}", m.name));
+            let f = func(&module, "f");
+            let c = chunks as usize;
+            assert_eq!(count_sem(&m, f, SemOp::VLoadM), 2 * c, "{}: {}", m.name, dsp_mir::print::function(&m, f));
+            assert_eq!(count_sem(&m, f, SemOp::VStoreM), c, "{}", m.name);
+            // The passthru of the second load is kept by a select.
+            assert_eq!(count_sem(&m, f, SemOp::Select), c, "{}", m.name);
+            assert_eq!(count_sem(&m, f, SemOp::Iota), 1, "{}", m.name);
+            assert_eq!(count_sem(&m, f, SemOp::Extract) + count_sem(&m, f, SemOp::Insert), 0, "{}", m.name);
+        }
+    }
+}
