@@ -1,3 +1,4 @@
+// fixed_point_q15: Q15 and Q7 FIRs on int16_t/int8_t data with widening loads, narrowing stores and odd lengths.
 /* Fixed-point DSP kernels on 8- and 16-bit data: Q15 and Q7 FIRs (int16_t
    and int8_t samples and taps, int32_t accumulators, narrowed results),
    widening copies (sign and zero extension) and narrowing stores, with odd

@@ -1,3 +1,4 @@
+// masked_tail: vectorized loops whose tails run as one masked vector iteration, odd and short trip counts.
 // dsp-cflags: -fmasked-tail
 /* Vectorized loops whose tails are folded into a masked vector iteration
    (dspcc -fmasked-tail): odd trip counts, trip counts below one vector,

@@ -39,9 +39,12 @@ impl<'a> Fx<'a> {
 
     pub fn push_inst(&mut self, mut i: Inst) {
         i.loc = self.loc.clone();
-        if let (Some(o), InstKind::Machine { instr, .. }) = (self.object, &i.kind) {
+        if let (Some(o), InstKind::Machine { instr, ops, .. }) = (self.object, &i.kind) {
             let sem = &self.m.instr(*instr).sem;
-            if sem.reads_memory() || sem.writes_memory() {
+            // Not stack slots: an access may go through the scratch slot,
+            // which every object shares.
+            let on_stack = ops.iter().any(|x| matches!(x, dsp_mir::Operand::Frame { .. }));
+            if (sem.reads_memory() || sem.writes_memory()) && !on_stack {
                 i.object = Some(o);
             }
         }

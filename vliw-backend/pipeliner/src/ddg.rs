@@ -270,6 +270,14 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
             def_node.insert(v, n);
         }
     }
+    // Two phis carrying the same value around the loop from different
+    // initial values would need two registers for one value's instances
+    // (expansion keeps one chain per value).
+    for (k, &(d1, init1, next1)) in phis.iter().enumerate() {
+        if phis[..k].iter().any(|&(_, init0, next0)| next0 == next1 && init0 != init1) {
+            return Err(format!("two loop phis (one of them %r{}) carry the same value from different initial values", d1.0));
+        }
+    }
     // Resolve every read.
     let mut sources: HashMap<VReg, Source> = HashMap::new();
     let resolve = |v: VReg| -> Result<Source, String> {
