@@ -394,11 +394,18 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
         let iota = LLVMConstVector(lanes.as_mut_ptr(), p.vf);
         let idx = LLVMBuildAdd(b.raw(), splat(p.n_vec), iota, c"".as_ptr());
         let mask = LLVMBuildICmp(b.raw(), LLVMIntPredicate::LLVMIntULT, idx, splat(p.n), c"tail.mask".as_ptr());
-        // Header phis take the values the last full iteration carried.
+        // Header phis take the values the last full iteration carried; the
+        // index's is n.vec itself (the loop left when index.next == n.vec),
+        // so that nothing of the loop's own index lives past it (loop
+        // strength reduction can then walk pointers alone).
         let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         let insts = instructions(p.body);
+        let latch_cond = LLVMGetCondition(br);
+        let compared = [LLVMGetOperand(latch_cond, 0), LLVMGetOperand(latch_cond, 1)];
         for &i in insts.iter().take_while(|&&i| is_phi(i)) {
-            map.insert(i, incoming_from(i, p.body).expect("checked"));
+            let carried = incoming_from(i, p.body).expect("checked");
+            let is_index_next = compared.contains(&carried) && compared.contains(&p.n_vec) && carried != p.n_vec;
+            map.insert(i, if is_index_next { p.n_vec } else { carried });
         }
         let i32 = LLVMInt32TypeInContext(ctx);
         let remap = |v: LLVMValueRef, map: &HashMap<LLVMValueRef, LLVMValueRef>| *map.get(&v).unwrap_or(&v);
