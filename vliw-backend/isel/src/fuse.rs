@@ -158,17 +158,23 @@ pub fn widening_masked_load(fx: &mut Fx, i: V) -> Result<bool, String> {
     Ok(true)
 }
 
+/// The deferred `trunc` `tr`, taken out of the deferred set: its narrow
+/// signed and unsigned types and the file and chunks of its 32-bit source;
+/// `None` when `tr` was not deferred.
+fn take_deferred_trunc(fx: &mut Fx, tr: V) -> Result<Option<(Ty, Ty, isa_tablegen::RegFileId, u32)>, String> {
+    if !fx.deferred.remove(&tr) {
+        return Ok(None);
+    }
+    match (narrow_ty(tr.ty(), true), narrow_ty(tr.ty(), false), native_i32(fx, tr.operand(0).ty())?) {
+        (Some(ty), Some(uty), Some((file, chunks))) => Ok(Some((ty, uty, file, chunks))),
+        _ => Err("internal: deferred trunc of another shape".into()),
+    }
+}
+
 /// At an `llvm.masked.store` of a deferred `trunc`: the machine's narrow masked stores.
 pub fn narrowing_masked_store(fx: &mut Fx, i: V) -> Result<bool, String> {
     let tr = i.operand(0);
-    if !fx.deferred.remove(&tr) {
-        return Ok(false);
-    }
-    let (Some(ty), Some(uty), Some((file, chunks))) =
-        (narrow_ty(tr.ty(), true), narrow_ty(tr.ty(), false), native_i32(fx, tr.operand(0).ty())?)
-    else {
-        return Err("internal: deferred trunc of another shape".into());
-    };
+    let Some((ty, uty, file, chunks)) = take_deferred_trunc(fx, tr)? else { return Ok(false) };
     let sty = masked_instr(fx, SemOp::VStoreM, file, &[ty, uty]).ok_or("internal: no narrow masked store")?;
     let Val::N(src) = fx.val(tr.operand(0))? else { return Err("internal: native value expected".into()) };
     let masks = crate::masked::mask_chunks(fx, i.operand(3), chunks)?;
@@ -183,14 +189,7 @@ pub fn narrowing_masked_store(fx: &mut Fx, i: V) -> Result<bool, String> {
 
 fn narrowing_store(fx: &mut Fx, i: V) -> Result<bool, String> {
     let tr = i.operand(0);
-    if !fx.deferred.remove(&tr) {
-        return Ok(false);
-    }
-    let (Some(ty), Some(uty), Some((file, chunks))) =
-        (narrow_ty(tr.ty(), true), narrow_ty(tr.ty(), false), native_i32(fx, tr.operand(0).ty())?)
-    else {
-        return Err("internal: deferred trunc of another shape".into());
-    };
+    let Some((ty, uty, file, chunks)) = take_deferred_trunc(fx, tr)? else { return Ok(false) };
     let Val::N(src) = fx.val(tr.operand(0))? else { return Err("internal: native value expected".into()) };
     let addr = address(fx, i.operand(1))?;
     let align = i.alignment().max(1);

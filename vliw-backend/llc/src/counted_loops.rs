@@ -46,14 +46,7 @@
 //! it never asks the target whether a hardware loop is profitable, and the
 //! default cost model is all else it needs.
 
-use std::ffi::{CStr, CString};
-
 use inkwell::module::Module as LlvmModule;
-use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMGetErrorMessage};
-use llvm_sys::transforms::pass_builder::{
-    LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMPassBuilderOptionsSetVerifyEach,
-    LLVMRunPasses,
-};
 
 /// The pass pipeline: LLVM's hardware-loops pass, forced on every
 /// countable innermost loop, with the counter in a phi (the
@@ -65,34 +58,7 @@ hardware-loop-counter-bitwidth=32;hardware-loop-decrement=1>)";
 /// Rewrites every countable innermost loop of `module` into counter form.
 /// In debug builds the module is verified afterwards.
 pub fn run(module: &LlvmModule) -> Result<(), String> {
-    let passes = CString::new(PIPELINE).map_err(|e| format!("internal: pass pipeline: {e}"))?;
-    // SAFETY: the module pointer is live for the borrow of `module`; the
-    // options are created and disposed here; a null target machine is
-    // accepted by LLVMRunPasses (the pass builder then has no target).
-    let err = unsafe {
-        let options = LLVMCreatePassBuilderOptions();
-        LLVMPassBuilderOptionsSetVerifyEach(options, i32::from(cfg!(debug_assertions)));
-        let err = LLVMRunPasses(module.as_mut_ptr(), passes.as_ptr(), std::ptr::null_mut(), options);
-        LLVMDisposePassBuilderOptions(options);
-        err
-    };
-    if !err.is_null() {
-        // SAFETY: LLVMGetErrorMessage consumes the error and returns a
-        // C string that LLVMDisposeErrorMessage frees.
-        let msg = unsafe {
-            let raw = LLVMGetErrorMessage(err);
-            let msg = CStr::from_ptr(raw).to_string_lossy().into_owned();
-            LLVMDisposeErrorMessage(raw);
-            msg
-        };
-        return Err(format!("LLVM hardware-loops pass ({PIPELINE}): {msg}"));
-    }
-    if cfg!(debug_assertions) {
-        module
-            .verify()
-            .map_err(|e| format!("internal: the module is invalid after the hardware-loops pass: {}", e.to_string().trim_end()))?;
-    }
-    Ok(())
+    crate::passes::run(module, PIPELINE, std::ptr::null_mut(), "hardware-loops pass")
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use isa_tablegen::Machine;
 
 pub mod counted_loops;
 pub mod lsr;
+mod passes;
 pub mod pipeline;
 
 pub use dsp_sched::FunctionStats;

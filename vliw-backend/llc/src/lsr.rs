@@ -22,18 +22,13 @@
 use std::ffi::{CStr, CString};
 
 use inkwell::module::Module as LlvmModule;
-use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMGetErrorMessage};
-use llvm_sys::prelude::LLVMModuleRef;
+use llvm_sys::error::LLVMDisposeErrorMessage;
 use llvm_sys::target::{
     LLVMInitializeHexagonTarget, LLVMInitializeHexagonTargetInfo, LLVMInitializeHexagonTargetMC,
 };
 use llvm_sys::target_machine::{
     LLVMCodeGenOptLevel, LLVMCodeModel, LLVMCreateTargetMachine, LLVMDisposeTargetMachine,
     LLVMGetTargetFromTriple, LLVMRelocMode, LLVMTargetMachineRef, LLVMTargetRef,
-};
-use llvm_sys::transforms::pass_builder::{
-    LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMPassBuilderOptionsSetVerifyEach,
-    LLVMRunPasses,
 };
 
 /// The pass pipeline: `canon-freeze` then `loop-reduce` on every loop, as
@@ -81,39 +76,13 @@ fn triple_of(module: &LlvmModule) -> CString {
 
 /// Runs loop strength reduction on every loop of `module`.
 pub fn run(module: &LlvmModule) -> Result<(), String> {
-    let passes = CString::new(PIPELINE).map_err(|e| format!("internal: pass pipeline: {e}"))?;
     let tm = target_machine(&triple_of(module));
-    let raw: LLVMModuleRef = module.as_mut_ptr();
-    // SAFETY: the module pointer is live for the borrow of `module`; the
-    // options and the target machine are created and disposed here; a null
-    // target machine is accepted by LLVMRunPasses.
-    let err = unsafe {
-        let options = LLVMCreatePassBuilderOptions();
-        LLVMPassBuilderOptionsSetVerifyEach(options, i32::from(cfg!(debug_assertions)));
-        let err = LLVMRunPasses(raw, passes.as_ptr(), tm.unwrap_or(std::ptr::null_mut()), options);
-        LLVMDisposePassBuilderOptions(options);
-        if let Some(tm) = tm {
-            LLVMDisposeTargetMachine(tm);
-        }
-        err
-    };
-    if !err.is_null() {
-        // SAFETY: LLVMGetErrorMessage consumes the error and returns a C
-        // string that LLVMDisposeErrorMessage frees.
-        let msg = unsafe {
-            let raw = LLVMGetErrorMessage(err);
-            let msg = CStr::from_ptr(raw).to_string_lossy().into_owned();
-            LLVMDisposeErrorMessage(raw);
-            msg
-        };
-        return Err(format!("LLVM loop strength reduction ({PIPELINE}): {msg}"));
+    let result = crate::passes::run(module, PIPELINE, tm.unwrap_or(std::ptr::null_mut()), "loop strength reduction");
+    if let Some(tm) = tm {
+        // SAFETY: created by target_machine and no longer used.
+        unsafe { LLVMDisposeTargetMachine(tm) };
     }
-    if cfg!(debug_assertions) {
-        module
-            .verify()
-            .map_err(|e| format!("internal: the module is invalid after loop strength reduction: {}", e.to_string().trim_end()))?;
-    }
-    Ok(())
+    result
 }
 
 #[cfg(test)]

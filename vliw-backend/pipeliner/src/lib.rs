@@ -307,12 +307,6 @@ impl From<String> for LoopError {
     }
 }
 
-impl From<&str> for LoopError {
-    fn from(s: &str) -> LoopError {
-        LoopError::Other(s.to_string())
-    }
-}
-
 /// Times invariants are reloaded (each time more of them) before a loop
 /// whose registers do not suffice is given up.
 const MAX_RELOAD_ROUNDS: usize = 3;

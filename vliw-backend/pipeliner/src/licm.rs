@@ -70,52 +70,46 @@ fn read_counts(m: &Machine, f: &Function) -> HashMap<VReg, usize> {
     n
 }
 
+/// Replaces every register `inst` reads (not those it writes) that is a key
+/// of `map` by its value: sources, guard, copy source, phi inputs.
+pub(crate) fn rename_inst_reads(m: &Machine, inst: &mut dsp_mir::Inst, map: &HashMap<VReg, VReg>) {
+    let swap = |r: &mut Reg| {
+        if let Reg::Virt(v) = r {
+            if let Some(&nv) = map.get(v) {
+                *v = nv;
+            }
+        }
+    };
+    match &mut inst.kind {
+        InstKind::Machine { instr, guard, ops } => {
+            let sem = &m.instr(*instr).sem;
+            for a in sem.sources() {
+                if let Some(Operand::Reg(r)) = ops.get_mut(a) {
+                    swap(r);
+                }
+            }
+            if let Some(g) = guard {
+                swap(&mut g.reg);
+            }
+        }
+        InstKind::Copy { src, .. } => swap(src),
+        InstKind::Phi { incoming, .. } => incoming.iter_mut().for_each(|(_, r)| swap(r)),
+        InstKind::Call { .. } => {}
+    }
+}
+
 /// Replaces every read of a key of `map` by its value.
 fn rename_reads(m: &Machine, f: &mut Function, map: &HashMap<VReg, VReg>) {
     if map.is_empty() {
         return;
     }
-    let get = |v: &VReg| map.get(v).copied();
     for b in &mut f.blocks {
         for inst in &mut b.insts {
-            match &mut inst.kind {
-                InstKind::Machine { instr, guard, ops } => {
-                    let sem = &m.instr(*instr).sem;
-                    for a in sem.sources() {
-                        if let Some(Operand::Reg(Reg::Virt(v))) = ops.get_mut(a) {
-                            if let Some(nv) = get(v) {
-                                *v = nv;
-                            }
-                        }
-                    }
-                    if let Some(g) = guard {
-                        if let Reg::Virt(v) = &mut g.reg {
-                            if let Some(nv) = get(v) {
-                                *v = nv;
-                            }
-                        }
-                    }
-                }
-                InstKind::Copy { src: Reg::Virt(v), .. } => {
-                    if let Some(nv) = get(v) {
-                        *v = nv;
-                    }
-                }
-                InstKind::Phi { incoming, .. } => {
-                    for (_, r) in incoming {
-                        if let Reg::Virt(v) = r {
-                            if let Some(nv) = get(v) {
-                                *v = nv;
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
+            rename_inst_reads(m, inst, map);
         }
         match &mut b.term {
             Terminator::Branch { cond: Reg::Virt(v), .. } | Terminator::IndirectJump { target: Reg::Virt(v), .. } => {
-                if let Some(nv) = get(v) {
+                if let Some(&nv) = map.get(v) {
                     *v = nv;
                 }
             }
@@ -134,15 +128,8 @@ pub fn value_number(m: &Machine, f: &mut Function) -> usize {
         let mut kept = Vec::with_capacity(insts.len());
         for mut inst in insts {
             // Earlier duplicates of this block already renamed.
-            if let InstKind::Machine { instr, ops, .. } = &mut inst.kind {
-                let sem = &m.instr(*instr).sem;
-                for a in sem.sources() {
-                    if let Some(Operand::Reg(Reg::Virt(v))) = ops.get_mut(a) {
-                        if let Some(&nv) = map.get(v) {
-                            *v = nv;
-                        }
-                    }
-                }
+            if matches!(inst.kind, InstKind::Machine { .. }) {
+                rename_inst_reads(m, &mut inst, &map);
             }
             if pure(m, &inst) {
                 let InstKind::Machine { instr, ops, .. } = &inst.kind else { unreachable!() };
@@ -194,12 +181,12 @@ pub fn remove_dead(m: &Machine, f: &mut Function) -> usize {
 pub fn hoist_invariants(m: &Machine, f: &mut Function) -> usize {
     let preds = crate::candidate::predecessors(f);
     let mut moved = 0;
-    for l in 0..f.blocks.len() {
+    for (l, lpreds) in preds.iter().enumerate() {
         let lb = Block(l as u32);
         if !f.blocks[l].term.successors().contains(&lb) || f.blocks[l].fixed.is_some() {
             continue;
         }
-        let outside: Vec<Block> = preds[l].iter().copied().filter(|&p| p != lb).collect();
+        let outside: Vec<Block> = lpreds.iter().copied().filter(|&p| p != lb).collect();
         let [pre] = outside[..] else { continue };
         if f.block(pre).fixed.is_some() {
             continue;

@@ -118,7 +118,7 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
         let first_non_phi = data.insts.iter().position(|x| !matches!(x.kind, InstKind::Phi { .. })).unwrap_or(data.insts.len());
         stores.push((b, (i + 1).max(first_non_phi), v, slot));
     }
-    stores.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    stores.sort_by_key(|&(b, at, _, _)| std::cmp::Reverse((b, at)));
     let mut slot_of: HashMap<VReg, dsp_mir::FrameIndex> = HashMap::new();
     for &(b, at, v, slot) in &stores {
         let st = sem_inst(
@@ -154,41 +154,12 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
                     None,
                 ));
             }
-            rename_uses(m, &mut inst, &here);
+            crate::licm::rename_inst_reads(m, &mut inst, &here);
         }
         body.push(inst);
     }
     f.block_mut(l).insts = body;
     chosen.len()
-}
-
-/// Renames the registers `inst` reads (not those it writes) by `map`.
-fn rename_uses(m: &Machine, inst: &mut dsp_mir::Inst, map: &HashMap<VReg, VReg>) {
-    if map.is_empty() {
-        return;
-    }
-    let swap = |r: &mut Reg| {
-        if let Reg::Virt(v) = r {
-            if let Some(&nv) = map.get(v) {
-                *v = nv;
-            }
-        }
-    };
-    match &mut inst.kind {
-        InstKind::Machine { instr, ops, guard } => {
-            let sem = &m.instr(*instr).sem;
-            for a in sem.sources() {
-                if let Some(Operand::Reg(r)) = ops.get_mut(a) {
-                    swap(r);
-                }
-            }
-            if let Some(g) = guard {
-                swap(&mut g.reg);
-            }
-        }
-        InstKind::Copy { src, .. } => swap(src),
-        _ => {}
-    }
 }
 
 #[cfg(test)]
