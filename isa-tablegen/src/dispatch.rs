@@ -65,7 +65,27 @@ impl fmt::Display for BundleError {
 }
 impl std::error::Error for BundleError {}
 
+/// Why [`Machine::place_bundle_in`] found no placement (cheap to make;
+/// [`Machine::bundle_error`] gives the full error).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceFail {
+    Empty,
+    TooManyOps,
+    /// `op`: the first operation that could not be placed in the deepest
+    /// attempt.
+    NoUnit { op: usize },
+}
+
+/// Buffers [`Machine::place_bundle_in`] reuses from call to call.
+#[derive(Clone, Debug, Default)]
+pub struct PlaceScratch {
+    slot_used: Vec<bool>,
+    used: Used,
+    out: Vec<Placement>,
+}
+
 /// Unit instances taken in a bundle being placed.
+#[derive(Clone, Debug, Default)]
 struct Used {
     base: Vec<usize>,
     flags: Vec<bool>,
@@ -80,34 +100,63 @@ impl Machine {
         instrs: &[InstrId],
         busy: &dyn Fn(UnitId, u32) -> bool,
     ) -> Result<Vec<Placement>, BundleError> {
+        let mut scratch = PlaceScratch::default();
+        match self.place_bundle_in(instrs, busy, &mut scratch) {
+            Ok(p) => Ok(p.to_vec()),
+            Err(e) => Err(self.bundle_error(instrs, e)),
+        }
+    }
+
+    /// [`Machine::place_bundle`] in reusable buffers, for searches that ask
+    /// many times (the modulo reservation table): no allocation once the
+    /// buffers have grown, and the reason of a failure as a [`PlaceFail`]
+    /// ([`Machine::bundle_error`] turns it into the full error).
+    pub fn place_bundle_in<'s>(
+        &self,
+        instrs: &[InstrId],
+        busy: &dyn Fn(UnitId, u32) -> bool,
+        scratch: &'s mut PlaceScratch,
+    ) -> Result<&'s [Placement], PlaceFail> {
         if instrs.is_empty() {
-            return Err(BundleError::Empty);
+            return Err(PlaceFail::Empty);
         }
         if instrs.len() > self.bundle.max_ops as usize {
-            return Err(BundleError::TooManyOps { ops: instrs.len(), max: self.bundle.max_ops });
+            return Err(PlaceFail::TooManyOps);
         }
         // Slots and unit instances taken so far, as flat flags (unit `u`'s
-        // instance `k` at `base[u] + k`): one allocation each per bundle.
-        let mut slot_used = vec![false; self.slots.len()];
-        let mut base = Vec::with_capacity(self.units.len());
-        let mut total = 0usize;
-        for u in &self.units {
-            base.push(total);
-            total += u.count as usize;
+        // instance `k` at `base[u] + k`).
+        let PlaceScratch { slot_used, used, out } = scratch;
+        slot_used.clear();
+        slot_used.resize(self.slots.len(), false);
+        if used.base.len() != self.units.len() {
+            used.base.clear();
+            let mut total = 0usize;
+            for u in &self.units {
+                used.base.push(total);
+                total += u.count as usize;
+            }
+            used.flags.resize(total, false);
         }
-        let mut used = Used { base, flags: vec![false; total] };
-        let mut out = Vec::with_capacity(instrs.len());
+        used.flags.iter_mut().for_each(|f| *f = false);
+        out.clear();
         let mut deepest = 0;
-        if self.place_from(instrs, 0, busy, &mut slot_used, &mut used, &mut out, &mut deepest) {
+        if self.place_from(instrs, 0, busy, slot_used, used, out, &mut deepest) {
             Ok(out)
         } else {
-            let instr = self.instr(instrs[deepest]);
-            let units: Vec<&str> = instr.units.iter().map(|&u| self.unit(u).name.as_str()).collect();
-            Err(BundleError::NoUnit {
-                op: deepest,
-                mnemonic: instr.mnemonic.clone(),
-                units: units.join("|"),
-            })
+            Err(PlaceFail::NoUnit { op: deepest })
+        }
+    }
+
+    /// The full error of a failed [`Machine::place_bundle_in`].
+    pub fn bundle_error(&self, instrs: &[InstrId], e: PlaceFail) -> BundleError {
+        match e {
+            PlaceFail::Empty => BundleError::Empty,
+            PlaceFail::TooManyOps => BundleError::TooManyOps { ops: instrs.len(), max: self.bundle.max_ops },
+            PlaceFail::NoUnit { op } => {
+                let instr = self.instr(instrs[op]);
+                let units: Vec<&str> = instr.units.iter().map(|&u| self.unit(u).name.as_str()).collect();
+                BundleError::NoUnit { op, mnemonic: instr.mnemonic.clone(), units: units.join("|") }
+            }
         }
     }
 

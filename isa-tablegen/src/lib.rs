@@ -16,7 +16,7 @@ pub mod query;
 pub mod resolve;
 pub mod sem;
 
-pub use dispatch::{BundleError, Placement};
+pub use dispatch::{BundleError, PlaceFail, PlaceScratch, Placement};
 pub use encoding::{DecodeError, EncodeError, Guard, Op, PatchError};
 pub use model::*;
 pub use parse::Diagnostic;

@@ -13,7 +13,9 @@
 //! `b` exceeds II). Instances of one unit are interchangeable, so the table
 //! keeps counts of held instances per row and unit.
 
-use isa_tablegen::{InstrId, Machine, RegFileId, UnitId};
+use std::cell::RefCell;
+
+use isa_tablegen::{InstrId, Machine, PlaceFail, PlaceScratch, RegFileId, UnitId};
 
 use crate::graph::{LoopGraph, NodeId};
 
@@ -22,14 +24,19 @@ use crate::graph::{LoopGraph, NodeId};
 enum Fail {
     ReadPorts { file: RegFileId, row: usize },
     WritePorts { file: RegFileId, row: usize },
-    Place { row: usize, err: isa_tablegen::BundleError },
+    /// Row `row` with `node` added has no placement.
+    Place { row: usize, node: NodeId, fail: PlaceFail },
     Held { unit: UnitId, row: usize, busy: u32 },
-    HeldPlace { unit: UnitId, row: usize, err: isa_tablegen::BundleError },
+    /// Row `row` with one more instance of `unit` held has no placement.
+    HeldPlace { unit: UnitId, row: usize, fail: PlaceFail },
     Moved { unit: UnitId, row: usize },
 }
 
 impl Fail {
-    fn text(&self, m: &Machine) -> String {
+    /// The reason in words; `mrt` is the table the check was made in, as
+    /// it was then.
+    fn text(&self, mrt: &Mrt) -> String {
+        let m = mrt.m;
         match self {
             Fail::ReadPorts { file, row } => {
                 let f = m.regfile(*file);
@@ -39,7 +46,11 @@ impl Fail {
                 let f = m.regfile(*file);
                 format!("{} write ports of file '{}' (results landing in row {row})", f.write_ports, f.name)
             }
-            Fail::Place { row, err } => format!("row {row}: {err}"),
+            Fail::Place { row, node, fail } => {
+                let mut instrs = mrt.row_instrs(*row);
+                instrs.push(mrt.g.nodes[*node].instr);
+                format!("row {row}: {}", m.bundle_error(&instrs, *fail))
+            }
             Fail::Held { unit, row, busy } => {
                 format!("unit '{}' is busy in row {row} (non-pipelined, {busy} cycles)", m.unit(*unit).name)
             }
@@ -47,9 +58,11 @@ impl Fail {
                 "row {row}: a non-pipelined operation holding unit '{}' would have to issue on another unit",
                 m.unit(*unit).name
             ),
-            Fail::HeldPlace { unit, row, err } => {
-                format!("row {row}: unit '{}' held by a non-pipelined operation: {err}", m.unit(*unit).name)
-            }
+            Fail::HeldPlace { unit, row, fail } => format!(
+                "row {row}: unit '{}' held by a non-pipelined operation: {}",
+                m.unit(*unit).name,
+                m.bundle_error(&mrt.row_instrs(*row), *fail)
+            ),
         }
     }
 }
@@ -76,6 +89,18 @@ pub struct Mrt<'a> {
     /// bit sets (0 when the machine has more than 64 of either: no quick
     /// test).
     masks: Vec<(u64, u64)>,
+    /// Buffers of the row placements asked of the `.isa` (no allocation
+    /// per query).
+    scratch: RefCell<Scratch>,
+}
+
+/// Reused buffers of [`Mrt::check`].
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    place: PlaceScratch,
+    instrs: Vec<InstrId>,
+    held: Vec<u32>,
+    extra: Vec<u32>,
 }
 
 impl<'a> Mrt<'a> {
@@ -93,7 +118,13 @@ impl<'a> Mrt<'a> {
             placed: vec![None; g.nodes.len()],
             queries: std::cell::Cell::new(0),
             masks: g.nodes.iter().map(|nd| masks_of(m, nd.instr)).collect(),
+            scratch: RefCell::new(Scratch::default()),
         }
+    }
+
+    /// The instructions issued in row `r`, in placement order.
+    fn row_instrs(&self, r: usize) -> Vec<InstrId> {
+        self.rows[r].iter().map(|&x| self.g.nodes[x].instr).collect()
     }
 
     /// A quick necessary condition for adding `n` to row `r` (Hall's
@@ -179,21 +210,18 @@ impl<'a> Mrt<'a> {
         }
         // Slots and units of the issue row, with held instances taken out.
         if !self.may_fit(n, r) {
-            let units: Vec<&str> = instr.units.iter().map(|&u| m.unit(u).name.as_str()).collect();
-            let err = isa_tablegen::BundleError::NoUnit {
-                op: self.rows[r].len(),
-                mnemonic: instr.mnemonic.clone(),
-                units: units.join("|"),
-            };
-            return Err(Fail::Place { row: r, err });
+            return Err(Fail::Place { row: r, node: n, fail: PlaceFail::NoUnit { op: self.rows[r].len() } });
         }
-        let mut instrs: Vec<InstrId> = self.rows[r].iter().map(|&x| self.g.nodes[x].instr).collect();
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch { place, instrs, held, extra } = &mut *scratch;
+        instrs.clear();
+        instrs.extend(self.rows[r].iter().map(|&x| self.g.nodes[x].instr));
         instrs.push(node.instr);
-        let held = &self.held[r];
+        let held_r = &self.held[r];
         let placement = m
-            .place_bundle(&instrs, &|u: UnitId, k: u32| k < held[u.0 as usize])
-            .map_err(|err| Fail::Place { row: r, err })?;
-        self.keeps_units(r, &placement).map_err(|unit| Fail::Moved { unit, row: r })?;
+            .place_bundle_in(instrs, &|u: UnitId, k: u32| k < held_r[u.0 as usize], place)
+            .map_err(|fail| Fail::Place { row: r, node: n, fail })?;
+        self.keeps_units(r, placement).map_err(|unit| Fail::Moved { unit, row: r })?;
         let unit = placement.last().map(|p| p.unit);
         if self.busy(n) <= 1 {
             return Ok(None);
@@ -202,7 +230,8 @@ impl<'a> Mrt<'a> {
         // The unit must also be free in every row it will be held in: count
         // what those rows already need of it.
         let count = m.unit(unit).count;
-        let mut extra = vec![0u32; self.ii as usize];
+        extra.clear();
+        extra.resize(self.ii as usize, 0);
         for hr in self.held_rows(n, t) {
             extra[hr as usize] += 1;
         }
@@ -223,14 +252,17 @@ impl<'a> Mrt<'a> {
             // Re-place that row with one more instance held: its operations
             // with alternative units may need the instance too (counting
             // only the operations bound to `unit` misses them).
-            let instrs: Vec<InstrId> = self.rows[hr].iter().map(|&x| self.g.nodes[x].instr).collect();
-            if !instrs.is_empty() {
-                let mut h = self.held[hr].clone();
-                h[unit.0 as usize] += k;
+            if !self.rows[hr].is_empty() {
+                instrs.clear();
+                instrs.extend(self.rows[hr].iter().map(|&x| self.g.nodes[x].instr));
+                held.clear();
+                held.extend_from_slice(&self.held[hr]);
+                held[unit.0 as usize] += k;
+                let h = &*held;
                 let p = m
-                    .place_bundle(&instrs, &|u: UnitId, i: u32| i < h[u.0 as usize])
-                    .map_err(|err| Fail::HeldPlace { unit, row: hr, err })?;
-                self.keeps_units(hr, &p).map_err(|unit| Fail::Moved { unit, row: hr })?;
+                    .place_bundle_in(instrs, &|u: UnitId, i: u32| i < h[u.0 as usize], place)
+                    .map_err(|fail| Fail::HeldPlace { unit, row: hr, fail })?;
+                self.keeps_units(hr, p).map_err(|unit| Fail::Moved { unit, row: hr })?;
             }
         }
         Ok(Some(unit))
@@ -286,7 +318,7 @@ impl<'a> Mrt<'a> {
 
     /// Whether node `n` fits at cycle `t` (nothing changes).
     pub fn can_place(&self, n: NodeId, t: u32) -> Result<(), String> {
-        self.check(n, t).map(|_| ()).map_err(|e| e.text(self.m))
+        self.check(n, t).map(|_| ()).map_err(|e| e.text(self))
     }
 
     /// [`Mrt::can_place`] without the reason (cheaper in search loops).
@@ -296,7 +328,7 @@ impl<'a> Mrt<'a> {
 
     /// Places node `n` at cycle `t` if it fits.
     pub fn try_place(&mut self, n: NodeId, t: u32) -> Result<(), String> {
-        self.place_or_fail(n, t).map_err(|e| e.text(self.m))
+        self.place_or_fail(n, t).map_err(|e| e.text(self))
     }
 
     /// [`Mrt::try_place`] without the reason (cheaper in search loops).
@@ -318,9 +350,9 @@ impl<'a> Mrt<'a> {
             self.landing[land][f.0 as usize] += 1;
         }
         if let Some(u) = unit {
-            let rows: Vec<u32> = self.held_rows(n, t).collect();
-            for hr in rows {
-                self.held[hr as usize][u.0 as usize] += 1;
+            let (busy, ii) = (self.busy(n), self.ii);
+            for k in 1..busy {
+                self.held[((t + k) % ii) as usize][u.0 as usize] += 1;
             }
         }
         self.placed[n] = Some((t, unit));
@@ -341,9 +373,9 @@ impl<'a> Mrt<'a> {
             self.landing[land][f.0 as usize] -= 1;
         }
         if let Some(u) = unit {
-            let rows: Vec<u32> = self.held_rows(n, t).collect();
-            for hr in rows {
-                self.held[hr as usize][u.0 as usize] -= 1;
+            let (busy, ii) = (self.busy(n), self.ii);
+            for k in 1..busy {
+                self.held[((t + k) % ii) as usize][u.0 as usize] -= 1;
             }
         }
     }

@@ -302,7 +302,11 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
         }
     };
     let mut max_distance: HashMap<NodeId, u32> = HashMap::new();
-    for (&i, &n) in &node_of_inst {
+    // In body order: the order of the edges steers the schedulers' tie
+    // breaks, and a HashMap's order changes from run to run.
+    let mut order: Vec<(usize, NodeId)> = node_of_inst.iter().map(|(&i, &n)| (i, n)).collect();
+    order.sort_unstable();
+    for &(i, n) in &order {
         let mi = as_machine(m, f, &body[i])?;
         let (uses, _) = dsp_mir::uses_defs(m, &mi);
         for r in uses {
@@ -327,8 +331,6 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     let mut accesses: Vec<(NodeId, bool, bool, Option<Affine>, Option<u32>)> = Vec::new();
     // The identified object of each access (see dsp_mir::MemObject).
     let mut objects: Vec<Option<dsp_mir::MemObject>> = Vec::new();
-    let mut order: Vec<(usize, NodeId)> = node_of_inst.iter().map(|(&i, &n)| (i, n)).collect();
-    order.sort();
     for &(i, n) in &order {
         let Some((rd, wr, base, off, size)) = mem_of(m, &body[i]) else { continue };
         if let InstKind::Machine { instr, ops, .. } = &body[i].kind {

@@ -491,11 +491,12 @@ fn schedule_loop(
             .map_err(|e| format!("internal error: the {} schedule is invalid: {e}", opts.scheduler.name()))?;
         let plan = expand::plan(m, d, &outcome.schedule);
         let live = max_live(d, &plan);
-        let over: Vec<(RegFileId, u32, i64)> = live
+        let mut over: Vec<(RegFileId, u32, i64)> = live
             .iter()
             .filter(|(f, &n)| n as i64 > avail.get(f).copied().unwrap_or(0))
             .map(|(f, &n)| (*f, n, avail.get(f).copied().unwrap_or(0)))
             .collect();
+        over.sort_unstable_by_key(|o| o.0 .0);
         if over.is_empty() {
             break outcome;
         }
