@@ -316,6 +316,31 @@ impl<'a> Mrt<'a> {
         Ok(())
     }
 
+    /// Whether taking placed node `u` out could change whether `v` fits
+    /// at cycle `t`: `u` issues in a row `v`'s check reads (its issue row,
+    /// or a row `v` would hold its unit in), its result lands where `v`'s
+    /// does, or it holds a unit in one of those rows. False means removing
+    /// `u` cannot make room for `v` (searches skip it).
+    pub fn may_affect(&self, u: NodeId, v: NodeId, t: u32) -> bool {
+        let Some((tu, unit)) = self.placed[u] else { return false };
+        let ii = self.ii;
+        let (rv, ru) = (t % ii, tu % ii);
+        let bv = self.busy(v);
+        // Rows v's check looks at: its issue row and the rows it holds.
+        let in_v_rows = |r: u32| r == rv || (1..bv).any(|k| (t + k) % ii == r);
+        if in_v_rows(ru) {
+            return true;
+        }
+        let (nu, nv) = (&self.g.nodes[u], &self.g.nodes[v]);
+        if let (Some(fu), Some(fv)) = (nu.writes, nv.writes) {
+            let land = |n: &crate::graph::Node, at: u32| (at + self.m.instr(n.instr).latency) % ii;
+            if fu == fv && land(nu, tu) == land(nv, t) {
+                return true;
+            }
+        }
+        unit.is_some() && (1..self.busy(u)).any(|k| in_v_rows((tu + k) % ii))
+    }
+
     /// Whether node `n` fits at cycle `t` (nothing changes).
     pub fn can_place(&self, n: NodeId, t: u32) -> Result<(), String> {
         self.check(n, t).map(|_| ()).map_err(|e| e.text(self))

@@ -614,6 +614,9 @@ fn make_room(
             continue;
         }
         for &u in &movable {
+            if !mrt.may_affect(u, v, row) {
+                continue;
+            }
             let tu = t[u].map(|x| x.rem_euclid(ii) as u32).unwrap_or(0);
             mrt.remove(u);
             if mrt.fits(v, row) {
