@@ -14,9 +14,13 @@
 //! move helps (a resource-bound kernel has no free slot to move into), two
 //! neighbours shift together by the same amount, and then two nodes
 //! exchange rows. Rounds repeat while something improves, at most
-//! [`ROUNDS`], within a budget of [`BUDGET`] units of work (less if the
-//! caller's [`crate::work::Work`] has less left); kicks of an iterated local
-//! search follow while they keep finding better states (a few in a row
+//! [`ROUNDS`]. What it may spend scales with what it gains: a grant of
+//! [`GRANT_PER_NODE`] evaluated placements per node at the start and
+//! another each time the peak (MaxLive, then the rows at it) drops, never
+//! more than [`BUDGET`] units of work (less if the caller's
+//! [`crate::work::Work`] has less left); [`Effort::Full`] spends up to the
+//! budget at once, for schedules whose registers are short. Kicks of an
+//! iterated local search follow while they keep finding better states (a few in a row
 //! that do not end it). Polishing stops as soon as MaxLive reaches its
 //! lower bound at this II ([`max_live_floor`]). Pinned nodes keep
 //! their row. Every move keeps every dependence and every resource, so the
@@ -57,31 +61,40 @@ pub struct Polished {
     pub max_live_after: u32,
 }
 
-/// Register rows of a schedule, kept up to date move by move.
+/// Register rows of a schedule, kept up to date move by move: per kernel
+/// row, the values live in it over all files (MaxLive is their peak).
 struct Live {
     ii: i64,
-    /// live[file][row].
-    rows: Vec<Vec<i64>>,
+    /// Values live in each row.
+    rows: Vec<i64>,
     /// Per node with a value: (file, start, length).
     interval: Vec<Option<(usize, i64, i64)>>,
     lifetime_sum: i64,
 }
 
 impl Live {
-    fn new(files: usize, ii: u32, n: usize) -> Live {
-        Live { ii: ii as i64, rows: vec![vec![0; ii as usize]; files], interval: vec![None; n], lifetime_sum: 0 }
+    fn new(ii: u32, n: usize) -> Live {
+        Live { ii: ii as i64, rows: vec![0; ii as usize], interval: vec![None; n], lifetime_sum: 0 }
     }
 
     fn add(&mut self, v: NodeId, file: usize, start: i64, len: i64, sign: i64) {
-        let row = &mut self.rows[file];
+        let row = &mut self.rows;
         let full = len / self.ii;
         if full > 0 {
             for x in row.iter_mut() {
                 *x += sign * full;
             }
         }
-        for k in 0..len % self.ii {
-            row[(start + full * self.ii + k).rem_euclid(self.ii) as usize] += sign;
+        let ii = self.ii as usize;
+        let first = (start + full * self.ii).rem_euclid(self.ii) as usize;
+        let rest = (len % self.ii) as usize;
+        // The rows first .. first + rest (mod II), in at most two runs.
+        let end = (first + rest).min(ii);
+        for x in &mut row[first..end] {
+            *x += sign;
+        }
+        for x in &mut row[..first + rest - end] {
+            *x += sign;
         }
         self.lifetime_sum += sign * len;
         self.interval[v] = if sign > 0 { Some((file, start, len)) } else { None };
@@ -94,8 +107,7 @@ impl Live {
     /// MaxLive and the number of rows that reach it.
     fn peak(&self) -> (i64, i64) {
         let mut best = (0, 0);
-        for r in 0..self.ii as usize {
-            let x: i64 = self.rows.iter().map(|row| row[r]).sum();
+        for &x in &self.rows {
             if x > best.0 {
                 best = (x, 1);
             } else if x == best.0 {
@@ -135,8 +147,13 @@ struct Polisher<'a> {
     flow_in: Vec<Vec<NodeId>>,
     /// Work spent so far (bounded by `limit`).
     evaluations: usize,
-    /// [`BUDGET`], or less when the caller's budget has less left.
+    /// What may be spent now: a grant at the start and another each time
+    /// MaxLive drops, never more than `cap`.
     limit: usize,
+    cap: usize,
+    grant: usize,
+    /// MaxLive and the rows at MaxLive when the last grant was given.
+    granted_at: (i64, i64),
     /// MaxLive no schedule at this II can go below (polishing stops there).
     floor: i64,
 }
@@ -146,10 +163,24 @@ struct Polisher<'a> {
 /// large loops stop at the budget; small ones finish first).
 const BUDGET: usize = 1_500_000;
 
+/// Each grant of work (see [`Polisher::regrant`]): this many evaluated
+/// placements per node.
+pub const GRANT_PER_NODE: usize = 100;
+
 impl<'a> Polisher<'a> {
     /// Whether the budget is spent.
     fn spent(&self) -> bool {
         self.evaluations > self.limit
+    }
+
+    /// Another grant if MaxLive dropped since the last one: polishing
+    /// spends in proportion to what it gains.
+    fn regrant(&mut self) {
+        let now = self.live.peak();
+        if now < self.granted_at {
+            self.granted_at = now;
+            self.limit = (self.evaluations + self.grant).min(self.cap);
+        }
     }
 
     /// Whether the budget is spent or MaxLive is at its lower bound
@@ -169,10 +200,29 @@ impl<'a> Polisher<'a> {
     }
 
     fn score(&self) -> Score {
+        let (peak, rows) = self.live.peak();
+        (peak, rows, self.live.lifetime_sum, self.stages())
+    }
+
+    fn stages(&self) -> i64 {
         let lo = self.t.iter().copied().min().unwrap_or(0).div_euclid(self.ii);
         let hi = self.t.iter().copied().max().unwrap_or(0).div_euclid(self.ii);
+        hi - lo
+    }
+
+    /// The score of the current times if it is below `best` (the stages,
+    /// a scan of every node, counted only on a tie of the rest).
+    fn better(&self, best: &Score) -> Option<Score> {
         let (peak, rows) = self.live.peak();
-        (peak, rows, self.live.lifetime_sum, hi - lo)
+        let head = (peak, rows, self.live.lifetime_sum);
+        match head.cmp(&(best.0, best.1, best.2)) {
+            std::cmp::Ordering::Greater => None,
+            std::cmp::Ordering::Less => Some((peak, rows, head.2, self.stages())),
+            std::cmp::Ordering::Equal => {
+                let st = self.stages();
+                (st < best.3).then_some((peak, rows, head.2, st))
+            }
+        }
     }
 
     /// Cycles `v` may take with every node but `v` and `other` fixed.
@@ -268,8 +318,7 @@ impl<'a> Polisher<'a> {
             }
             self.evaluations += self.cost();
             self.retime(&touched, &[(v, c)]);
-            let sc = self.score();
-            if sc < best.0 {
+            if let Some(sc) = self.better(&best.0) {
                 best = (sc, c);
             }
         }
@@ -336,8 +385,7 @@ impl<'a> Polisher<'a> {
                     self.evaluations += self.cost();
                     self.retime(&touched, &[(v, a), (w, b)]);
                     if self.edges_between_hold(v, w) {
-                        let sc = self.score();
-                        if sc < best.0 {
+                        if let Some(sc) = self.better(&best.0) {
                             best = (sc, a, b);
                         }
                     }
@@ -426,8 +474,7 @@ impl<'a> Polisher<'a> {
             let touched = self.touched(&nodes);
             self.evaluations += self.cost();
             let Some(old) = self.apply(&moves, &touched) else { continue };
-            let sc = self.score();
-            if sc < best.0 {
+            if let Some(sc) = self.better(&best.0) {
                 best = (sc, Some(moves.clone()));
             }
             let _ = self.apply(&old, &touched);
@@ -477,6 +524,7 @@ impl<'a> Polisher<'a> {
                     }
                 }
             }
+            self.regrant();
             if !improved || self.done() {
                 break;
             }
@@ -526,8 +574,7 @@ impl<'a> Polisher<'a> {
             }
             self.evaluations += self.cost();
             self.retime(&touched, &[(u, tu + d), (v, tv + d)]);
-            let sc = self.score();
-            if sc < best.0 {
+            if let Some(sc) = self.better(&best.0) {
                 best = (sc, d);
             }
         }
@@ -560,6 +607,25 @@ pub fn max_live_floor(g: &LoopGraph, ii: u32) -> u32 {
 /// (and never more than [`BUDGET`]); what it spends is counted there. It
 /// stops as soon as MaxLive reaches [`max_live_floor`].
 pub fn polish_with(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work) -> Polished {
+    polish_effort(m, g, s, work, Effort::Gains)
+}
+
+/// How much polishing may spend (within [`BUDGET`] and the caller's
+/// [`Work`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effort {
+    /// In proportion to what it gains: [`GRANT_PER_NODE`] evaluations per
+    /// node at the start and again each time MaxLive drops. Production's
+    /// first polish.
+    Gains,
+    /// Up to the whole budget: for a schedule whose MaxLive exceeds the
+    /// registers, where lowering it decides whether the loop is pipelined
+    /// at this II.
+    Full,
+}
+
+/// [`polish_with`] at a chosen [`Effort`].
+pub fn polish_effort(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work, effort: Effort) -> Polished {
     let n = g.nodes.len();
     let ii = s.ii as i64;
     let unchanged = |ml: u32| Polished { schedule: s.clone(), moves: 0, max_live_before: ml, max_live_after: ml };
@@ -582,7 +648,7 @@ pub fn polish_with(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work) ->
         p.dedup();
     }
     let t: Vec<i64> = s.time.iter().map(|&x| x as i64).collect();
-    let mut live = Live::new(m.regfiles.len(), s.ii, n);
+    let mut live = Live::new(s.ii, n);
     for v in 0..n {
         if let Some((f, a, l)) = interval(g, &flow_out, &t, ii, v) {
             live.add(v, f, a, l, 1);
@@ -600,8 +666,29 @@ pub fn polish_with(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work) ->
         }
     }
     let original = t.clone();
-    let limit = work.left().saturating_mul(POLISH_EVALUATIONS_PER_UNIT).min(BUDGET as u64) as usize;
-    let mut p = Polisher { g, ii, t, live, mrt, succ, pred, flow_out, flow_in, evaluations: 0, limit, floor };
+    let cap = work.left().saturating_mul(POLISH_EVALUATIONS_PER_UNIT).min(BUDGET as u64) as usize;
+    let grant = match effort {
+        Effort::Gains => GRANT_PER_NODE * n * (ii as usize + 4),
+        Effort::Full => cap,
+    };
+    let granted_at = live.peak();
+    let mut p = Polisher {
+        g,
+        ii,
+        t,
+        live,
+        mrt,
+        succ,
+        pred,
+        flow_out,
+        flow_in,
+        evaluations: 0,
+        limit: grant.min(cap),
+        cap,
+        grant,
+        granted_at,
+        floor,
+    };
     let out = p.run(m, s, original, before);
     work.spend(p.work());
     out

@@ -474,7 +474,7 @@ fn schedule_loop(
     let max_ii = base + MAX_EXTRA_II.max(base * MAX_EXTRA_II_PERCENT / 100);
     let mut raises = 0;
     let outcome = loop {
-        let outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii, work).map_err(|attempts| {
+        let mut outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii, work).map_err(|attempts| {
             match attempts.last() {
                 Some(a) if a.reason.starts_with(dsp_modsched::work::EXHAUSTED) => format!(
                     "the loop's compile-time budget for modulo scheduling ({} work units) ran out at II={}",
@@ -489,14 +489,26 @@ fn schedule_loop(
         })?;
         dsp_modsched::verify(m, &d.graph, &outcome.schedule)
             .map_err(|e| format!("internal error: the {} schedule is invalid: {e}", opts.scheduler.name()))?;
-        let plan = expand::plan(m, d, &outcome.schedule);
-        let live = max_live(d, &plan);
-        let mut over: Vec<(RegFileId, u32, i64)> = live
-            .iter()
-            .filter(|(f, &n)| n as i64 > avail.get(f).copied().unwrap_or(0))
-            .map(|(f, &n)| (*f, n, avail.get(f).copied().unwrap_or(0)))
-            .collect();
-        over.sort_unstable_by_key(|o| o.0 .0);
+        let mut over = registers_short(m, d, &outcome.schedule, avail);
+        // Polishing spent in proportion to its gains; where the registers
+        // are short it may spend its whole budget before II is raised.
+        if !over.is_empty() && opts.scheduler == Scheduler::Sms && !work.exhausted() {
+            let p = dsp_modsched::polish::polish_effort(
+                m,
+                &d.graph,
+                &outcome.schedule,
+                work,
+                dsp_modsched::polish::Effort::Full,
+            );
+            if p.moves > 0 {
+                outcome.notes.push(format!(
+                    "registers short: polished further, MaxLive {} -> {}",
+                    p.max_live_before, p.max_live_after
+                ));
+                outcome.schedule = p.schedule;
+                over = registers_short(m, d, &outcome.schedule, avail);
+            }
+        }
         if over.is_empty() {
             break outcome;
         }
@@ -526,6 +538,25 @@ fn schedule_loop(
         mii_used.mii = ii + (ii / 8).max(1);
     };
     Ok(Scheduled { outcome, extra_attempts, notes, elapsed_us: start.elapsed().as_micros(), work: work.used() })
+}
+
+/// The register files whose values at `s` outnumber the registers
+/// available (file, MaxLive, available), by file.
+fn registers_short(
+    m: &Machine,
+    d: &ddg::LoopDdg,
+    s: &dsp_modsched::Schedule,
+    avail: &HashMap<RegFileId, i64>,
+) -> Vec<(RegFileId, u32, i64)> {
+    let plan = expand::plan(m, d, s);
+    let live = max_live(d, &plan);
+    let mut over: Vec<(RegFileId, u32, i64)> = live
+        .iter()
+        .filter(|(f, &n)| n as i64 > avail.get(f).copied().unwrap_or(0))
+        .map(|(f, &n)| (*f, n, avail.get(f).copied().unwrap_or(0)))
+        .collect();
+    over.sort_unstable_by_key(|o| o.0 .0);
+    over
 }
 
 /// The value of a register defined by a load-immediate, if it is one.
