@@ -415,6 +415,9 @@ impl Planner<'_> {
         if o.licm == Some(false) {
             args.push("--no-licm".into());
         }
+        if o.sections {
+            args.push("--function-sections".into());
+        }
         if let Some(s) = &o.modulo_scheduler {
             args.push(format!("--modulo-scheduler={s}"));
         }
