@@ -106,6 +106,21 @@ pub enum LinkItem {
     Input(usize),
     /// `-lNAME`.
     Lib(String),
+    /// A linker option whose place among the inputs matters
+    /// (`-Wl,--start-group`, `-Wl,--end-group`).
+    Flag(String),
+}
+
+/// Linker options that act on the inputs around them.
+const POSITIONAL_LINKER_FLAGS: &[&str] = &["--start-group", "--end-group", "-(", "-)"];
+
+/// Adds a linker option: in place among the inputs, or with the others.
+fn linker_flag(o: &mut Options, f: &str) {
+    if POSITIONAL_LINKER_FLAGS.contains(&f) {
+        o.link.push(LinkItem::Flag(f.to_string()));
+    } else {
+        o.linker_flags.push(f.to_string());
+    }
 }
 
 /// `-M`-family options.
@@ -308,7 +323,10 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
                 let v = value(args, &mut i, a)?.to_string();
                 o.clang_flags.extend(["-Xclang".to_string(), v]);
             }
-            "-Xlinker" => o.linker_flags.push(value(args, &mut i, a)?.to_string()),
+            "-Xlinker" => {
+                let v = value(args, &mut i, a)?.to_string();
+                linker_flag(&mut o, &v);
+            }
             "-M" | "-MM" => {
                 o.deps.only = true;
                 o.deps.user_only = a == "-MM";
@@ -366,7 +384,11 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             _ if a.starts_with("-MF") => o.deps.file = Some(a[3..].to_string()),
             _ if a.starts_with("-MT") || a.starts_with("-MQ") => o.deps.targets.push((a[..3].to_string(), a[3..].to_string())),
             _ if a.starts_with("-O") => o.opt = opt_level(a)?,
-            _ if a.starts_with("-Wl,") => o.linker_flags.extend(a[4..].split(',').filter(|s| !s.is_empty()).map(String::from)),
+            _ if a.starts_with("-Wl,") => {
+                for f in a[4..].split(',').filter(|s| !s.is_empty()) {
+                    linker_flag(&mut o, f);
+                }
+            }
             _ if a.starts_with("-Wa,") => o.warnings.push(format!("argument unused during compilation: '{a}'")),
             _ if a.starts_with("-W") => o.clang_flags.push(a.to_string()),
             _ if a.starts_with("-std=") => o.clang_flags.push(a.to_string()),
@@ -575,6 +597,9 @@ mod tests {
         assert!(o.clang_flags.is_empty(), "{:?}", o.clang_flags);
         assert_eq!(o.link, vec![LinkItem::Lib("m".into()), LinkItem::Input(0)]);
         assert!(o.warnings.is_empty());
+        let o = p("a.o -Wl,--start-group -la -Xlinker -lb -Wl,--end-group,--gc-sections").unwrap();
+        assert_eq!(o.link, vec![LinkItem::Input(0), LinkItem::Flag("--start-group".into()), LinkItem::Lib("a".into()), LinkItem::Flag("--end-group".into())]);
+        assert_eq!(o.linker_flags, ["-lb", "--gc-sections"]);
         let o = p("-march=native -mtune=generic x.c").unwrap();
         assert_eq!(o.warnings.len(), 2);
         assert!(o.warnings[0].contains("'-march=native' has no effect"), "{:?}", o.warnings);

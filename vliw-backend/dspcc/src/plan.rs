@@ -456,6 +456,7 @@ impl Planner<'_> {
             match item {
                 LinkItem::Input(k) => args.extend(objects[*k].iter().cloned()),
                 LinkItem::Lib(name) => args.extend(["-l".into(), name.clone()]),
+                LinkItem::Flag(f) => args.push(f.clone()),
             }
         }
         if !o.no_default_libs {
