@@ -208,3 +208,23 @@ fn impossible_calls_link_and_fail_with_enosys() {
     let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&exe).unwrap().permissions());
     assert_eq!(mode & 0o111, 0o111, "executables are executable: {mode:o}");
 }
+
+#[test]
+fn stack_protector_aborts_a_smashed_frame() {
+    let dir = scratch("ssp");
+    let want = "fits: 120\noverflows by 24\n*** stack smashing detected ***: terminated\n";
+    for m in machines() {
+        for (opt, flag) in [("-O0", "-fstack-protector-strong"), ("-O2", "-fstack-protector"), ("-O2", "-fstack-protector-all")] {
+            let exe = dir.join(format!("smash.{m}{opt}{flag}"));
+            run_ok(Command::new(tool("dspcc")).arg(format!("--isa={m}")).args([opt, flag]).arg(src("smash.c")).arg("-o").arg(&exe));
+            let out = run(sim().arg(&exe));
+            assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned()), (Some(134), want.to_string()), "{m} {opt} {flag}");
+        }
+    }
+    // The host's glibc says the same.
+    let host = dir.join("smash.host");
+    let cc = std::env::var("HOST_CC").unwrap_or_else(|_| "cc".into());
+    run_ok(Command::new(cc).args(["-m32", "-O2", "-fstack-protector-strong"]).arg(src("smash.c")).arg("-o").arg(&host));
+    let out = run(&mut Command::new(&host));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), want);
+}

@@ -23,6 +23,7 @@ pub mod counted_loops;
 pub mod lsr;
 mod passes;
 pub mod pipeline;
+pub mod ssp;
 
 pub use dsp_sched::FunctionStats;
 
@@ -112,6 +113,7 @@ pub fn compile_module(
     opts: &LlcOptions,
     mir_out: &mut dyn Write,
 ) -> Result<Compiled, Vec<String>> {
+    ssp::run(module).map_err(|e| vec![e])?;
     if opts.lsr {
         lsr::run(module).map_err(|e| vec![e])?;
     }
