@@ -90,8 +90,7 @@ fn files_run(cmd: &mut Command, dir: &Path) -> String {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("input.txt"), "1\n2\n3\n40\n").unwrap();
-    let out = outcome(&run(cmd));
-    out
+    outcome(&run(cmd))
 }
 
 #[test]

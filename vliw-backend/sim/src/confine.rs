@@ -24,7 +24,7 @@ impl Root {
     pub fn new(dir: &Path) -> std::io::Result<Root> {
         let canon = dir.canonicalize()?;
         if !canon.is_dir() {
-            return Err(std::io::Error::new(std::io::ErrorKind::Other, "not a directory"));
+            return Err(std::io::Error::other("not a directory"));
         }
         Ok(Root { canon })
     }

@@ -237,7 +237,7 @@ impl Core {
         // Longer than any path: the host call fails on it.
         s.truncate(PATH_MAX as usize);
         s.push(b'/');
-        s.extend(std::iter::repeat(b'x').take(PATH_MAX as usize));
+        s.extend(std::iter::repeat_n(b'x', PATH_MAX as usize));
         Ok(s)
     }
 
