@@ -82,3 +82,24 @@ void dsp___dsp_exit(int status)
     }
     _exit(status);
 }
+
+/* The hosted-file and environment calls: no files on the test host. */
+#define SHIM_NOSYS(name) \
+    long dsp___dsp_##name(void) { return -38; }
+SHIM_NOSYS(open)
+SHIM_NOSYS(close)
+SHIM_NOSYS(lseek)
+SHIM_NOSYS(unlink)
+SHIM_NOSYS(rename)
+SHIM_NOSYS(stat)
+SHIM_NOSYS(fstat)
+SHIM_NOSYS(lstat)
+SHIM_NOSYS(isatty)
+SHIM_NOSYS(access)
+SHIM_NOSYS(opendir)
+SHIM_NOSYS(readdir)
+SHIM_NOSYS(mkdir)
+SHIM_NOSYS(rmdir)
+SHIM_NOSYS(host_time)
+SHIM_NOSYS(getcwd)
+SHIM_NOSYS(ftruncate)

@@ -106,6 +106,21 @@ pub enum LinkItem {
     Input(usize),
     /// `-lNAME`.
     Lib(String),
+    /// A linker option whose place among the inputs matters
+    /// (`-Wl,--start-group`, `-Wl,--end-group`).
+    Flag(String),
+}
+
+/// Linker options that act on the inputs around them.
+const POSITIONAL_LINKER_FLAGS: &[&str] = &["--start-group", "--end-group", "-(", "-)"];
+
+/// Adds a linker option: in place among the inputs, or with the others.
+fn linker_flag(o: &mut Options, f: &str) {
+    if POSITIONAL_LINKER_FLAGS.contains(&f) {
+        o.link.push(LinkItem::Flag(f.to_string()));
+    } else {
+        o.linker_flags.push(f.to_string());
+    }
 }
 
 /// `-M`-family options.
@@ -180,6 +195,9 @@ pub struct Options {
     pub ilp_time_limit: Option<String>,
     /// `--pipeline-report=FILE.json`.
     pub pipeline_report: Option<String>,
+    /// `-ffunction-sections`/`-fdata-sections`: each function and data
+    /// object in its own section, for `dsp-ld --gc-sections`.
+    pub sections: bool,
 }
 
 impl Default for Options {
@@ -215,6 +233,7 @@ impl Default for Options {
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
+            sections: false,
         }
     }
 }
@@ -235,8 +254,19 @@ const CLANG_VALUE_FLAGS: &[&str] = &["-I", "-D", "-U"];
 const CLANG_PAIR_FLAGS: &[&str] = &["-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix", "-isysroot"];
 /// Flags without a value passed to clang unchanged.
 const CLANG_PLAIN_FLAGS: &[&str] = &["-w", "-ansi", "-pedantic", "-pedantic-errors", "-P", "-C", "-CC", "-dM", "-dD", "-dI", "-H", "-trigraphs", "-undef", "-Qunused-arguments", "-ftrapv"];
-/// Accepted and ignored (every link is static; there is no PIC on the DSP).
-const IGNORED_FLAGS: &[&str] = &["-pipe", "-static", "-s", "-rdynamic", "-pthread", "-no-pie", "-nopie"];
+/// Accepted and ignored (every link is static; there is no PIC on the DSP,
+/// and the data model is always ILP32, which is what `-m32` asks for).
+const IGNORED_FLAGS: &[&str] = &[
+    "-pipe", "-static", "-s", "-rdynamic", "-pthread", "-no-pie", "-nopie", "-pie", "-static-pie", "-m32", "-fPIC", "-fpic",
+    "-fPIE", "-fpie", "-fno-PIC", "-fno-pic", "-fno-PIE", "-fno-pie", "-fno-plt", "-fplt",
+];
+/// Libraries the C library already contains (`-lpthread`, ...): accepted, nothing to link.
+const BUILTIN_LIBS: &[&str] = &["pthread", "dl", "rt", "util", "xnet", "resolv", "crypt"];
+
+/// Whether `-lNAME` names a library the C library already contains.
+fn builtin_lib(name: &str) -> bool {
+    BUILTIN_LIBS.contains(&name)
+}
 
 fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, ArgError> {
     *i += 1;
@@ -273,7 +303,19 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-nodefaultlibs" => o.no_default_libs = true,
             "-nostdinc" | "-nostdlibinc" => o.no_std_inc = true,
             "-x" => lang = Lang::from_x(value(args, &mut i, a)?)?,
-            "-l" => o.link.push(LinkItem::Lib(value(args, &mut i, a)?.to_string())),
+            "-l" => {
+                let name = value(args, &mut i, a)?;
+                if !builtin_lib(name) {
+                    o.link.push(LinkItem::Lib(name.to_string()));
+                }
+            }
+            "-shared" => return Err(ArgError("-shared is not supported: 'dsp' is a static target (no shared libraries)".into())),
+            "-ffunction-sections" | "-fdata-sections" => o.sections = true,
+            "-fno-function-sections" | "-fno-data-sections" => {}
+            "--sysroot" => {
+                value(args, &mut i, a)?;
+            }
+            "-print-cmake-toolchain" => o.query = Some(a.to_string()),
             "-L" => o.lib_dirs.push(value(args, &mut i, a)?.to_string()),
             "--isa" => o.isa = value(args, &mut i, a)?.to_string(),
             "-mllvm" => o.mllvm.push(value(args, &mut i, a)?.to_string()),
@@ -281,7 +323,10 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
                 let v = value(args, &mut i, a)?.to_string();
                 o.clang_flags.extend(["-Xclang".to_string(), v]);
             }
-            "-Xlinker" => o.linker_flags.push(value(args, &mut i, a)?.to_string()),
+            "-Xlinker" => {
+                let v = value(args, &mut i, a)?.to_string();
+                linker_flag(&mut o, &v);
+            }
             "-M" | "-MM" => {
                 o.deps.only = true;
                 o.deps.user_only = a == "-MM";
@@ -325,12 +370,25 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             _ if a.starts_with("--pipeline-report=") => o.pipeline_report = Some(a["--pipeline-report=".len()..].to_string()),
             _ if a.starts_with("-o") => o.output = Some(a[2..].to_string()),
             _ if a.starts_with("-x") => lang = Lang::from_x(&a[2..])?,
-            _ if a.starts_with("-l") => o.link.push(LinkItem::Lib(a[2..].to_string())),
+            _ if a.starts_with("-l") => {
+                if !builtin_lib(&a[2..]) {
+                    o.link.push(LinkItem::Lib(a[2..].to_string()))
+                }
+            }
+            _ if a.starts_with("--sysroot=") => {}
+            _ if a.starts_with("-print-file-name=") || a.starts_with("-print-prog-name=") => o.query = Some(a.to_string()),
+            _ if a.starts_with("-march=") || a.starts_with("-mtune=") || a.starts_with("-mcpu=") => {
+                o.warnings.push(format!("argument '{a}' has no effect on target 'dsp' (the machine is chosen with --isa)"))
+            }
             _ if a.starts_with("-L") => o.lib_dirs.push(a[2..].to_string()),
             _ if a.starts_with("-MF") => o.deps.file = Some(a[3..].to_string()),
             _ if a.starts_with("-MT") || a.starts_with("-MQ") => o.deps.targets.push((a[..3].to_string(), a[3..].to_string())),
             _ if a.starts_with("-O") => o.opt = opt_level(a)?,
-            _ if a.starts_with("-Wl,") => o.linker_flags.extend(a[4..].split(',').filter(|s| !s.is_empty()).map(String::from)),
+            _ if a.starts_with("-Wl,") => {
+                for f in a[4..].split(',').filter(|s| !s.is_empty()) {
+                    linker_flag(&mut o, f);
+                }
+            }
             _ if a.starts_with("-Wa,") => o.warnings.push(format!("argument unused during compilation: '{a}'")),
             _ if a.starts_with("-W") => o.clang_flags.push(a.to_string()),
             _ if a.starts_with("-std=") => o.clang_flags.push(a.to_string()),
@@ -403,7 +461,11 @@ OPTIONS:
   -g                  debug information (FILE:LINE in backend diagnostics)
   -I DIR -D NAME[=V] -U NAME -include FILE -std=STD -W… -w -f…   passed to clang
   -MD -MMD -MF FILE -MT TARGET -MQ TARGET -MP -M -MM              dependency files
-  -l NAME -L DIR -Wl,ARGS -nostdlib -nostartfiles -nodefaultlibs   linking (always static)
+  -l NAME -L DIR -Wl,ARGS -nostdlib -nostartfiles -nodefaultlibs   linking (always static; -lpthread -ldl
+                      -lrt are the C library itself; -shared is an error; -pie -fPIC -m32 are accepted)
+  -ffunction-sections -fdata-sections      a section per function/object (for -Wl,--gc-sections)
+  -dumpmachine -dumpversion -print-search-dirs -print-file-name=NAME -print-prog-name=NAME
+  -print-cmake-toolchain                   the CMake toolchain file (CMAKE_CROSSCOMPILING_EMULATOR: dsp-sim)
   -x LANG             c, cpp-output, ir, assembler, none
   -mllvm ARG          passed to LLVM inside clang
   -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
@@ -530,11 +592,29 @@ mod tests {
     }
 
     #[test]
+    fn build_system_flags() {
+        let o = p("-m32 -pie -fPIC -fPIE -fpie --sysroot=/x --sysroot /y -pthread -lpthread -ldl -lrt -lm -l dl x.c").unwrap();
+        assert!(o.clang_flags.is_empty(), "{:?}", o.clang_flags);
+        assert_eq!(o.link, vec![LinkItem::Lib("m".into()), LinkItem::Input(0)]);
+        assert!(o.warnings.is_empty());
+        let o = p("a.o -Wl,--start-group -la -Xlinker -lb -Wl,--end-group,--gc-sections").unwrap();
+        assert_eq!(o.link, vec![LinkItem::Input(0), LinkItem::Flag("--start-group".into()), LinkItem::Lib("a".into()), LinkItem::Flag("--end-group".into())]);
+        assert_eq!(o.linker_flags, ["-lb", "--gc-sections"]);
+        let o = p("-march=native -mtune=generic x.c").unwrap();
+        assert_eq!(o.warnings.len(), 2);
+        assert!(o.warnings[0].contains("'-march=native' has no effect"), "{:?}", o.warnings);
+        assert!(p("-ffunction-sections -c x.c").unwrap().sections);
+        assert_eq!(p("-print-prog-name=ld").unwrap().query.as_deref(), Some("-print-prog-name=ld"));
+        assert_eq!(p("-print-cmake-toolchain").unwrap().query.as_deref(), Some("-print-cmake-toolchain"));
+    }
+
+    #[test]
     fn errors_are_clang_style() {
         assert!(p("-foo").is_ok(), "-f flags go to clang, which rejects unknown ones");
         assert_eq!(p("--foo x.c").unwrap_err().0, "unknown argument: '--foo'");
         assert_eq!(p("-bar x.c").unwrap_err().0, "unknown argument: '-bar'");
         assert_eq!(p("-mavx x.c").unwrap_err().0, "unsupported option '-mavx' for target 'dsp'");
+        assert_eq!(p("-shared x.c").unwrap_err().0, "-shared is not supported: 'dsp' is a static target (no shared libraries)");
         assert_eq!(p("--target=x86_64 x.c").unwrap_err().0, "unsupported option '--target=x86_64' for target 'dsp'");
         assert_eq!(p("x.c -o").unwrap_err().0, "argument to '-o' is missing (expected 1 value)");
         assert_eq!(p("-I").unwrap_err().0, "argument to '-I' is missing (expected 1 value)");

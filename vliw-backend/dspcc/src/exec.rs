@@ -89,9 +89,24 @@ fn error(msg: &str) -> i32 {
     1
 }
 
+/// The version of the clang dspcc wraps (`clang -dumpversion`), which is
+/// the version the predefined macros state; "19" if clang cannot say.
+fn clang_version(tc: &Toolchain) -> String {
+    crate::child::command(&tc.clang)
+        .arg("-dumpversion")
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "19".into())
+}
+
 fn print_version(tc: &Toolchain, to_stdout: bool) {
     let text = format!(
-        "dspcc version {} (clang-19 front end, LLVM 19 middle end, .isa-driven VLIW back end)\nTarget: {DUMP_MACHINE}\nThread model: single\nInstalledDir: {}\n",
+        "dspcc version {} (dsp toolchain {}: clang-19 front end, LLVM 19 middle end, .isa-driven VLIW back end)\nTarget: {DUMP_MACHINE}\nThread model: single\nInstalledDir: {}\n",
+        clang_version(tc),
         env!("CARGO_PKG_VERSION"),
         tc.bin_dir.display()
     );
@@ -105,8 +120,23 @@ fn print_version(tc: &Toolchain, to_stdout: bool) {
 fn answer(query: &str, tc: &Toolchain, t: &Target) -> i32 {
     match query {
         "-dumpmachine" => println!("{DUMP_MACHINE}"),
-        "-dumpversion" => println!("{}", env!("CARGO_PKG_VERSION")),
+        "-dumpversion" => println!("{}", clang_version(tc)),
         "-print-libgcc-file-name" => println!("{}", tc.lib_dir(&t.name).join("libc.a").display()),
+        "-print-cmake-toolchain" => println!("{}", crate::tools::cmake_toolchain().display()),
+        _ if query.starts_with("-print-file-name=") => {
+            // As gcc: the file in the runtime's library or include directory, else the name itself.
+            let name = &query["-print-file-name=".len()..];
+            let found = [tc.lib_dir(&t.name).join(name), tc.runtime.join("include").join(name)].into_iter().find(|p| p.exists());
+            println!("{}", found.map(|p| p.display().to_string()).unwrap_or_else(|| name.to_string()));
+        }
+        _ if query.starts_with("-print-prog-name=") => {
+            let name = &query["-print-prog-name=".len()..];
+            let ours = match name {
+                "ld" | "as" | "ar" | "ranlib" | "objdump" => format!("dsp-{name}"),
+                _ => name.to_string(),
+            };
+            println!("{}", tc.tool(&ours).display());
+        }
         _ => println!("programs: ={}\nlibraries: ={}", tc.bin_dir.display(), tc.lib_dir(&t.name).display()),
     }
     0

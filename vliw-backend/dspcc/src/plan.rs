@@ -415,6 +415,9 @@ impl Planner<'_> {
         if o.licm == Some(false) {
             args.push("--no-licm".into());
         }
+        if o.sections {
+            args.push("--function-sections".into());
+        }
         if let Some(s) = &o.modulo_scheduler {
             args.push(format!("--modulo-scheduler={s}"));
         }
@@ -453,6 +456,7 @@ impl Planner<'_> {
             match item {
                 LinkItem::Input(k) => args.extend(objects[*k].iter().cloned()),
                 LinkItem::Lib(name) => args.extend(["-l".into(), name.clone()]),
+                LinkItem::Flag(f) => args.push(f.clone()),
             }
         }
         if !o.no_default_libs {

@@ -32,6 +32,12 @@ pub const HEXAGON_MACROS: &[&str] = &[
     "__HVXDBL__",
 ];
 
+/// The CMake toolchain file (`dspcc -print-cmake-toolchain`), in this
+/// crate's source tree.
+pub fn cmake_toolchain() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("cmake").join("dsp-toolchain.cmake")
+}
+
 /// The installed pieces of the toolchain.
 #[derive(Clone, Debug)]
 pub struct Toolchain {

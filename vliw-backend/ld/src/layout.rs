@@ -205,7 +205,7 @@ pub fn layout(
                     .sections
                     .iter()
                     .enumerate()
-                    .filter(move |(_, s)| s.kind == kind)
+                    .filter(move |(si, s)| s.kind == kind && sel.is_live(oi, *si))
                     .map(move |(si, s)| (oi, si, s))
             })
         };

@@ -23,6 +23,9 @@ pub fn apply(
     let n = machine.op_bytes() as usize;
     for (oi, o) in sel.objects.iter().enumerate() {
         for (si, sec) in o.object.sections.iter().enumerate() {
+            if !sel.is_live(oi, si) {
+                continue;
+            }
             let out = &mut outputs[Layout::output_index(sec.kind)];
             let base = (placement[oi][si] - out.addr as u64) as usize;
             for r in &sec.relocs {

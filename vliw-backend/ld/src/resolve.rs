@@ -19,7 +19,18 @@ pub struct Selection<'a> {
     /// Duplicate-definition messages, reported by [`check_symbols`].
     duplicates: Vec<String>,
     /// Global name -> defining object.
-    defined: HashMap<&'a str, usize>,
+    pub defined: HashMap<&'a str, usize>,
+    /// Names defined on the command line (`--defsym`).
+    pub predefined: HashSet<String>,
+    /// `--gc-sections`: which sections are kept (`live[object][section]`); `None`: all.
+    pub live: Option<Vec<Vec<bool>>>,
+}
+
+impl Selection<'_> {
+    /// Whether section `si` of object `oi` is part of the output.
+    pub fn is_live(&self, oi: usize, si: usize) -> bool {
+        self.live.as_ref().is_none_or(|l| l[oi][si])
+    }
 }
 
 /// Global symbols defined by an object.
@@ -71,11 +82,38 @@ impl<'a> Selector<'a> {
     fn wanted(&self, o: &InputObject) -> bool {
         definitions(&o.object).any(|n| self.undefined.contains(n))
     }
+
+    /// Takes the members of an archive that define undefined symbols, to a
+    /// fixpoint; `taken` remembers them across calls. Whether any was taken.
+    fn scan_archive(&mut self, members: &'a [InputObject], taken: &mut [bool]) -> bool {
+        let mut any = false;
+        loop {
+            let mut added = false;
+            for (k, m) in members.iter().enumerate() {
+                if !taken[k] && self.wanted(m) {
+                    taken[k] = true;
+                    added = true;
+                    self.add(m);
+                }
+            }
+            if !added {
+                return any;
+            }
+            any = true;
+        }
+    }
 }
 
 /// Chooses the objects of the link ([`check_symbols`] reports duplicate and
-/// undefined symbols).
-pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, LinkError> {
+/// undefined symbols). The archives of each `group` (input index ranges,
+/// `--start-group`/`--end-group`) are scanned again until none adds a
+/// member; `predefined` names (`--defsym`) need no definition.
+pub fn select<'a>(
+    inputs: &'a [Input],
+    entry: &'a str,
+    groups: &[std::ops::Range<usize>],
+    predefined: &[String],
+) -> Result<Selection<'a>, LinkError> {
     let mut s = Selector {
         objects: Vec::new(),
         defined: HashMap::new(),
@@ -83,26 +121,37 @@ pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, 
         errors: Vec::new(),
     };
     s.undefined.insert(entry);
-    for input in inputs {
-        match input {
-            Input::Object(o) => s.add(o),
-            Input::Archive { members, .. } => {
-                let mut taken = vec![false; members.len()];
-                loop {
-                    let mut added = false;
-                    for (k, m) in members.iter().enumerate() {
-                        if !taken[k] && s.wanted(m) {
-                            taken[k] = true;
-                            added = true;
-                            s.add(m);
+    let mut taken: Vec<Vec<bool>> = inputs
+        .iter()
+        .map(|i| match i {
+            Input::Archive { members, .. } => vec![false; members.len()],
+            Input::Object(_) => Vec::new(),
+        })
+        .collect();
+    let mut i = 0;
+    while i < inputs.len() {
+        let end = groups.iter().find(|g| g.start == i && g.end > i).map_or(i + 1, |g| g.end.min(inputs.len()));
+        let mut first = true;
+        loop {
+            let mut added = false;
+            for j in i..end {
+                match &inputs[j] {
+                    Input::Object(o) if first => s.add(o),
+                    Input::Object(_) => {}
+                    Input::Archive { members, .. } => {
+                        for p in predefined {
+                            s.undefined.remove(p.as_str());
                         }
-                    }
-                    if !added {
-                        break;
+                        added |= s.scan_archive(members, &mut taken[j]);
                     }
                 }
             }
+            first = false;
+            if !added || end == i + 1 {
+                break;
+            }
         }
+        i = end;
     }
     if s.objects.is_empty() {
         return Err(LinkError::new("no input objects"));
@@ -111,6 +160,8 @@ pub fn select<'a>(inputs: &'a [Input], entry: &'a str) -> Result<Selection<'a>, 
         objects: s.objects,
         duplicates: s.errors,
         defined: s.defined,
+        predefined: predefined.iter().cloned().collect(),
+        live: None,
     })
 }
 
@@ -141,6 +192,7 @@ fn check_undefined(sel: &Selection<'_>, defined: &HashMap<&str, usize>) -> Resul
                 };
                 if sym.section.is_some()
                     || defined.contains_key(sym.name.as_str())
+                    || sel.predefined.contains(&sym.name)
                     || LINKER_SYMBOLS.contains(&sym.name.as_str())
                 {
                     continue;
@@ -218,6 +270,11 @@ impl Symbols {
             .get(name)
             .copied()
             .or_else(|| self.linker.get(name).copied())
+    }
+
+    /// Defines (or redefines) a global: `--defsym`.
+    pub fn define(&mut self, name: &str, addr: u32) {
+        self.globals.insert(name.to_string(), addr);
     }
 
     pub fn defined_by_input(&self, name: &str) -> bool {

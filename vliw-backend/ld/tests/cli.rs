@@ -133,7 +133,8 @@ fn exit_codes() {
             .code(),
         Some(2)
     );
-    assert_eq!(run(AR, &dir, &["q", "a.a"]).status.code(), Some(2));
+    assert_eq!(run(AR, &dir, &["z", "a.a"]).status.code(), Some(2));
+    assert_eq!(run(AR, &dir, &["qc", "empty.a"]).status.code(), Some(0), "GNU ar: q without files makes an empty archive");
     let o = run(LD, &dir, &["--isa", "nosuchmachine", "crt0.o"]);
     assert_eq!(o.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);

@@ -23,6 +23,7 @@ pub mod counted_loops;
 pub mod lsr;
 mod passes;
 pub mod pipeline;
+pub mod ssp;
 
 pub use dsp_sched::FunctionStats;
 
@@ -35,6 +36,8 @@ pub struct LlcOptions {
     pub print_mir: bool,
     /// Source-line comments in the assembly.
     pub comments: bool,
+    /// Each function and data object in its own section (`--function-sections`).
+    pub sections: bool,
     /// Rewrite countable loops into counter form (`llvm.start.loop.iterations`,
     /// a counter phi, `llvm.loop.decrement.reg`, `icmp ne 0`) before
     /// selection: see `counted_loops`. `LlcOptions::at_level` sets it from -O2 on.
@@ -98,6 +101,7 @@ fn sched_options(opts: &LlcOptions) -> dsp_sched::SchedOptions {
         pack: full,
         fill_delay_slots: full,
         rename: full,
+        sections: opts.sections,
     }
 }
 
@@ -109,6 +113,7 @@ pub fn compile_module(
     opts: &LlcOptions,
     mir_out: &mut dyn Write,
 ) -> Result<Compiled, Vec<String>> {
+    ssp::run(module).map_err(|e| vec![e])?;
     if opts.lsr {
         lsr::run(module).map_err(|e| vec![e])?;
     }

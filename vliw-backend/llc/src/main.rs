@@ -67,6 +67,10 @@ struct Cli {
     /// motion on the machine IR (on from -O1: see dsp_pipeliner::licm).
     #[arg(long)]
     no_licm: bool,
+    /// Put each function and data object in its own section (.text.NAME,
+    /// .data.NAME, ...) for dsp-ld --gc-sections.
+    #[arg(long)]
+    function_sections: bool,
     /// Software-pipeline innermost loops also at -O1 (the default from -O2;
     /// never at -O0). The last of --pipeline and --no-pipeline counts.
     #[arg(long, overrides_with = "no_pipeline")]
@@ -239,6 +243,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
     let opts = LlcOptions {
         print_mir: cli.print_mir,
         comments: text_out,
+        sections: cli.function_sections,
         counted_loops: (cli.opt >= 2 || pipeline.is_some()) && !cli.no_counted_loops,
         lsr: cli.opt >= 1 && !cli.no_lsr,
         clean_loops: cli.opt >= 1 && !cli.no_licm,

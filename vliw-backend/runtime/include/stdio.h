@@ -1,7 +1,8 @@
-/* stdio.h: input/output (C11 7.21). Three streams: stdin (read through the
- * simulator's read call), stdout (fully buffered, BUFSIZ-independent 4096-byte
- * buffer, flushed at exit and by fflush) and stderr (unbuffered). There is no
- * file system: fopen fails with ENOENT. */
+/* stdio.h: input/output (C11 7.21). stdin (read through the simulator's
+ * read call), stdout (fully buffered, BUFSIZ-independent 4096-byte buffer,
+ * flushed at exit and by fflush) and stderr (unbuffered); fopen opens the
+ * simulator's hosted files (4096-byte buffers). Single-threaded: the
+ * _unlocked functions are the plain ones and flockfile does nothing. */
 #ifndef _STDIO_H
 #define _STDIO_H
 
@@ -109,5 +110,30 @@ int remove(const char *);
 int rename(const char *, const char *);
 FILE *tmpfile(void);
 char *tmpnam(char *);
+FILE *fdopen(int, const char *);
+int fseeko(FILE *, off_t, int);
+off_t ftello(FILE *);
+ssize_t getline(char **__restrict, size_t *__restrict, FILE *__restrict);
+ssize_t getdelim(char **__restrict, size_t *__restrict, int, FILE *__restrict);
+FILE *popen(const char *, const char *);
+int pclose(FILE *);
+void flockfile(FILE *);
+int ftrylockfile(FILE *);
+void funlockfile(FILE *);
+int getc_unlocked(FILE *);
+int getchar_unlocked(void);
+int putc_unlocked(int, FILE *);
+int putchar_unlocked(int);
+int fgetc_unlocked(FILE *);
+int fputc_unlocked(int, FILE *);
+int fflush_unlocked(FILE *);
+size_t fread_unlocked(void *__restrict, size_t, size_t, FILE *__restrict);
+size_t fwrite_unlocked(const void *__restrict, size_t, size_t, FILE *__restrict);
+int fputs_unlocked(const char *__restrict, FILE *__restrict);
+char *fgets_unlocked(char *__restrict, int, FILE *__restrict);
+int feof_unlocked(FILE *);
+int ferror_unlocked(FILE *);
+void clearerr_unlocked(FILE *);
+int fileno_unlocked(FILE *);
 
 #endif

@@ -82,6 +82,13 @@ char *getenv(const char *);
 int setenv(const char *, const char *, int);
 int unsetenv(const char *);
 int system(const char *);
+int putenv(char *);
+int clearenv(void);
+int mkstemp(char *);
+int mkostemp(char *, int);
+char *mkdtemp(char *);
+char *mktemp(char *);
+char *realpath(const char *__restrict, char *__restrict);
 
 int mblen(const char *, size_t);
 int mbtowc(wchar_t *__restrict, const char *__restrict, size_t);

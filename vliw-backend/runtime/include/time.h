@@ -1,8 +1,15 @@
 /* time.h: date and time (C11 7.27). The clock is the simulator's cycle
- * counter at a nominal rate of __DSP_CLOCK_HZ cycles per second (defined in
- * libc/time.c); time() counts seconds from the epoch at reset. Time zone: UTC. */
+ * counter at a nominal rate of DSP_CLOCK_HZ cycles per second (defined in
+ * libc/time.c); time() counts seconds from the epoch at reset, unless
+ * dsp-sim runs with --host-time (then the real time is the host's).
+ * Time zone: UTC. */
 #ifndef _TIME_H
 #define _TIME_H
+
+#ifndef __DSP_CLOCKID_T
+#define __DSP_CLOCKID_T
+typedef int clockid_t;
+#endif
 
 #ifndef __DSP_SIZE_T
 #define __DSP_SIZE_T
@@ -25,6 +32,11 @@ typedef long clock_t;
 #define CLOCK_REALTIME 0
 #define CLOCK_MONOTONIC 1
 #define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
 
 #ifndef __DSP_TIMESPEC
 #define __DSP_TIMESPEC
@@ -60,7 +72,12 @@ char *asctime(const struct tm *);
 char *ctime(const time_t *);
 size_t strftime(char *__restrict, size_t, const char *__restrict, const struct tm *__restrict);
 int timespec_get(struct timespec *, int);
-int clock_gettime(int, struct timespec *);
+int clock_gettime(clockid_t, struct timespec *);
+int clock_getres(clockid_t, struct timespec *);
+void tzset(void);
+extern char *tzname[2];
+extern long timezone;
+extern int daylight;
 int nanosleep(const struct timespec *, struct timespec *);
 
 #endif

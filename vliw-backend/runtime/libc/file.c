@@ -1,7 +1,9 @@
-/* file.c: the standard streams and character/block I/O on them. stdout is
- * fully buffered in 4096-byte blocks (what glibc does for a pipe or file:
+/* file.c: the standard streams and character/block I/O on any stream. stdout
+ * is fully buffered in 4096-byte blocks (what glibc does for a pipe or file:
  * the bytes out so far are always a whole number of blocks until fflush or
  * exit), stderr is unbuffered, stdin reads through __dsp_read in blocks.
+ * Streams of hosted files (fileio.c) share this code; one buffer serves
+ * reading or writing, switched on the first operation of the other kind.
  * Return values follow glibc (fputs returns 1, puts the length + 1). */
 #include <errno.h>
 #include <stdio.h>
@@ -21,13 +23,29 @@ FILE *stdin = &file_stdin;
 FILE *stdout = &file_stdout;
 FILE *stderr = &file_stderr;
 
+FILE *__dsp_stdio_files[__DSP_MAX_FILES] = {&file_stdin, &file_stdout, &file_stderr};
+/* Read by dsp-sim (with __dsp_stdio_files) to flush the streams on a fault. */
+unsigned __dsp_stdio_nfiles = __DSP_MAX_FILES;
+
+void __dsp_drop_read(FILE *f)
+{
+    long back = (long)(f->rend - f->rpos) + (f->unget != EOF);
+    if (back)
+        __dsp_lseek(f->fd, -back, 1);
+    f->rpos = f->rend = 0;
+    f->unget = EOF;
+}
+
 /* Writes all n bytes to fd; 0, or EOF on an error. */
 static int write_all(int fd, const unsigned char *p, size_t n)
 {
     while (n > 0) {
         int k = __dsp_write(fd, p, (unsigned)n);
-        if (k <= 0)
+        if (k <= 0) {
+            if (k < 0)
+                errno = -k;
             return EOF;
+        }
         p += k;
         n -= (size_t)k;
     }
@@ -55,6 +73,8 @@ int __dsp_fwrite_bytes(FILE *f, const char *s, size_t len)
         errno = EBADF;
         return EOF;
     }
+    if (f->rend > f->rpos || f->unget != EOF)
+        __dsp_drop_read(f);
     if (f->size == 0 || f->mode == _IONBF) {
         if (flush_buffer(f) != 0 || write_all(f->fd, p, len) != 0) {
             f->flags |= __DSP_F_ERR;
@@ -102,8 +122,9 @@ int fflush(FILE *f)
 
 void __dsp_flush_all(void)
 {
-    fflush(stdout);
-    fflush(stderr);
+    for (int i = 0; i < __DSP_MAX_FILES; i++)
+        if (__dsp_stdio_files[i])
+            fflush(__dsp_stdio_files[i]);
 }
 
 int fputc(int c, FILE *f)
@@ -155,10 +176,14 @@ static int refill(FILE *f)
         errno = EBADF;
         return EOF;
     }
+    if (f->wlen && flush_buffer(f) != 0)
+        return EOF;
     unsigned char one;
     unsigned char *dst = f->size ? f->buf : &one;
     unsigned cap = f->size ? (unsigned)f->size : 1;
     int n = __dsp_read(f->fd, dst, cap);
+    if (n < 0)
+        errno = -n;
     if (n <= 0) {
         f->flags |= n == 0 ? __DSP_F_EOF : __DSP_F_ERR;
         return EOF;
@@ -304,93 +329,4 @@ void perror(const char *s)
     }
     fputs(msg, stderr);
     fputs("\n", stderr);
-}
-
-/* There is no file system. */
-FILE *fopen(const char *path, const char *mode)
-{
-    (void)path;
-    (void)mode;
-    errno = ENOENT;
-    return NULL;
-}
-
-FILE *freopen(const char *path, const char *mode, FILE *f)
-{
-    (void)path;
-    (void)mode;
-    (void)f;
-    errno = ENOENT;
-    return NULL;
-}
-
-FILE *tmpfile(void)
-{
-    errno = ENOENT;
-    return NULL;
-}
-
-char *tmpnam(char *s)
-{
-    (void)s;
-    return NULL;
-}
-
-int fclose(FILE *f)
-{
-    int r = fflush(f);
-    f->flags = 0;
-    return r;
-}
-
-int fseek(FILE *f, long off, int whence)
-{
-    (void)f;
-    (void)off;
-    (void)whence;
-    errno = ESPIPE;
-    return -1;
-}
-
-long ftell(FILE *f)
-{
-    (void)f;
-    errno = ESPIPE;
-    return -1;
-}
-
-void rewind(FILE *f)
-{
-    clearerr(f);
-}
-
-int fgetpos(FILE *f, fpos_t *pos)
-{
-    (void)f;
-    (void)pos;
-    errno = ESPIPE;
-    return -1;
-}
-
-int fsetpos(FILE *f, const fpos_t *pos)
-{
-    (void)f;
-    (void)pos;
-    errno = ESPIPE;
-    return -1;
-}
-
-int remove(const char *path)
-{
-    (void)path;
-    errno = ENOENT;
-    return -1;
-}
-
-int rename(const char *from, const char *to)
-{
-    (void)from;
-    (void)to;
-    errno = ENOENT;
-    return -1;
 }

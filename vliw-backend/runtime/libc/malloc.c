@@ -328,3 +328,17 @@ void *valloc(size_t n)
 {
     return memalign(4096, n);
 }
+
+/* The payload bytes of an allocated block (its chunk less the header). */
+size_t malloc_usable_size(void *p)
+{
+    if (!p)
+        return 0;
+    return csize(chunk_of(p)) - 4;
+}
+
+int malloc_trim(size_t pad)
+{
+    (void)pad;
+    return 0;
+}

@@ -16,6 +16,14 @@
 #define __DSP_F_WRITE 2  /* stream may be written */
 #define __DSP_F_EOF 4    /* end of file seen */
 #define __DSP_F_ERR 8    /* error seen */
+#define __DSP_F_ALLOC 16 /* FILE allocated by fopen/fdopen (freed by fclose) */
+
+/* Streams open at once, the standard three included (the table
+ * __dsp_stdio_files, which dsp-sim also reads to write out the buffers of
+ * a program that faults: keep fd, flags, buf, size and wlen where they are). */
+#define __DSP_MAX_FILES 64
+/* Buffer of a stream opened by fopen/fdopen (glibc: st_blksize). */
+#define __DSP_FILE_BUF 4096
 
 struct __dsp_file {
     int fd;
@@ -32,6 +40,11 @@ struct __dsp_file {
 int __dsp_fwrite_bytes(FILE *f, const char *s, size_t len);
 /* Flushes every stream (at exit). */
 void __dsp_flush_all(void);
+/* The open streams: stdin, stdout, stderr, then fopen's (NULL: free slot). */
+extern FILE *__dsp_stdio_files[__DSP_MAX_FILES];
+/* Drops what the read buffer holds, moving the file offset back to the
+ * stream's position (before writing or seeking). */
+void __dsp_drop_read(FILE *f);
 
 /* Where formatted output goes: a stream, a string of capacity cap, or a
  * stream through the block buffer str[0..cap) (both set; the caller writes

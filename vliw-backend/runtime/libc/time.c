@@ -1,11 +1,14 @@
-/* time.c: clock, time, gettimeofday, clock_gettime and the calendar
- * functions. Every clock derives from the simulator's cycle counter
- * (__dsp_cycles) at the nominal rate DSP_CLOCK_HZ, defined here only; the
- * epoch (time 0) is the start of the run. Time zone: UTC, no daylight
- * saving. The sleep functions advance a software offset instead of
- * waiting, so time() and clock() see the time pass. */
+/* time.c: clock, time, gettimeofday, clock_gettime, getrusage and the
+ * calendar functions. Every clock derives from the simulator's cycle
+ * counter (__dsp_cycles) at the nominal rate DSP_CLOCK_HZ, defined here
+ * only; the epoch (time 0) is the start of the run. Under dsp-sim
+ * --host-time the real time (time, gettimeofday, CLOCK_REALTIME) is the
+ * host's clock instead (system call 18); the CPU clocks stay cycles. Time
+ * zone: UTC, no daylight saving. The sleep functions advance a software
+ * offset instead of waiting, so time() and clock() see the time pass. */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +26,18 @@ static unsigned long long now_ns(void)
     return c * (1000000000ULL / DSP_CLOCK_HZ) + slept_ns;
 }
 
+/* The real time in ns: the host's under --host-time, else now_ns(). */
+static unsigned long long real_ns(void)
+{
+    struct {
+        long long sec;
+        unsigned nsec;
+    } t;
+    if (__dsp_host_time(&t) == 0)
+        return (unsigned long long)t.sec * 1000000000ULL + t.nsec + slept_ns;
+    return now_ns();
+}
+
 clock_t clock(void)
 {
     unsigned long long c = __dsp_cycles();
@@ -31,7 +46,7 @@ clock_t clock(void)
 
 time_t time(time_t *t)
 {
-    time_t v = (time_t)(now_ns() / 1000000000ULL);
+    time_t v = (time_t)(real_ns() / 1000000000ULL);
     if (t)
         *t = v;
     return v;
@@ -41,7 +56,7 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
     (void)tz;
     if (tv) {
-        unsigned long long ns = now_ns();
+        unsigned long long ns = real_ns();
         tv->tv_sec = (time_t)(ns / 1000000000ULL);
         tv->tv_usec = (suseconds_t)(ns % 1000000000ULL / 1000);
     }
@@ -51,9 +66,11 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 int clock_gettime(int id, struct timespec *ts)
 {
     unsigned long long ns;
-    if (id == CLOCK_PROCESS_CPUTIME_ID)
+    if (id == CLOCK_PROCESS_CPUTIME_ID || id == CLOCK_THREAD_CPUTIME_ID)
         ns = __dsp_cycles() * (1000000000ULL / DSP_CLOCK_HZ);
-    else if (id == CLOCK_REALTIME || id == CLOCK_MONOTONIC)
+    else if (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE)
+        ns = real_ns();
+    else if (id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE || id == CLOCK_BOOTTIME)
         ns = now_ns();
     else {
         errno = EINVAL;
@@ -62,6 +79,78 @@ int clock_gettime(int id, struct timespec *ts)
     ts->tv_sec = (time_t)(ns / 1000000000ULL);
     ts->tv_nsec = (long)(ns % 1000000000ULL);
     return 0;
+}
+
+int clock_getres(clockid_t id, struct timespec *ts)
+{
+    if (id < CLOCK_REALTIME || id > CLOCK_BOOTTIME) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (ts) {
+        ts->tv_sec = 0;
+        ts->tv_nsec = (long)(1000000000ULL / DSP_CLOCK_HZ);
+        if (ts->tv_nsec == 0)
+            ts->tv_nsec = 1;
+    }
+    return 0;
+}
+
+/* User time: the cycles so far; no system time, no other resources. */
+int getrusage(int who, struct rusage *ru)
+{
+    if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN) {
+        errno = EINVAL;
+        return -1;
+    }
+    char *p = (char *)ru;
+    for (unsigned i = 0; i < sizeof *ru; i++)
+        p[i] = 0;
+    if (who == RUSAGE_SELF) {
+        unsigned long long us = __dsp_cycles() / (DSP_CLOCK_HZ / 1000000ULL);
+        ru->ru_utime.tv_sec = (time_t)(us / 1000000ULL);
+        ru->ru_utime.tv_usec = (suseconds_t)(us % 1000000ULL);
+    }
+    return 0;
+}
+
+int getrlimit(int res, struct rlimit *r)
+{
+    (void)res;
+    r->rlim_cur = r->rlim_max = RLIM_INFINITY;
+    return 0;
+}
+
+int setrlimit(int res, const struct rlimit *r)
+{
+    (void)res;
+    (void)r;
+    errno = EPERM;
+    return -1;
+}
+
+int getpriority(int which, id_t who)
+{
+    (void)which;
+    (void)who;
+    return 0;
+}
+
+int setpriority(int which, id_t who, int prio)
+{
+    (void)which;
+    (void)who;
+    (void)prio;
+    errno = EPERM;
+    return -1;
+}
+
+char *tzname[2] = {"UTC", "UTC"};
+long timezone;
+int daylight;
+
+void tzset(void)
+{
 }
 
 int timespec_get(struct timespec *ts, int base)

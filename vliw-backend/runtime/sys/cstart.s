@@ -7,9 +7,12 @@
 # from __bss_start to __bss_end with vector stores (the same loop as
 # runtime/crt0.s, which explains it: blocks of 16 vectors, two stores per
 # bundle, then single vectors; __dsp_vector_bytes comes from the machine
-# description and the linker aligns both ends to a multiple of it), calls
-# main(1, argv, envp) with argv = { "a.out", NULL } and envp = { NULL } (abi
-# args r4, r5, r6), then calls exit with main's result (abi rets[0] = r4 =
+# description and the linker aligns both ends to a multiple of it), asks the
+# simulator for the argument block (trap 4: it writes argc, argv, envp, the
+# pointer arrays and the strings just below __stack_top and returns the
+# block's address, a multiple of the stack alignment, which becomes the stack
+# pointer), sets environ, calls main(argc, argv, envp) (abi args r4, r5,
+# r6), then calls exit with main's result (abi rets[0] = r4 =
 # abi args[0]), which runs the atexit handlers, flushes stdout and ends the
 # run through __dsp_exit. Nothing is copied: the simulator loads .data from
 # the executable.
@@ -48,9 +51,17 @@ _start:
         (p1) br .Ltail
         .nop_delay
 .Lcleared:
-        li r4, 1                        # argc
-        li r5, __dsp_argv               # argv
-        li r6, __dsp_envp               # envp
+        li r4, __stack_top
+        trap 4                          # r4 = the argument block: argc, argv, envp
+        .wait trap
+        mov r2, r4
+        mov r1, r4                      # the stack starts below the block
+        ldw r4, r2, 0                   # argc
+        ldw r5, r2, 4                   # argv
+        ldw r6, r2, 8                   # envp
+        li r3, environ
+        .wait ldw
+        stw r6, r3, 0                   # environ = envp
         call main
         .nop_delay
         call exit                       # exit(main's result, already in r4)
@@ -60,13 +71,3 @@ _start:
         br .Lhang
         .nop_delay
         .size _start, .-_start
-
-        .data
-        .align 4
-        .globl __dsp_argv
-__dsp_argv:
-        .word __dsp_argv0, 0
-__dsp_envp:
-        .word 0
-__dsp_argv0:
-        .asciz "a.out"

@@ -154,13 +154,22 @@ fn bytes_line(out: &mut String, bytes: &[u8]) {
 }
 
 /// Text of one data object; Err names what cannot be emitted.
-pub fn data_object(d: &DataObject, out: &mut String) -> Result<(), String> {
+/// `sections`: in a section of its own (`.rodata.NAME`, `.data.NAME`, `.bss.NAME`).
+pub fn data_object(d: &DataObject, sections: bool, out: &mut String) -> Result<(), String> {
     out.push('\n');
-    out.push_str(match d.section {
-        DataSection::ReadOnly => "\t.rodata\n",
-        DataSection::Data => "\t.data\n",
-        DataSection::Bss => "\t.bss\n",
-    });
+    if sections {
+        let _ = match d.section {
+            DataSection::ReadOnly => writeln!(out, "\t.section .rodata.{},\"a\"", d.name),
+            DataSection::Data => writeln!(out, "\t.section .data.{},\"aw\"", d.name),
+            DataSection::Bss => writeln!(out, "\t.section .bss.{},\"aw\",@nobits", d.name),
+        };
+    } else {
+        out.push_str(match d.section {
+            DataSection::ReadOnly => "\t.rodata\n",
+            DataSection::Data => "\t.data\n",
+            DataSection::Bss => "\t.bss\n",
+        });
+    }
     if d.align > 1 {
         if !d.align.is_power_of_two() {
             return Err(format!(

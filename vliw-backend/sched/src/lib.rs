@@ -54,6 +54,10 @@ pub struct SchedOptions {
     pub fill_delay_slots: bool,
     /// Rename registers to break the false dependences allocation left.
     pub rename: bool,
+    /// Each function and data object in its own section (`.text.NAME`,
+    /// `.data.NAME`, ...), so `dsp-ld --gc-sections` can drop it
+    /// (`-ffunction-sections`, `-fdata-sections`).
+    pub sections: bool,
 }
 
 impl Default for SchedOptions {
@@ -63,6 +67,7 @@ impl Default for SchedOptions {
             pack: true,
             fill_delay_slots: true,
             rename: true,
+            sections: false,
         }
     }
 }
@@ -324,10 +329,13 @@ pub fn emit_module_stats(
     out.push_str("\t.text\n");
     let mut cache = emit::SourceCache::default();
     for f in &funcs {
+        if opts.sections {
+            out.push_str(&format!("\n\t.section .text.{},\"ax\"\n", f.name));
+        }
         emit::function(m, f, opts.comments, &mut cache, &mut out);
     }
     for d in &module.data {
-        emit::data_object(d, &mut out).map_err(|message| SchedError {
+        emit::data_object(d, opts.sections, &mut out).map_err(|message| SchedError {
             function: None,
             loc: None,
             message,

@@ -25,6 +25,8 @@ pub struct SysRegs {
     pub args: Vec<u32>,
     /// (value offset, register id, width mask, file index)
     pub rets: Vec<(u32, u32, u64, u32)>,
+    /// The stack alignment (`abi stack_align`) the argument block keeps.
+    pub stack_align: u32,
 }
 
 /// Everything an operation can touch.
@@ -43,6 +45,11 @@ pub struct Core {
     pub exit: Option<i32>,
     /// Dummy register id (never pending).
     pub dummy_id: u32,
+    /// Arguments, environment, files and clock from the host.
+    pub host: crate::host::Host,
+    /// Addresses of the C library's `__dsp_stdio_files` and
+    /// `__dsp_stdio_nfiles`, if linked (flushed on a fault).
+    pub stdio_files: Option<(u32, u32)>,
 }
 
 #[inline(always)]

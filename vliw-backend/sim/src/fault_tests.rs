@@ -163,8 +163,8 @@ fn write_system_call_and_bad_descriptor() {
         assert_eq!(sim.core.stdout, b"hello\n");
         assert_eq!(sim.core.stderr, b"hel");
         assert_eq!(sim.reg("r20"), Some(6));
-        assert_eq!(sim.reg("r21"), Some(0xffff_ffff), "bad descriptor returns -1");
-        assert_eq!(sim.reg("r22"), Some(0xffff_ffff), "stdin is not writable");
+        assert_eq!(sim.reg("r21"), Some(0xffff_fff7), "a bad descriptor returns -EBADF");
+        assert_eq!(sim.reg("r22"), Some(0xffff_fff7), "stdin is not writable");
     }
 }
 
@@ -204,8 +204,8 @@ fn read_and_cycle_counter_system_calls() {
 fn unknown_system_call_and_bad_buffer_fault() {
     for m in machines() {
         let (a, _) = abi(&m);
-        let (_, out) = run(&m, "main:\ntrap 9\n");
-        assert!(fault(&out).starts_with("unknown system call 9 at pc"), "{out:?}");
+        let (_, out) = run(&m, "main:\ntrap 200\n");
+        assert!(fault(&out).starts_with("unknown system call 200 at pc"), "{out:?}");
         let (_, out) = run(&m, &format!("main:\n{{ li {}, 1 ; li {}, 0 }}\nli {}, 4\ntrap 1\n", a[0], a[1], a[2]));
         assert!(fault(&out).starts_with("load of 4 bytes at 0x0 outside memory"), "{out:?}");
     }

@@ -8,14 +8,18 @@
 
 pub mod alu;
 pub mod build;
+pub mod confine;
+pub mod errno;
 pub mod decode;
 pub mod exec;
+pub mod host;
 pub mod run;
 pub mod state;
 pub mod stats;
 pub mod syscall;
 pub mod trace;
 
+pub use host::HostConfig;
 pub use run::{Config, Fault, Outcome, Sim};
 pub use stats::Stats;
 

@@ -10,6 +10,7 @@ use isa_tablegen::{InstrId, Machine};
 
 use crate::decode::{predecode, Program, NONE};
 use crate::exec::{Core, Flow, SysRegs};
+use crate::host::{Host, HostConfig};
 use crate::state::{Mem, Queue, Strict, Trap};
 use crate::trace;
 
@@ -98,7 +99,10 @@ impl<'m> Sim<'m> {
                     (off, id, layout.file(r.file).mask, r.file.0 as u32)
                 })
                 .collect(),
+            stack_align: m.abi.stack_align.max(4),
         };
+        let sym = |name: &str| exe.symbols.iter().find(|s| s.name == name).map(|s| s.addr);
+        let stdio_files = sym("__dsp_stdio_files").zip(sym("__dsp_stdio_nfiles"));
         let queue = Queue::new(m.max_latency().max(1));
         let strict = Strict::new(m, layout.nids, queue.ring_len());
         let mut unit_first = Vec::new();
@@ -122,6 +126,8 @@ impl<'m> Sim<'m> {
                 stdin: Box::new(std::io::empty()),
                 exit: None,
                 dummy_id: layout.nids,
+                host: Host::new(HostConfig::default())?,
+                stdio_files,
             },
             prog,
             config,
@@ -138,12 +144,21 @@ impl<'m> Sim<'m> {
     }
 
     /// Runs the program from its entry point to exit, fault or cycle limit.
+    /// A fault or the cycle limit writes out what the C library's streams
+    /// still buffer (as if the program had called `fflush(NULL)`).
     pub fn run(&mut self) -> Outcome {
-        if self.config.strict {
-            self.run_loop::<true>()
-        } else {
-            self.run_loop::<false>()
+        let outcome = if self.config.strict { self.run_loop::<true>() } else { self.run_loop::<false>() };
+        if !matches!(outcome, Outcome::Exit(_)) {
+            self.core.flush_guest_streams();
         }
+        outcome
+    }
+
+    /// Gives the program its arguments, environment, files and clock (the
+    /// default: argv = {"a.out"}, no environment, no files, cycle time).
+    pub fn set_host(&mut self, config: HostConfig) -> Result<(), String> {
+        self.core.host = Host::new(config)?;
+        Ok(())
     }
 
     fn fault(&self, message: String, pc: u32, cycle: u64) -> Fault {

@@ -27,10 +27,32 @@ typedef long clock_t;
 typedef long suseconds_t;
 #endif
 typedef unsigned int useconds_t;
+#ifndef __DSP_PID_T
+#define __DSP_PID_T
 typedef int pid_t;
 typedef unsigned int uid_t;
+#endif
 typedef unsigned int gid_t;
 typedef unsigned int mode_t;
+#ifndef __DSP_CLOCKID_T
+#define __DSP_CLOCKID_T
 typedef int clockid_t;
+#endif
+typedef unsigned long long dev_t;
+typedef unsigned long ino_t;
+typedef unsigned int nlink_t;
+typedef long blksize_t;
+typedef long blkcnt_t;
+typedef unsigned int id_t;
+typedef int key_t;
+typedef long long off64_t;
+typedef long long loff_t;
+typedef unsigned long fsblkcnt_t;
+typedef unsigned long fsfilcnt_t;
+typedef char *caddr_t;
+typedef unsigned char u_char;
+typedef unsigned short u_short;
+typedef unsigned int u_int;
+typedef unsigned long u_long;
 
 #endif

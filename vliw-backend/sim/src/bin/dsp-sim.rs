@@ -1,7 +1,15 @@
-//! dsp-sim: runs a linked executable on its machine, cycle by cycle.
+//! dsp-sim: runs a linked executable on its machine, cycle by cycle, hosting
+//! it like qemu-user: `dsp-sim [OPTIONS] PROGRAM [ARGS...]` (everything
+//! after PROGRAM is the program's), `--env`/`--host-env` for its
+//! environment, files confined to `--root` (default: the current
+//! directory; `--no-files` forbids them), cycle-derived time unless
+//! `--host-time`.
 //!
-//! Exit status: the program's own (exit system call), 124 when `--max-cycles`
-//! is exceeded, 125 on a fault, a `--strict` hazard or a load error.
+//! Exit status: the program's own (exit system call, 0..=255), 124 when
+//! `--max-cycles` is exceeded, 125 on a fault, a `--strict` hazard or a
+//! load error; the last two always come with a `dsp-sim: error:` line on
+//! stderr (a program that itself exits with 124 or 125 prints none). The C
+//! library's buffered output is written out before a fault's message.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -31,8 +39,81 @@ struct Args {
     /// Stop with exit status 124 after N cycles.
     #[arg(long, value_name = "N")]
     max_cycles: Option<u64>,
+    /// Add NAME=VALUE to the program's environment (repeatable; after --host-env's).
+    #[arg(long, value_name = "NAME=VALUE")]
+    env: Vec<String>,
+    /// Pass the host's environment to the program.
+    #[arg(long)]
+    host_env: bool,
+    /// The directory the program's files are confined to (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    root: Option<std::path::PathBuf>,
+    /// Forbid file access (every path call fails with EACCES).
+    #[arg(long, conflicts_with = "root")]
+    no_files: bool,
+    /// Real time (time, gettimeofday, CLOCK_REALTIME) from the host clock instead of the cycle count.
+    #[arg(long)]
+    host_time: bool,
     /// The executable.
     exe: std::path::PathBuf,
+    /// The program's arguments (argv[1..]).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<std::ffi::OsString>,
+}
+
+/// Options of dsp-sim that take a separate value.
+const VALUE_OPTIONS: &[&str] = &["--isa", "--stats-json", "--max-cycles", "--env", "--root"];
+
+/// Splits the command line at PROGRAM: dsp-sim's own arguments (up to and
+/// including PROGRAM) and the program's.
+fn split_at_program(args: Vec<std::ffi::OsString>) -> (Vec<std::ffi::OsString>, Vec<std::ffi::OsString>) {
+    let mut i = 1;
+    while i < args.len() {
+        let a = args[i].to_string_lossy();
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') || a == "-" {
+            break;
+        }
+        if VALUE_OPTIONS.contains(&a.as_ref()) {
+            i += 1;
+        }
+        i += 1;
+    }
+    let mut own = args;
+    let rest = if i + 1 < own.len() { own.split_off(i + 1) } else { Vec::new() };
+    (own, rest)
+}
+
+/// The program's argv and environment, from the options.
+fn host_config(args: &Args, program_args: Vec<std::ffi::OsString>) -> Result<dsp_sim::HostConfig, String> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut argv = vec![args.exe.as_os_str().as_bytes().to_vec()];
+    argv.extend(program_args.iter().map(|a| a.as_bytes().to_vec()));
+    let mut env: Vec<Vec<u8>> = Vec::new();
+    let mut set = |kv: Vec<u8>| {
+        let name_len = kv.iter().position(|&c| c == b'=').unwrap_or(kv.len());
+        env.retain(|e| !(e.len() > name_len && e[..name_len] == kv[..name_len] && e[name_len] == b'='));
+        env.push(kv);
+    };
+    if args.host_env {
+        for (k, v) in std::env::vars_os() {
+            let mut kv = k.as_bytes().to_vec();
+            kv.push(b'=');
+            kv.extend_from_slice(v.as_bytes());
+            set(kv);
+        }
+    }
+    for e in &args.env {
+        match e.split_once('=') {
+            Some((name, _)) if !name.is_empty() => set(e.as_bytes().to_vec()),
+            _ => return Err(format!("--env {e}: expected NAME=VALUE")),
+        }
+    }
+    let root = if args.no_files { None } else { Some(args.root.clone().unwrap_or_else(|| ".".into())) };
+    Ok(dsp_sim::HostConfig { argv, env, root, host_time: args.host_time })
 }
 
 const EXIT_FAULT: u8 = 125;
@@ -44,7 +125,8 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let (own, program_args) = split_at_program(std::env::args_os().collect());
+    let args = Args::parse_from(own);
     let bytes = match std::fs::read(&args.exe) {
         Ok(b) => b,
         Err(e) => return fail(format!("{}: {e}", args.exe.display())),
@@ -91,6 +173,9 @@ fn main() -> ExitCode {
         Err(e) => return fail(format!("{}: {e}", args.exe.display())),
     };
     sim.set_stdin(Box::new(std::io::stdin()));
+    if let Err(e) = host_config(&args, program_args).and_then(|c| sim.set_host(c)) {
+        return fail(e);
+    }
     if args.trace {
         sim.trace_out = Some(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }

@@ -1,0 +1,43 @@
+/* What a bare-metal DSP cannot do links and fails at run time. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int got;
+static void on_usr1(int sig) { got = sig; }
+
+int main(void)
+{
+    int r = (int)fork();
+    printf("fork %d errno %d\n", r, errno);
+    r = execv("/bin/sh", NULL);
+    printf("execv %d errno %d\n", r, errno);
+    FILE *p = popen("ls", "r");
+    printf("popen %p errno %d\n", (void *)p, errno);
+    int fds[2];
+    r = pipe(fds);
+    printf("pipe %d errno %d\n", r, errno);
+    r = (int)waitpid(-1, NULL, 0);
+    printf("waitpid %d errno %d\n", r, errno);
+    printf("system(NULL) %d\n", system(NULL));
+    void *h = dlopen("libm.so", RTLD_NOW);
+    printf("dlopen %p: %s\n", h, dlerror());
+    printf("sched_yield %d nprocs %ld\n", sched_yield(), sysconf(_SC_NPROCESSORS_ONLN));
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sigemptyset(&sa.sa_mask);
+    printf("sigaction %d\n", sigaction(SIGUSR1, &sa, NULL));
+    r = kill(getpid(), SIGUSR1);
+    printf("kill self %d got %d\n", r, got);
+    struct rusage ru;
+    printf("getrusage %d\n", getrusage(RUSAGE_SELF, &ru));
+    return 0;
+}
