@@ -36,6 +36,8 @@ pub struct VecLoop {
     /// The terminators carrying the loop's `llvm.loop` metadata (its latches' branches).
     pub latches: Vec<LLVMValueRef>,
     pub origin: LoopOrigin,
+    /// LLVM's loop vectorizer already made this loop (or its remainder).
+    pub vectorized: bool,
 }
 
 /// Everything the directives say about a module.
@@ -128,11 +130,35 @@ fn md_string(v: LLVMValueRef) -> Option<String> {
     }
 }
 
+/// A loop ID's properties: its operands after the first, and the
+/// properties of self-referential nodes among them (LLVM's
+/// `makeFollowupLoopID` puts clang's follow-up loop ID there whole, so a
+/// loop LLVM vectorized has its properties one level down). Follow-up
+/// attributes (`llvm.loop.*.followup_*`) describe other loops: not entered.
+fn loop_properties(id: LLVMValueRef) -> Vec<Vec<LLVMValueRef>> {
+    let mut out = Vec::new();
+    let mut todo = vec![id];
+    while let Some(node) = todo.pop() {
+        for op in md_operands(node).into_iter().skip(1) {
+            let inner = md_operands(op);
+            match inner.first() {
+                Some(&first) if first == op => {
+                    if out.len() < 64 && op != id {
+                        todo.push(op);
+                    }
+                }
+                Some(_) => out.push(inner),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
 /// The origin named by a loop ID's `dsp.vec_function.loop` property:
 /// `Ok(None)` without one, `Err(name)` for an unknown origin.
 fn loop_property(id: LLVMValueRef) -> Result<Option<LoopOrigin>, String> {
-    for op in md_operands(id).into_iter().skip(1) {
-        let inner = md_operands(op);
+    for inner in loop_properties(id) {
         if inner.first().and_then(|&s| md_string(s)).as_deref() != Some(LOOP_PROPERTY) {
             continue;
         }
@@ -140,6 +166,14 @@ fn loop_property(id: LLVMValueRef) -> Result<Option<LoopOrigin>, String> {
         return LoopOrigin::from_name(&origin).map(Some).ok_or(origin);
     }
     Ok(None)
+}
+
+/// Whether a loop ID says LLVM vectorized the loop already (`llvm.loop.isvectorized`).
+fn is_vectorized(id: LLVMValueRef) -> bool {
+    loop_properties(id).iter().any(|p| {
+        p.first().and_then(|&s| md_string(s)).as_deref() == Some("llvm.loop.isvectorized")
+            && p.get(1).is_none_or(|&v| ir::const_u64(v) != Some(0))
+    })
 }
 
 /// Whether the terminator `br` closes a `vec-function` loop, and from which directive.
@@ -175,7 +209,7 @@ pub fn read_module(m: LLVMModuleRef) -> Result<Directives, DirectiveError> {
                 .map_err(|origin| DirectiveError::LoopOrigin { function: ir::value_name(f), origin })?;
             if let Some(origin) = origin {
                 ids.push((id, d.loops.len()));
-                d.loops.push(VecLoop { function: f, latches: vec![t], origin });
+                d.loops.push(VecLoop { function: f, latches: vec![t], origin, vectorized: is_vectorized(id) });
             }
         }
         f = unsafe { LLVMGetNextFunction(f) };
@@ -224,8 +258,32 @@ exit:
 !0 = distinct !{!0, !1, !2}
 !1 = !{!"llvm.loop.mustprogress"}
 !2 = !{!"dsp.vec_function.loop", !"simd"}
-!3 = distinct !{!3, !4}
+!3 = distinct !{!3, !4, !5}
 !4 = !{!"llvm.loop.unroll.disable"}
+!5 = !{!"llvm.loop.vectorize.followup_all", !6}
+!6 = distinct !{!6, !2}
+"#;
+
+    /// A loop LLVM vectorized: clang's follow-up loop ID nested whole in the new one.
+    const VECTORIZED: &str = r#"
+define void @v(i32 %n) {
+entry:
+  br label %l
+l:
+  %i = phi i32 [ 0, %entry ], [ %i1, %l ]
+  %i1 = add i32 %i, 1
+  %c = icmp ult i32 %i1, %n
+  br i1 %c, label %l, label %exit, !llvm.loop !0
+exit:
+  ret void
+}
+!0 = distinct !{!0, !1, !5}
+!1 = distinct !{!1, !2, !3, !4}
+!2 = !{!"llvm.loop.parallel_accesses", !6}
+!3 = !{!"llvm.loop.isvectorized"}
+!4 = !{!"dsp.vec_function.loop", !"omp"}
+!5 = !{!"llvm.loop.unroll.runtime.disable"}
+!6 = distinct !{}
 "#;
 
     #[test]
@@ -243,10 +301,16 @@ exit:
         assert_eq!(v.simdlen, Some(16));
         assert_eq!(ext.variants[1].mask, MaskMode::Masked);
         assert_eq!(d.function("mandel").unwrap().variants[0].uniform, vec![1]);
-        assert_eq!(d.loops.len(), 1, "one marked loop (two latches), the unmarked one left out");
+        assert_eq!(d.loops.len(), 1, "one marked loop (two latches); not the one marked only in a follow-up");
         assert_eq!(d.loops[0].latches.len(), 2);
         assert_eq!(d.loops[0].origin, LoopOrigin::Simd);
         assert_eq!(loop_origin(d.loops[0].latches[1]), Some(LoopOrigin::Simd));
+        assert!(!d.loops[0].vectorized);
+        let t = TestModule::parse(VECTORIZED);
+        let d = read_module(t.m).unwrap();
+        assert_eq!(d.loops.len(), 1);
+        assert_eq!(d.loops[0].origin, LoopOrigin::Omp);
+        assert!(d.loops[0].vectorized);
     }
 
     #[test]
