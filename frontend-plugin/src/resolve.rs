@@ -176,8 +176,8 @@ mod tests {
         assert_eq!(d.linear, vec![Linear { arg: 2, step: Step::Const(8) }, Linear { arg: 3, step: Step::Const(1) }]);
         assert_eq!(d.aligned, vec![Aligned { arg: 2, bytes: Some(64) }]);
         assert_eq!(d.mask, MaskMode::Unmasked);
-        assert_eq!(render(&[d.clone()], 0, 4).unwrap(), "args(4) uniform(0) linear(2:8,3:1) aligned(2:64) nomask");
-        assert_eq!(render(&[d.clone()], 1, 5).unwrap(), "args(5) uniform(1) linear(3:8,4:1) aligned(3:64) nomask");
+        assert_eq!(render(std::slice::from_ref(&d), 0, 4).unwrap(), "args(4) uniform(0) linear(2:8,3:1) aligned(2:64) nomask");
+        assert_eq!(render(std::slice::from_ref(&d), 1, 5).unwrap(), "args(5) uniform(1) linear(3:8,4:1) aligned(3:64) nomask");
         assert!(render(&[d], 0, 5).unwrap_err().contains("one argument per parameter"));
         let o = run(Dialect::Omp, "uniform(n) linear(i:n)").unwrap();
         assert_eq!(o.linear, vec![Linear { arg: 3, step: Step::Arg(0) }]);

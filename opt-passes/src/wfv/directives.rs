@@ -138,12 +138,14 @@ fn md_string(v: LLVMValueRef) -> Option<String> {
 fn loop_properties(id: LLVMValueRef) -> Vec<Vec<LLVMValueRef>> {
     let mut out = Vec::new();
     let mut todo = vec![id];
+    let mut seen = vec![id];
     while let Some(node) = todo.pop() {
         for op in md_operands(node).into_iter().skip(1) {
             let inner = md_operands(op);
             match inner.first() {
                 Some(&first) if first == op => {
-                    if out.len() < 64 && op != id {
+                    if !seen.contains(&op) {
+                        seen.push(op);
                         todo.push(op);
                     }
                 }
