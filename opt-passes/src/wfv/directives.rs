@@ -143,12 +143,11 @@ fn loop_properties(id: LLVMValueRef) -> Vec<Vec<LLVMValueRef>> {
         for op in md_operands(node).into_iter().skip(1) {
             let inner = md_operands(op);
             match inner.first() {
-                Some(&first) if first == op => {
-                    if !seen.contains(&op) {
-                        seen.push(op);
-                        todo.push(op);
-                    }
+                Some(&first) if first == op && !seen.contains(&op) => {
+                    seen.push(op);
+                    todo.push(op);
                 }
+                Some(&first) if first == op => {}
                 Some(_) => out.push(inner),
                 None => {}
             }
