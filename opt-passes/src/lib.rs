@@ -12,6 +12,9 @@
 //! | `dsp-prepare` | all of the above, in that order (what clang runs at the optimizer-last extension point) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
+//! [`wfv::directives`] reads the function-level vectorization directives the
+//! clang plugin (`frontend-plugin/`) leaves in the IR.
+//!
 //! The machine is a shipped name or a `.isa` file, given by `-dsp-isa=…`
 //! (`opt`, or `clang -mllvm`), else `$DSP_ISA`, else the default machine.
 
@@ -30,6 +33,7 @@ pub mod minmax;
 pub mod overflow;
 pub mod plugin;
 pub mod tail;
+pub mod wfv;
 pub mod wide;
 
 use inkwell::llvm_sys::prelude::LLVMModuleRef;

@@ -11,7 +11,9 @@
 //! every `dsp-llc`; clang's remark flags (`-Rpass=`, `-Rpass-missed=`,
 //! `-Rpass-analysis=`) go to clang and to every `dsp-llc`. `-fmasked-tail`
 //! and `-fno-masked-tail` choose how a vectorized loop ends (the plugin's
-//! `dsp-masked-tail` pass).
+//! `dsp-masked-tail` pass). `-fvec-function` (the default) and
+//! `-fno-vec-function` say whether the vectorization directives (`#pragma
+//! simd`, `#pragma omp declare simd`/`simd`; the clang plugin) reach the IR.
 
 use std::fmt;
 
@@ -189,6 +191,10 @@ pub struct Options {
     /// (`Some(true)`) or `-fno-masked-tail` (`Some(false)`), the last one
     /// given; `None`: on from -O2 (see `Target::masked_tail_flags`).
     pub masked_tail: Option<bool>,
+    /// The vectorization directives honoured (`-fvec-function`, the
+    /// default) or ignored (`-fno-vec-function`: still checked, nothing
+    /// reaches the IR), the last one given.
+    pub vec_function: bool,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -230,6 +236,7 @@ impl Default for Options {
             lsr: None,
             licm: None,
             masked_tail: None,
+            vec_function: true,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -347,6 +354,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-move-loop-invariants" => o.licm = Some(false),
             "-fmasked-tail" => o.masked_tail = Some(true),
             "-fno-masked-tail" => o.masked_tail = Some(false),
+            "-fvec-function" => o.vec_function = true,
+            "-fno-vec-function" => o.vec_function = false,
             "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
             "--ilp-time-limit" => o.ilp_time_limit = Some(seconds(a, value(args, &mut i, a)?)?),
             "--pipeline-report" => o.pipeline_report = Some(value(args, &mut i, a)?.to_string()),
@@ -470,6 +479,8 @@ OPTIONS:
   -mllvm ARG          passed to LLVM inside clang
   -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
   -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (on from -O2)
+  -fvec-function -fno-vec-function         vectorization directives (#pragma simd, #pragma omp declare simd/simd)
+                                           honoured (default) or ignored
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   -floop-strength-reduce -fno-loop-strength-reduce
                                            LLVM's loop strength reduction before selection (on from -O1)

@@ -145,7 +145,7 @@ fn answer(query: &str, tc: &Toolchain, t: &Target) -> i32 {
 /// Checks what the jobs need before running any: when clang will not run at
 /// all, that clang knows the `-f` flags given (so `dspcc -foo x.o` fails like
 /// `clang -foo x.o`); unless only printing (`-###`), the runtime's headers
-/// for C, its libraries for linking, and the pass plugin.
+/// for C, its libraries for linking, and the two plugins.
 fn preflight(o: &Options, tc: &Toolchain, jobs: &[Job]) -> Result<(), i32> {
     let hint = "run scripts/build-runtime, or set DSPCC_RUNTIME";
     let clang_jobs: Vec<&Job> = jobs.iter().filter(|j| j.tool == Tool::Clang).collect();
@@ -172,6 +172,12 @@ fn preflight(o: &Options, tc: &Toolchain, jobs: &[Job]) -> Result<(), i32> {
     }
     if clang_jobs.iter().any(|j| j.args.iter().any(|a| a.starts_with("-fpass-plugin="))) && !tc.plugin.exists() {
         return Err(error(&format!("pass plugin not found: '{}' (build the workspace, or set DSPCC_PLUGIN)", tc.plugin.display())));
+    }
+    if clang_jobs.iter().any(|j| j.args.iter().any(|a| a.starts_with("-fplugin="))) && !tc.frontend_plugin.exists() {
+        return Err(error(&format!(
+            "clang plugin not found: '{}' (build the workspace, or set DSPCC_FRONTEND_PLUGIN)",
+            tc.frontend_plugin.display()
+        )));
     }
     for job in jobs.iter().filter(|j| j.tool == Tool::Ld) {
         if let Some(missing) = job.args.iter().find(|a| a.starts_with(&tc.runtime.display().to_string()) && !Path::new(a).exists()) {

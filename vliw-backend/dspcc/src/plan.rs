@@ -4,7 +4,8 @@
 //!
 //! Per input, by language and phase:
 //! - C (`.c`), preprocessed C (`.i`) and IR (`.ll`, `.bc`): clang-19 with the
-//!   Hexagon triple, our macros, the vector flags and the pass plugin →
+//!   Hexagon triple, our macros, the vector flags, the directives' clang
+//!   plugin (C and `.i`) and the pass plugin →
 //!   bitcode (`-emit-llvm -c`), then `dsp-llc` → `.s` (`-S`) or `.o`; with
 //!   `-emit-llvm`, clang's `.ll`/`.bc` is the result; `-E` stops after
 //!   clang's preprocessor;
@@ -154,6 +155,7 @@ impl Planner<'_> {
             }
             (Phase::SyntaxOnly, Lang::C | Lang::CppOutput) => {
                 let mut args = self.clang_base(input.lang);
+                args.extend(self.frontend_flags(input.lang));
                 args.push("-fsyntax-only".into());
                 self.clang(args, input);
                 Ok(None)
@@ -170,6 +172,7 @@ impl Planner<'_> {
                 let (flag, ext) = if o.phase == Phase::Compile { ("-S", "ll") } else { ("-c", "bc") };
                 let out = self.final_output(input, ext);
                 let mut args = self.clang_base(input.lang);
+                args.extend(self.frontend_flags(input.lang));
                 args.extend(self.plugin_flags());
                 args.extend([flag.into(), "-emit-llvm".into()]);
                 self.dep_flags(&mut args, input, Some(&out));
@@ -197,6 +200,7 @@ impl Planner<'_> {
                 let obj_target = final_out.clone().unwrap_or_else(|| format!("{}.o", stem(&input.path)));
                 let bc = self.temp(input, "bc");
                 let mut args = self.clang_base(input.lang);
+                args.extend(self.frontend_flags(input.lang));
                 args.extend(self.plugin_flags());
                 args.extend(self.location_flags());
                 args.extend(["-emit-llvm".into(), "-c".into()]);
@@ -262,6 +266,26 @@ impl Planner<'_> {
             Some(on) => on && level >= 1,
             None => level >= 2,
         }
+    }
+
+    /// For C: the clang plugin for the vectorization directives
+    /// (frontend-plugin/), and OpenMP's simd constructs parsed
+    /// (`-fopenmp-simd`, so that the plugin finds `#pragma omp declare
+    /// simd` and `#pragma omp simd` in clang's attributes). With
+    /// `-fno-vec-function` the plugin still checks `#pragma simd` but
+    /// attaches nothing (`-fplugin-arg-dspvec-ignore`), and OpenMP's
+    /// pragmas are left unparsed, as clang does without `-fopenmp`.
+    fn frontend_flags(&self, lang: Lang) -> Vec<String> {
+        if !matches!(lang, Lang::C | Lang::CppOutput) {
+            return Vec::new();
+        }
+        let mut v = vec![format!("-fplugin={}", self.tc.frontend_plugin.display())];
+        if self.o.vec_function {
+            v.push("-fopenmp-simd".into());
+        } else {
+            v.push("-fplugin-arg-dspvec-ignore".into());
+        }
+        v
     }
 
     /// Loads our pass plugin into clang (early, so `-mllvm -dsp-isa` parses) and selects the machine.
@@ -526,6 +550,7 @@ mod tests {
             bin_dir: "/bin".into(),
             clang: "clang-19".into(),
             plugin: "/bin/libdsp_opt_passes.so".into(),
+            frontend_plugin: "/bin/libdsp_frontend_plugin.so".into(),
             runtime: "/rt".into(),
         }
     }
@@ -700,6 +725,23 @@ mod tests {
         assert!(!jobs("-O3 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&flag));
         assert!(!jobs("-O2 -c x.c")[1].1.iter().any(|a| a.contains("masked")));
         assert!(!jobs("-O2 -E x.c")[0].1.contains(&flag));
+    }
+
+    #[test]
+    fn the_directives_plugin_is_loaded_for_c() {
+        for cmd in ["-O2 -c x.c", "-S -emit-llvm x.c", "-fsyntax-only x.c", "-c x.i", "x.c"] {
+            let j = jobs(cmd);
+            assert!(has(&j[0].1, &["-fplugin=/bin/libdsp_frontend_plugin.so", "-fopenmp-simd"]), "{cmd}: {:?}", j[0].1);
+            assert!(!j[0].1.iter().any(|a| a.contains("dspvec-ignore")), "{cmd}");
+        }
+        let j = jobs("-O2 -fvec-function -fno-vec-function -c x.c");
+        assert!(has(&j[0].1, &["-fplugin=/bin/libdsp_frontend_plugin.so", "-fplugin-arg-dspvec-ignore"]), "{:?}", j[0].1);
+        assert!(!j[0].1.contains(&"-fopenmp-simd".to_string()));
+        assert!(jobs("-O2 -fno-vec-function -fvec-function -c x.c")[0].1.contains(&"-fopenmp-simd".to_string()));
+        for cmd in ["-E x.c", "-c x.ll", "-c x.s"] {
+            assert!(!jobs(cmd)[0].1.iter().any(|a| a.starts_with("-fplugin")), "{cmd}");
+        }
+        assert!(!jobs("-O2 -c x.c")[1].1.iter().any(|a| a.contains("plugin")), "not for the backend");
     }
 
     #[test]

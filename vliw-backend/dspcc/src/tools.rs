@@ -1,7 +1,8 @@
 //! Where the toolchain's pieces are, and what the target machine means for
 //! clang. Tools (`dsp-llc`, `dsp-as`, `dsp-ld`) and the pass plugin
 //! (`libdsp_opt_passes.so`) sit next to `dspcc`'s executable
-//! (`target/<profile>/`); clang is `$DSPCC_CLANG` or `clang-19` on `PATH`;
+//! (`target/<profile>/`), and so does the clang plugin for the vectorization
+//! directives (`libdsp_frontend_plugin.so`); clang is `$DSPCC_CLANG` or `clang-19` on `PATH`;
 //! the runtime (headers in `include/`, `MACHINE/crt0.o`, `libc.a`, `libm.a`)
 //! is `$DSPCC_RUNTIME` or `<dspcc's dir>/../runtime` (`target/runtime`).
 
@@ -45,6 +46,8 @@ pub struct Toolchain {
     pub bin_dir: PathBuf,
     pub clang: PathBuf,
     pub plugin: PathBuf,
+    /// The clang plugin for the vectorization directives (frontend-plugin/).
+    pub frontend_plugin: PathBuf,
     pub runtime: PathBuf,
 }
 
@@ -57,6 +60,7 @@ impl Toolchain {
         Toolchain {
             clang: env_path("DSPCC_CLANG").unwrap_or_else(|| PathBuf::from("clang-19")),
             plugin: env_path("DSPCC_PLUGIN").unwrap_or_else(|| bin_dir.join("libdsp_opt_passes.so")),
+            frontend_plugin: env_path("DSPCC_FRONTEND_PLUGIN").unwrap_or_else(|| bin_dir.join("libdsp_frontend_plugin.so")),
             runtime: env_path("DSPCC_RUNTIME").unwrap_or_else(|| bin_dir.join("..").join("runtime")),
             bin_dir,
         }
