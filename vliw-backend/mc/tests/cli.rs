@@ -44,7 +44,9 @@ fn run(cmd: &str, args: &[&str], dir: &Path, stdin: Option<&str>) -> Output {
     let mut child = c.spawn().unwrap();
     if let Some(s) = stdin {
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+        // A tool that rejects its input may exit before reading all of it:
+        // a broken pipe here is its answer, not the test's failure.
+        let _ = child.stdin.take().unwrap().write_all(s.as_bytes());
     } else {
         drop(child.stdin.take());
     }
