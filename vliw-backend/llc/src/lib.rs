@@ -138,11 +138,13 @@ pub fn compile_module(
     };
     let mut errors = Vec::new();
     let mut loops = Vec::new();
+    // Schedules of identical loops are shared across the module's functions.
+    let mut memo = dsp_pipeliner::ScheduleMemo::default();
     for f in &mut mir.functions {
         if opts.clean_loops {
             dsp_pipeliner::licm::clean_loops(m, f);
         }
-        match pipeline::pipeline_and_allocate(m, f, opts.pipeline.as_ref(), &ra_opts) {
+        match pipeline::pipeline_and_allocate(m, f, opts.pipeline.as_ref(), &ra_opts, &mut memo) {
             Ok(reports) => loops.extend(reports),
             Err(e) => {
                 errors.push(e.to_string());

@@ -8,7 +8,7 @@
 //! function's compile-time budget for scheduling covers them all.
 
 use dsp_mir::{Block, Function, Machine};
-use dsp_pipeliner::{pipeline_function_in, LoopReport, PipelineOptions, Session};
+use dsp_pipeliner::{pipeline_function_in, LoopReport, PipelineOptions, ScheduleMemo, Session};
 use dsp_regalloc::{allocate, RaError, RaErrorKind, RaOptions};
 
 /// Times a loop's II is raised before it is given up.
@@ -20,6 +20,7 @@ pub fn pipeline_and_allocate(
     f: &mut Function,
     popts: Option<&PipelineOptions>,
     ra: &RaOptions,
+    memo: &mut ScheduleMemo,
 ) -> Result<Vec<LoopReport>, RaError> {
     let Some(popts) = popts else {
         allocate(m, f, ra)?;
@@ -28,13 +29,14 @@ pub fn pipeline_and_allocate(
     let original = f.clone();
     let mut opts = popts.clone();
     let mut raises: Vec<(Block, u32)> = Vec::new();
-    let mut session = Session::default();
+    let mut session = Session::with_memo(std::mem::take(memo));
     loop {
         let mut work = original.clone();
         let result = pipeline_function_in(m, &mut work, &opts, &mut session);
         match allocate(m, &mut work, ra) {
             Ok(_) => {
                 *f = work;
+                *memo = session.into_memo();
                 return Ok(result.loops);
             }
             Err(RaError { kind: RaErrorKind::FixedBlockPressure { block, .. }, .. }) => {
@@ -60,7 +62,10 @@ pub fn pipeline_and_allocate(
                     opts.min_ii.insert(owner, ii + 1);
                 }
             }
-            Err(e) => return Err(e),
+            Err(e) => {
+                *memo = session.into_memo();
+                return Err(e);
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ pub enum DepKind {
     Control,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
     pub from: NodeId,
     pub to: NodeId,
@@ -44,7 +44,7 @@ pub struct Edge {
 }
 
 /// One operation of the loop body.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     /// The `.isa` instruction: units, slots, latency and busy cycles.
     pub instr: InstrId,
@@ -65,7 +65,7 @@ pub struct Node {
 /// `from_end = k` means row `(II - 1 - k) mod II` (the loop branch with `k`
 /// delay slots: the kernel, unrolled to at least `k + 1` cycles, ends with
 /// the branch's delay slots). Every II has such a row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PinnedRow {
     pub from_end: u32,
 }

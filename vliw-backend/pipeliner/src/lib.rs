@@ -86,25 +86,60 @@ pub const LOOP_BUDGET: u64 = FUNCTION_BUDGET / 2;
 
 /// State kept across the pipelining attempts of one function: the work
 /// budget left and the scheduling result of every loop, by its block and
-/// the least II asked of it.
+/// the least II asked of it; and the [`ScheduleMemo`] of the module.
 #[derive(Clone, Debug)]
 pub struct Session {
     work_left: u64,
     spent: u64,
     /// Keyed by loop block, II floor and invariants reloaded.
     cache: HashMap<(Block, u32, usize), Result<Scheduled, LoopError>>,
+    memo: ScheduleMemo,
 }
 
 impl Session {
     /// A session with `budget` work units.
     pub fn new(budget: u64) -> Session {
-        Session { work_left: budget, spent: 0, cache: HashMap::new() }
+        Session { work_left: budget, spent: 0, cache: HashMap::new(), memo: ScheduleMemo::default() }
+    }
+
+    /// A session of the default budget that reuses (and adds to) the
+    /// schedules of `memo`.
+    pub fn with_memo(memo: ScheduleMemo) -> Session {
+        Session { memo, ..Session::default() }
+    }
+
+    /// The memo, with what this session added to it.
+    pub fn into_memo(self) -> ScheduleMemo {
+        self.memo
     }
 
     /// Work units spent so far.
     pub fn spent(&self) -> u64 {
         self.spent
     }
+}
+
+/// Schedules of the loops of a module by everything their scheduling
+/// depends on: the dependence graph (operations, names, edges), the II
+/// floor, the registers available, the scheduler and the work limit. A
+/// loop identical to one scheduled before (macro-expanded or inlined copies,
+/// the same kernel at several call sites) reuses its schedule instead of
+/// scheduling again: the result is the one scheduling would give, and it
+/// costs no work.
+#[derive(Clone, Debug, Default)]
+pub struct ScheduleMemo {
+    map: HashMap<MemoKey, Result<Scheduled, LoopError>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct MemoKey {
+    nodes: Vec<dsp_modsched::Node>,
+    edges: Vec<dsp_modsched::Edge>,
+    floor: u32,
+    avail: Vec<(RegFileId, i64)>,
+    scheduler: Scheduler,
+    ilp_time_limit: u64,
+    limit: u64,
 }
 
 impl Default for Session {
@@ -401,11 +436,35 @@ fn pipeline_loop(
                 )
                 .into());
             }
-            let mut work = Work::limited(session.work_left.min(LOOP_BUDGET));
+            let limit = session.work_left.min(LOOP_BUDGET);
             let avail = available_registers(m, f, c.block);
-            let r = schedule_loop(m, &d, &mii, opts, floor, &avail, &mut work);
-            session.work_left = session.work_left.saturating_sub(work.used());
-            session.spent += work.used();
+            let mut avail_sorted: Vec<(RegFileId, i64)> = avail.iter().map(|(&f, &n)| (f, n)).collect();
+            avail_sorted.sort_unstable();
+            let memo_key = MemoKey {
+                nodes: d.graph.nodes.clone(),
+                edges: d.graph.edges.clone(),
+                floor,
+                avail: avail_sorted,
+                scheduler: opts.scheduler,
+                ilp_time_limit: opts.ilp_time_limit.to_bits(),
+                limit,
+            };
+            let r = match session.memo.map.get(&memo_key) {
+                Some(r) => r.clone().map(|mut s| {
+                    s.notes.push("schedule reused from an identical loop scheduled before".into());
+                    s.elapsed_us = 0;
+                    s.work = 0;
+                    s
+                }),
+                None => {
+                    let mut work = Work::limited(limit);
+                    let r = schedule_loop(m, &d, &mii, opts, floor, &avail, &mut work);
+                    session.work_left = session.work_left.saturating_sub(work.used());
+                    session.spent += work.used();
+                    session.memo.map.insert(memo_key, r.clone());
+                    r
+                }
+            };
             session.cache.insert(key, r.clone());
             r
         }
