@@ -125,10 +125,12 @@ impl Session {
 /// loop identical to one scheduled before (macro-expanded or inlined copies,
 /// the same kernel at several call sites) reuses its schedule instead of
 /// scheduling again: the result is the one scheduling would give, and it
-/// costs no work.
+/// costs no work. MIIs are kept by graph alone.
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleMemo {
     map: HashMap<MemoKey, Result<Scheduled, LoopError>>,
+    /// The MII of each graph (asked again on every attempt at a function).
+    mii: HashMap<(Vec<dsp_modsched::Node>, Vec<dsp_modsched::Edge>), dsp_modsched::MiiReport>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -417,7 +419,15 @@ fn pipeline_loop(
     if d.graph.nodes.len() > MAX_NODES {
         return Err(format!("loop body too large ({} operations; the limit is {MAX_NODES})", d.graph.nodes.len()).into());
     }
-    let mii = dsp_modsched::mii::compute(m, &d.graph)?;
+    let graph_key = (d.graph.nodes.clone(), d.graph.edges.clone());
+    let mii = match session.memo.mii.get(&graph_key) {
+        Some(mii) => mii.clone(),
+        None => {
+            let mii = dsp_modsched::mii::compute(m, &d.graph)?;
+            session.memo.mii.insert(graph_key, mii.clone());
+            mii
+        }
+    };
     if mii.mii > MAX_MII {
         return Err(format!(
             "MII={} (ResMII={}, RecMII={}) is above {MAX_MII}: a long body the block scheduler overlaps by itself",
