@@ -443,6 +443,28 @@ impl<'a> Polisher<'a> {
         Some(moved)
     }
 
+    /// Whether the reservation table takes `moves` (the other nodes where
+    /// they are); the table is left as it was.
+    fn table_takes(&mut self, moves: &[(NodeId, i64)]) -> bool {
+        for &(x, _) in moves {
+            self.mrt.remove(x);
+        }
+        let mut placed = 0;
+        for &(x, c) in moves {
+            if !self.mrt.place(x, self.row(c)) {
+                break;
+            }
+            placed += 1;
+        }
+        for &(x, _) in &moves[..placed] {
+            self.mrt.remove(x);
+        }
+        for &(x, _) in moves {
+            self.mrt.place(x, self.row(self.t[x]));
+        }
+        placed == moves.len()
+    }
+
     /// Applies `moves` if the reservation table takes them (else changes
     /// nothing); the old times of the moved nodes, if applied.
     fn apply(&mut self, moves: &[(NodeId, i64)], touched: &[NodeId]) -> Option<Vec<(NodeId, i64)>> {
@@ -473,11 +495,17 @@ impl<'a> Polisher<'a> {
             let nodes: Vec<NodeId> = moves.iter().map(|m| m.0).collect();
             let touched = self.touched(&nodes);
             self.evaluations += self.cost();
-            let Some(old) = self.apply(&moves, &touched) else { continue };
-            if let Some(sc) = self.better(&best.0) {
-                best = (sc, Some(moves.clone()));
+            // Scored first: the reservation table (several row placements
+            // per moved node) is asked only about improvements.
+            let old: Vec<(NodeId, i64)> = moves.iter().map(|&(x, _)| (x, self.t[x])).collect();
+            self.retime(&touched, &moves);
+            let better = self.better(&best.0);
+            self.retime(&touched, &old);
+            if let Some(sc) = better {
+                if self.table_takes(&moves) {
+                    best = (sc, Some(moves));
+                }
             }
-            let _ = self.apply(&old, &touched);
         }
         match best.1 {
             Some(moves) => {
