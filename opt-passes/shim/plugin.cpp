@@ -3,6 +3,8 @@
 // optimizer-last extension point for clang -fpass-plugin) and hands each
 // module to Rust (dsp_run_pass). llvmGetPassPluginInfo is defined in Rust
 // (src/plugin.rs) so that the cdylib exports it.
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -18,6 +20,36 @@ static cl::opt<std::string> DspIsa("dsp-isa", cl::init(""),
 
 static cl::opt<bool> DspMaskedTail("dsp-masked-tail", cl::init(false),
     cl::desc("run dsp-masked-tail before dsp-prepare at the optimizer-last extension point"));
+
+static cl::opt<bool> DspWfv("dsp-wfv", cl::init(true),
+    cl::desc("run dsp-wfv (function-level vectorization of vec-function directives) from -O1 at the optimizer-last extension point"));
+
+// An optimization remark of pass "wfv" at a function or an instruction, for
+// clang's -Rpass=wfv, -Rpass-missed=wfv, -Rpass-analysis=wfv.
+extern "C" void dsp_remark(LLVMValueRef At, int Kind, const char *Name, const char *Msg) {
+  Value *V = unwrap(At);
+  Function *F = nullptr;
+  DiagnosticLocation Loc;
+  const Value *Region = nullptr;
+  if (auto *I = dyn_cast<Instruction>(V)) {
+    F = I->getFunction();
+    Loc = DiagnosticLocation(I->getDebugLoc());
+    Region = I->getParent();
+  } else if ((F = dyn_cast<Function>(V))) {
+    if (DISubprogram *SP = F->getSubprogram())
+      Loc = DiagnosticLocation(SP);
+    if (!F->empty())
+      Region = &F->getEntryBlock();
+  }
+  if (!F)
+    return;
+  LLVMContext &C = F->getContext();
+  switch (Kind) {
+  case 0: { OptimizationRemark R("wfv", Name, Loc, Region); R << Msg; C.diagnose(R); break; }
+  case 1: { OptimizationRemarkMissed R("wfv", Name, Loc, Region); R << Msg; C.diagnose(R); break; }
+  default: { OptimizationRemarkAnalysis R("wfv", Name, Loc, Region); R << Msg; C.diagnose(R); break; }
+  }
+}
 
 namespace {
 struct DspPass : PassInfoMixin<DspPass> {
@@ -41,7 +73,9 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
         return true;
       });
   PB.registerOptimizerLastEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (DspWfv && Level != OptimizationLevel::O0)
+          MPM.addPass(DspPass("dsp-wfv"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));
         MPM.addPass(DspPass("dsp-prepare"));

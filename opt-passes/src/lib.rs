@@ -10,6 +10,7 @@
 //! | `dsp-expand-intrinsics` | `dsp-lower-minmax`, then bit counts, byte swaps, bit reversal, funnel shifts and saturating arithmetic the `.isa` lacks ([`bits`]), floating-point classification ([`fpclass`]), then small constant-size `memcpy/memmove/memset` → loads and stores ([`mem`]) |
 //! | `dsp-canon-loops` | loop canonical form: a dedicated preheader, a single latch and dedicated exit blocks for every natural loop ([`loops`]) |
 //! | `dsp-prepare` | all of the above, in that order (what clang runs at the optimizer-last extension point) |
+//! | `dsp-wfv` | function-level vectorization (seed 001): vector variants of `vec-function` functions, `vec-function` loops calling them ([`wfv`]); clang runs it from -O1 before `dsp-prepare` unless `-mllvm -dsp-wfv=false` |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -49,6 +50,7 @@ pub enum Pass {
     CanonLoops,
     Prepare,
     MaskedTail,
+    Wfv,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -79,6 +81,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "preheaders, single latches, dedicated exits",
     ),
     ("dsp-prepare", Pass::Prepare, "every pass above, in order"),
+    (
+        "dsp-wfv",
+        Pass::Wfv,
+        "function-level vectorization of vec-function directives",
+    ),
     (
         "dsp-masked-tail",
         Pass::MaskedTail,
@@ -112,13 +119,19 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
     } else {
         None
     };
+    if pass == Pass::Wfv {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = wfv::run(module, &caps::Caps::new(m))?;
+        plugin::emit_remarks(&remarks);
+        return Ok(changed);
+    }
     Ok(run(pass, module, machine.as_ref()))
 }
 
@@ -133,6 +146,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::ExpandIntrinsics => caps.is_some_and(|c| expand(module, &c)),
         Pass::CanonLoops => loops::run(module),
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
+        Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c).map(|r| r.0).unwrap_or(false)),
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);

@@ -1,7 +1,161 @@
-//! Function-level SIMD vectorization (seed 001). For now only the input:
-//! [`directives`] reads what the clang plugin (`frontend-plugin/`) left in
-//! the IR — which functions want vector variants, with which clauses, and
-//! which loops' calls are to be vectorized. The vectorizer itself (seed 001
-//! §2) will live next to it and consume [`directives::Directives`].
+//! Function-level SIMD vectorization (seed 001): the pass `dsp-wfv`.
+//!
+//! [`directives`] reads what the clang plugin left in the IR. For each
+//! function with a `vec-function` directive, [`variant`] builds its vector
+//! variants at the machine's lane count (the `.isa`'s 32-bit vector file):
+//! [`attrs`] (variable and block attributes, §1.4), [`mask`] (masks,
+//! §2.1.1), [`linearize`] (block order, §2.1.3), [`control`] (selects,
+//! linearized control flow and divergent loops, §2.1.1–2.1.3), [`widen`]
+//! and [`memory`] (vector instructions, §2.1.4). Then [`vloop`] rewrites
+//! each `vec-function` loop to call the variants once per `lanes`
+//! iterations (§3.1). A function or loop that cannot be vectorized stays
+//! scalar, with a remark saying why (`-Rpass-missed=wfv`).
 
+pub mod attrs;
+pub mod control;
 pub mod directives;
+pub mod linearize;
+pub mod mask;
+pub mod memory;
+pub mod variant;
+pub mod vloop;
+pub mod widen;
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+
+use self::mask::Cx;
+use self::widen::Callee;
+use crate::caps::Caps;
+use dsp_vec_contract::MaskMode;
+
+/// The kind of a remark (`-Rpass`, `-Rpass-missed`, `-Rpass-analysis`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemarkKind {
+    Passed,
+    Missed,
+    Analysis,
+}
+
+/// An optimization remark of pass `wfv`, at a function or an instruction.
+#[derive(Clone, Debug)]
+pub struct Remark {
+    pub kind: RemarkKind,
+    pub at: LLVMValueRef,
+    pub name: &'static str,
+    pub msg: String,
+}
+
+/// Runs the vectorizer on `m`; returns whether it changed and its remarks.
+pub fn run(m: LLVMModuleRef, caps: &Caps) -> Result<(bool, Vec<Remark>), String> {
+    let d = directives::read_module(m).map_err(|e| e.to_string())?;
+    let mut remarks = Vec::new();
+    if d.functions.is_empty() && d.loops.is_empty() {
+        return Ok((false, remarks));
+    }
+    let Some(lanes) = caps.m.vector_lanes(32) else {
+        for f in &d.functions {
+            remarks.push(Remark { kind: RemarkKind::Missed, at: f.function, name: "NoVectors", msg: "not vectorized: the machine has no 32-bit vector registers".into() });
+        }
+        return Ok((false, remarks));
+    };
+    // Canonical loops (preheaders, single latches); the latches may be new blocks: read again.
+    crate::loops::run(m);
+    let d = directives::read_module(m).map_err(|e| e.to_string())?;
+    let cx = Cx::new(m, lanes);
+    // The variants wanted, and those refused up front.
+    let mut wanted: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
+    for vfn in &d.functions {
+        for decl in &vfn.variants {
+            if unsafe { LLVMCountBasicBlocks(vfn.function) } == 0 {
+                continue; // a declaration: its definition elsewhere gets the remark
+            }
+            if let Some(why) = variant::refuse(vfn.function, decl, lanes) {
+                remarks.push(Remark { kind: RemarkKind::Missed, at: vfn.function, name: "NotVectorized", msg: format!("'{}' not vectorized: {why}", vfn.name) });
+                continue;
+            }
+            let masks: &[bool] = match decl.mask {
+                MaskMode::Both => &[false, true],
+                MaskMode::Masked => &[true],
+                MaskMode::Unmasked => &[false],
+            };
+            for &masked in masks {
+                let name = variant::mangle(decl, masked, lanes, &vfn.name);
+                if !wanted.iter().any(|w| w.1 == name) {
+                    wanted.push((vfn.function, name, decl.clone(), masked));
+                }
+            }
+        }
+    }
+    // Generate all; when one fails, drop its function's variants and start again.
+    let mut bad: Vec<LLVMValueRef> = Vec::new();
+    let (made, variants) = loop {
+        let todo: Vec<_> = wanted.iter().filter(|w| !bad.contains(&w.0)).collect();
+        let mut variants: HashMap<LLVMValueRef, Vec<Callee>> = HashMap::new();
+        let mut made = Vec::new();
+        for w in &todo {
+            let vf = variant::declare(&cx, w.0, &w.2, w.3, &w.1);
+            variants.entry(w.0).or_default().push(Callee { func: vf, decl: w.2.clone(), masked: w.3 });
+            made.push((w.0, vf, w.1.clone(), w.2.clone(), w.3));
+        }
+        let mut failed = None;
+        let mut stats = Vec::new();
+        for (f, vf, name, decl, masked) in &made {
+            match variant::generate(&cx, *f, decl, *masked, *vf, &variants) {
+                Ok(s) => stats.push((*f, name.clone(), s)),
+                Err(e) => {
+                    failed = Some((*f, e));
+                    break;
+                }
+            }
+        }
+        match failed {
+            None => {
+                for (f, name, s) in stats {
+                    remarks.push(Remark {
+                        kind: RemarkKind::Passed,
+                        at: f,
+                        name: "Vectorized",
+                        msg: format!("vectorized '{}' as '{name}' ({lanes} lanes)", ir_name(f)),
+                    });
+                    remarks.push(Remark {
+                        kind: RemarkKind::Analysis,
+                        at: f,
+                        name: "Attributes",
+                        msg: format!(
+                            "'{name}': {} uniform, {} consecutive, {} varying values; {} divergent branches ({}), {} by_all and {} blend blocks, {} loops; {} vector calls, {} calls per lane, {} gathers/scatters",
+                            s.uniform, s.consecutive, s.varying, s.divergent_branches,
+                            if s.divergent_branches > 0 { "control flow linearized" } else { "control flow kept" },
+                            s.by_all, s.blend, s.loops, s.vector_calls, s.lane_calls, s.gathers
+                        ),
+                    });
+                }
+                break (made, variants);
+            }
+            Some((f, e)) => {
+                remarks.push(Remark { kind: RemarkKind::Missed, at: f, name: "NotVectorized", msg: format!("'{}' not vectorized: {e}", ir_name(f)) });
+                bad.push(f);
+                for (_, vf, ..) in &made {
+                    unsafe { LLVMReplaceAllUsesWith(*vf, LLVMGetPoison(LLVMTypeOf(*vf))) };
+                }
+                for (_, vf, ..) in &made {
+                    unsafe { LLVMDeleteFunction(*vf) };
+                }
+            }
+        }
+    };
+    let mut changed = !made.is_empty();
+    for l in &d.loops {
+        changed |= vloop::run(&cx, l, &variants, &mut remarks);
+    }
+    Ok((changed, remarks))
+}
+
+fn ir_name(f: LLVMValueRef) -> String {
+    crate::ir::value_name(f)
+}
+
+#[cfg(test)]
+mod tests;

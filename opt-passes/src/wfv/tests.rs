@@ -1,0 +1,79 @@
+//! Unit tests of the vectorizer on small IR functions: attributes, the
+//! linear order, variant names, and the generated vector code.
+
+use super::*;
+use crate::testutil::TestModule;
+
+const IR: &str = r#"
+define i32 @f(i32 %x, i32 %k) "dsp-vec-function"="args(2) uniform(1) nomask" {
+entry:
+  %c = icmp sgt i32 %x, %k
+  br i1 %c, label %then, label %else
+then:
+  %a = mul i32 %x, 3
+  br label %join
+else:
+  %b = add i32 %k, 7
+  br label %join
+join:
+  %r = phi i32 [ %a, %then ], [ %b, %else ]
+  ret i32 %r
+}
+
+define i32 @g(i32 %x, i32 %n) "dsp-vec-function"="args(2) uniform(1) mask" {
+entry:
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %l ]
+  %y = phi i32 [ %x, %entry ], [ %y1, %l ]
+  %e = icmp eq i32 %y, 1
+  br i1 %e, label %out, label %l
+l:
+  %y1 = lshr i32 %y, 1
+  %i1 = add i32 %i, 1
+  %d = icmp slt i32 %i1, %n
+  br i1 %d, label %h, label %out
+out:
+  %r = phi i32 [ %i, %h ], [ %i1, %l ]
+  ret i32 %r
+}
+"#;
+
+#[test]
+fn attributes_order_and_variants() {
+    let t = TestModule::parse(IR);
+    let f = unsafe { LLVMGetNamedFunction(t.m, c"f".as_ptr()) };
+    let cfg = crate::cfg::Cfg::new(f);
+    let region = vec![true; cfg.blocks.len()];
+    let nest = linearize::Nest::new(&cfg, &region, None).unwrap();
+    let mut args = HashMap::new();
+    args.insert(unsafe { LLVMGetParam(f, 0) }, attrs::Attr::Varying);
+    args.insert(unsafe { LLVMGetParam(f, 1) }, attrs::Attr::Uniform);
+    let at = attrs::analyse(t.m, &cfg, &nest, &region, 0, &args, &[]);
+    assert!(at.divergent() && at.div_causing[0]);
+    assert!(at.by_all[0] && at.by_all[3] && !at.by_all[1] && at.blend[3] && at.rewire[1] && at.rewire[2]);
+    let b = crate::ir::instructions(cfg.blocks[2])[0];
+    assert_eq!(at.of(b), attrs::Attr::Uniform, "k + 7 is uniform");
+    let order = linearize::order(&cfg, &nest, &region, 0, &[]);
+    assert_eq!((order.len(), order[0], order[3]), (4, 0, 3), "entry first, join last: {order:?}");
+
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m)).unwrap();
+    assert!(changed);
+    let text = t.text();
+    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(text.contains("define <16 x i32> @_ZGVxN16vu_f(<16 x i32> %0, i32 %1)"), "{text}");
+    assert!(text.contains("define <16 x i32> @_ZGVxM16vu_g(<16 x i32> %0, i32 %1, <16 x i32> %2)"), "{text}");
+    assert!(!text.contains("_ZGVxM16vu_f") && !text.contains("_ZGVxN16vu_g"), "mask/nomask honoured");
+    // The divergent loop runs while any lane is active; phis became selects.
+    assert!(text.contains("llvm.vector.reduce.or.v16i1"), "{text}");
+    assert!(text.contains("select <16 x i1>"), "{text}");
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Analysis && r.msg.contains("divergent branches")));
+}
+
+#[test]
+fn mangling() {
+    let d = dsp_vec_contract::parse_variants("args(3) uniform(0) linear(1:4) aligned(1:64) mask").unwrap();
+    assert_eq!(variant::mangle(&d[0], true, 16, "f"), "_ZGVxM16ul4a64v_f");
+    assert_eq!(variant::mangle(&d[0], false, 8, "f"), "_ZGVxN8ul4a64v_f");
+}

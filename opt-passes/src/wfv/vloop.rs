@@ -1,0 +1,268 @@
+//! Calls from `vec-function` loops (seed 001 §3.1): a loop marked
+//! `#pragma simd vec-function` (or `omp simd`) whose body calls a function
+//! with vector variants runs `lanes` iterations at a time, its body
+//! vectorized like a function's (iteration k of a group is lane k: the
+//! induction variable is consecutive, loop invariants uniform), so each
+//! call becomes one call of the unmasked variant with the uniform and
+//! linear arguments passed as scalars. The remainder (fewer than `lanes`
+//! iterations) runs in the original, scalar loop.
+//!
+//! Recognized: a rotated loop with one preheader and one latch, the latch
+//! its only exit, `iv = phi [start, pre], [iv + 1, latch]` its only header
+//! phi, continuing while `iv + 1` is `<` (signed or unsigned) or `!=` a loop
+//! invariant, no value used after it, no phi in its exit block. The trip
+//! count is computed before the loop.
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
+
+use super::attrs::{self, Attr};
+use super::directives::VecLoop;
+use super::linearize::{self, Nest};
+use super::mask::{Cx, Mask};
+use super::widen::{nm, Callee, Emitter, Region, VVal, R};
+use super::{Remark, RemarkKind};
+use crate::cfg::Cfg;
+use crate::ir;
+
+/// Rewrites loop `l`; whether it did. Remarks either way.
+pub fn run(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>, remarks: &mut Vec<Remark>) -> bool {
+    let at = l.latches[0];
+    let missed = |remarks: &mut Vec<Remark>, why: String| {
+        remarks.push(Remark { kind: RemarkKind::Missed, at, name: "LoopNotVectorized", msg: format!("vec-function loop not vectorized: {why}") });
+        false
+    };
+    if l.vectorized {
+        return missed(remarks, "LLVM's loop vectorizer already vectorized it".into());
+    }
+    let nblocks = unsafe { LLVMCountBasicBlocks(l.function) };
+    match rewrite(cx, l, variants) {
+        Ok((calls, variant)) => {
+            remarks.push(Remark {
+                kind: RemarkKind::Passed,
+                at,
+                name: "LoopVectorized",
+                msg: format!("vec-function loop vectorized: {} iterations per step, {calls} call(s) of vector variants ('{variant}'), remainder in the scalar loop", cx.lanes),
+            });
+            true
+        }
+        Err(why) => {
+            discard_blocks_after(l.function, nblocks);
+            missed(remarks, why)
+        }
+    }
+}
+
+/// Deletes the blocks a failed rewrite appended.
+fn discard_blocks_after(f: LLVMValueRef, n: u32) {
+    let blocks = ir::blocks(f);
+    let extra = &blocks[n as usize..];
+    unsafe {
+        for &b in extra {
+            for i in ir::instructions(b) {
+                if LLVMGetTypeKind(LLVMTypeOf(i)) != inkwell::llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+                    LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+                }
+            }
+        }
+        for &b in extra {
+            LLVMDeleteBasicBlock(b);
+        }
+    }
+}
+
+fn rewrite(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>) -> R<(usize, String)> {
+    if !cx.lanes.is_power_of_two() {
+        return Err("the lane count is not a power of two".into());
+    }
+    let f = l.function;
+    let cfg = Cfg::new(f);
+    let latch = cfg.index[&unsafe { LLVMGetInstructionParent(l.latches[0]) }];
+    let lp = cfg.loops().into_iter().find(|lp| lp.latches.contains(&latch)).ok_or("not a natural loop")?;
+    let h = lp.header;
+    // A call to a function with a vector variant.
+    let calls_variant = (0..cfg.blocks.len()).filter(|&b| lp.contains(b)).flat_map(|b| ir::instructions(cfg.blocks[b])).any(|i| {
+        ir::opcode(i) == O::LLVMCall && variants.contains_key(&unsafe { LLVMGetCalledValue(i) })
+    });
+    if !calls_variant {
+        return Err("it calls no function with a vector variant (inlined, or not vectorized)".into());
+    }
+    if lp.latches.len() != 1 {
+        return Err("it has several latches".into());
+    }
+    let outside: Vec<usize> = cfg.preds[h].iter().copied().filter(|&p| !lp.contains(p)).collect();
+    let [pre] = outside[..] else { return Err("it has no single preheader".into()) };
+    let pre_term = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[pre]) };
+    if ir::opcode(pre_term) != O::LLVMBr || unsafe { LLVMIsConditional(pre_term) } != 0 {
+        return Err("its preheader does not branch to it unconditionally".into());
+    }
+    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b) && b != latch) {
+        if cfg.succs[b].iter().any(|&s| !lp.contains(s)) {
+            return Err("it has an exit other than its latch".into());
+        }
+    }
+    let t = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[latch]) };
+    if ir::opcode(t) != O::LLVMBr || unsafe { LLVMIsConditional(t) } == 0 {
+        return Err("its latch does not end in a conditional branch".into());
+    }
+    let (s0, s1) = unsafe { (LLVMGetSuccessor(t, 0), LLVMGetSuccessor(t, 1)) };
+    let (continue_if, exit) = if s0 == cfg.blocks[h] { (true, s1) } else { (false, s0) };
+    if ir::instructions(exit).first().is_some_and(|&i| ir::opcode(i) == O::LLVMPHI) {
+        return Err("its exit block has phis".into());
+    }
+    // The induction variable.
+    let phis: Vec<LLVMValueRef> = ir::instructions(cfg.blocks[h]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
+    let [iv] = phis[..] else { return Err("it carries values from one iteration to the next besides its counter".into()) };
+    let incoming = |blk: usize| unsafe {
+        (0..LLVMCountIncoming(iv)).find(|&j| LLVMGetIncomingBlock(iv, j) == cfg.blocks[blk]).map(|j| LLVMGetIncomingValue(iv, j))
+    };
+    let (start, next) = (incoming(pre).ok_or("internal: iv")?, incoming(latch).ok_or("internal: iv")?);
+    let ity = unsafe { LLVMTypeOf(iv) };
+    let is_step = ir::opcode(next) == O::LLVMAdd && unsafe {
+        let (a, b) = (LLVMGetOperand(next, 0), LLVMGetOperand(next, 1));
+        (a == iv && ir::const_u64(b) == Some(1)) || (b == iv && ir::const_u64(a) == Some(1))
+    };
+    if !is_step || unsafe { LLVMGetTypeKind(ity) } != inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind {
+        return Err("its counter does not step by 1".into());
+    }
+    let cond = unsafe { LLVMGetCondition(t) };
+    if ir::opcode(cond) != O::LLVMICmp {
+        return Err("its exit test is not a compare of its counter".into());
+    }
+    let (a, b) = unsafe { (LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1)) };
+    let mut pred = unsafe { LLVMGetICmpPredicate(cond) };
+    let n = if a == next {
+        b
+    } else if b == next {
+        pred = swap(pred);
+        a
+    } else {
+        return Err("its exit test does not compare the incremented counter".into());
+    };
+    let defined_inside = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() } && cfg.index.get(&unsafe { LLVMGetInstructionParent(v) }).is_some_and(|&x| lp.contains(x));
+    if defined_inside(n) {
+        return Err("its bound changes in the loop".into());
+    }
+    if !continue_if {
+        pred = invert(pred);
+    }
+    if !matches!(pred, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) {
+        return Err(format!("its exit test ({pred:?}) is not one of <, != on the counter"));
+    }
+    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b)) {
+        for i in ir::instructions(cfg.blocks[b]) {
+            if ir::users(i).iter().any(|&u| !defined_inside(u)) {
+                return Err("a value computed in it is used after it".into());
+            }
+        }
+    }
+    // Vectorize the body.
+    let region: Vec<bool> = lp.body.clone();
+    let nest = Nest::new(&cfg, &region, Some(h))?;
+    let mut args = HashMap::new();
+    args.insert(iv, Attr::Linear(1));
+    let at = attrs::analyse(cx.m, &cfg, &nest, &region, h, &args, &[latch]);
+    let order = linearize::order(&cfg, &nest, &region, h, &[latch]);
+    let r = Region { cfg: &cfg, nest: &nest, attrs: &at, blocks: region.clone(), entry: h, exits: vec![latch] };
+    let mut e = Emitter::new(cx, f, &r, variants, true);
+    unsafe { LLVMSetCurrentDebugLocation2(e.b, inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(t)) };
+    let b = e.b;
+    let c = |v: i64| unsafe { LLVMConstInt(ity, v as u64, 1) };
+    let check = e.new_block("wfv.check");
+    e.at_end(check);
+    let (tc, vtc) = unsafe {
+        let diff = LLVMBuildSub(b, n, start, nm());
+        let tc = match pred {
+            P::LLVMIntNE => diff,
+            p => {
+                let gt = LLVMBuildICmp(b, if p == P::LLVMIntSLT { P::LLVMIntSGT } else { P::LLVMIntUGT }, n, start, nm());
+                LLVMBuildSelect(b, gt, diff, c(1), nm())
+            }
+        };
+        (tc, LLVMBuildAnd(b, tc, c(-(cx.lanes as i64)), nm()))
+    };
+    let head = e.new_block("wfv.vloop");
+    let vexit = e.new_block("wfv.vloop.end");
+    unsafe {
+        let some = LLVMBuildICmp(b, P::LLVMIntNE, vtc, c(0), nm());
+        LLVMBuildCondBr(b, some, head, vexit);
+    }
+    e.at_end(head);
+    let k = unsafe { LLVMBuildPhi(b, ity, nm()) };
+    let base = unsafe { LLVMBuildAdd(b, start, k, nm()) };
+    e.map.insert(iv, VVal::Lin { base, stride: 1 });
+    if at.divergent() {
+        e.emit_linear(&order, Mask::All, head)?;
+    } else {
+        e.emit_cfg(&order, Mask::All, head)?;
+    }
+    let [end] = e.ends[..] else { return Err("internal: the body has no single end".into()) };
+    e.at_end(end);
+    let calls = e.vector_calls;
+    if calls == 0 {
+        return Err("no call in it could use a vector variant (arguments do not match the uniform/linear clauses)".into());
+    }
+    unsafe {
+        let knext = LLVMBuildAdd(b, k, c(cx.lanes as i64), nm());
+        let more = LLVMBuildICmp(b, P::LLVMIntNE, knext, vtc, nm());
+        LLVMBuildCondBr(b, more, head, vexit);
+        let mut vals = [c(0), knext];
+        let mut bbs = [check, end];
+        LLVMAddIncoming(k, vals.as_mut_ptr(), bbs.as_mut_ptr(), 2);
+    }
+    // After the vector loop: done, or the scalar loop from start + vtc.
+    let rph = e.new_block("wfv.scalar.ph");
+    e.at_end(vexit);
+    let resume = unsafe { LLVMBuildAdd(b, start, vtc, nm()) };
+    unsafe {
+        let done = LLVMBuildICmp(b, P::LLVMIntEQ, vtc, tc, nm());
+        LLVMBuildCondBr(b, done, exit, rph);
+    }
+    e.at_end(rph);
+    e.br(cfg.blocks[h]);
+    // Commit: the preheader enters the check; the counter starts at `resume` from rph.
+    unsafe {
+        LLVMSetSuccessor(pre_term, 0, check);
+        LLVMPositionBuilderBefore(b, iv);
+        let phi = LLVMBuildPhi(b, ity, nm());
+        let mut vals = [resume, next];
+        let mut bbs = [rph, cfg.blocks[latch]];
+        LLVMAddIncoming(phi, vals.as_mut_ptr(), bbs.as_mut_ptr(), 2);
+        LLVMReplaceAllUsesWith(iv, phi);
+        LLVMInstructionEraseFromParent(iv);
+    }
+    let names: Vec<String> = variants.values().flatten().map(|c| ir::value_name(c.func)).filter(|n| !n.contains("xM")).collect();
+    Ok((calls, names.join("', '")))
+}
+
+fn swap(p: P) -> P {
+    match p {
+        P::LLVMIntSLT => P::LLVMIntSGT,
+        P::LLVMIntSGT => P::LLVMIntSLT,
+        P::LLVMIntSLE => P::LLVMIntSGE,
+        P::LLVMIntSGE => P::LLVMIntSLE,
+        P::LLVMIntULT => P::LLVMIntUGT,
+        P::LLVMIntUGT => P::LLVMIntULT,
+        P::LLVMIntULE => P::LLVMIntUGE,
+        P::LLVMIntUGE => P::LLVMIntULE,
+        p => p,
+    }
+}
+
+fn invert(p: P) -> P {
+    match p {
+        P::LLVMIntEQ => P::LLVMIntNE,
+        P::LLVMIntNE => P::LLVMIntEQ,
+        P::LLVMIntSLT => P::LLVMIntSGE,
+        P::LLVMIntSGE => P::LLVMIntSLT,
+        P::LLVMIntSGT => P::LLVMIntSLE,
+        P::LLVMIntSLE => P::LLVMIntSGT,
+        P::LLVMIntULT => P::LLVMIntUGE,
+        P::LLVMIntUGE => P::LLVMIntULT,
+        P::LLVMIntUGT => P::LLVMIntULE,
+        P::LLVMIntULE => P::LLVMIntUGT,
+    }
+}
