@@ -180,6 +180,10 @@ pub struct Options {
     /// `-fno-modulo-sched` (`Some(false)`), the last one given; `None`: the
     /// optimization level decides (on from -O2).
     pub modulo_sched: Option<bool>,
+    /// `-fmodulo-sched-all-loops`: also pipeline loops the profitability
+    /// test leaves alone (`dsp-llc --pipeline-unprofitable`);
+    /// `-fno-modulo-sched-all-loops` (the default) undoes it.
+    pub modulo_sched_all: bool,
     /// Loop strength reduction before selection: `-floop-strength-reduce` /
     /// `-fno-loop-strength-reduce`, the last one given; `None`: on from -O1.
     pub lsr: Option<bool>,
@@ -234,6 +238,7 @@ impl Default for Options {
             remarks: Vec::new(),
             modulo_sched: None,
             lsr: None,
+            modulo_sched_all: false,
             licm: None,
             masked_tail: None,
             vec_function: true,
@@ -348,6 +353,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-MP" | "-MG" => o.deps.extra.push(a.to_string()),
             "-fmodulo-sched" => o.modulo_sched = Some(true),
             "-fno-modulo-sched" => o.modulo_sched = Some(false),
+            "-fmodulo-sched-all-loops" => o.modulo_sched_all = true,
+            "-fno-modulo-sched-all-loops" => o.modulo_sched_all = false,
             "-floop-strength-reduce" => o.lsr = Some(true),
             "-fno-loop-strength-reduce" => o.lsr = Some(false),
             "-fmove-loop-invariants" => o.licm = Some(true),
@@ -478,6 +485,9 @@ OPTIONS:
   -x LANG             c, cpp-output, ir, assembler, none
   -mllvm ARG          passed to LLVM inside clang
   -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
+  -fmodulo-sched-all-loops -fno-modulo-sched-all-loops
+                                           also pipeline loops within 10% of gaining nothing (off: they
+                                           are left to the block scheduler, with a remark)
   -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (on from -O2)
   -fvec-function -fno-vec-function         vectorization directives (#pragma simd, #pragma omp declare simd/simd)
                                            honoured (default) or ignored

@@ -433,6 +433,9 @@ impl Planner<'_> {
             Some(false) => args.push("--no-pipeline".into()),
             None => {}
         }
+        if o.modulo_sched_all {
+            args.push("--pipeline-unprofitable".into());
+        }
         if o.lsr == Some(false) {
             args.push("--no-lsr".into());
         }

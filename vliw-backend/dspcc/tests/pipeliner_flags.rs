@@ -294,3 +294,29 @@ fn assembly_is_reproducible() {
         assert!(runs.windows(2).all(|w| w[0] == w[1]), "{name}: the assembly differs between runs");
     }
 }
+
+/// A loop that is one recurrence (II = RecMII = the period of one iteration
+/// alone) is left unpipelined with a remark saying why; with
+/// `-fmodulo-sched-all-loops` it is pipelined (in one stage: nothing to
+/// overlap, which is why it is left alone by default).
+#[test]
+fn unprofitable_loops_are_left_alone_unless_asked() {
+    if !toolchain_ready() {
+        return;
+    }
+    let dir = scratch("unprofitable");
+    std::fs::write(
+        dir.join("u.c"),
+        "float iterate(float x, int n) {\n  float s = 0.0f;\n  for (int i = 0; i < n; i++) s = s * x + 1.0f;\n  return s;\n}\n",
+    )
+    .unwrap();
+    let out = ok(dspcc(&dir).args(["-O2", "-S", "-o", "u.s", "u.c", "-Rpass=sms", "-Rpass-missed=sms"]));
+    let r = sms_remarks(&out);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(r[0].starts_with("u.c:3:3: remark: loop not software pipelined: not profitable:"), "{r:?}");
+    let out =
+        ok(dspcc(&dir).args(["-O2", "-S", "-o", "u.s", "u.c", "-Rpass=sms", "-Rpass-missed=sms", "-fmodulo-sched-all-loops"]));
+    let r = sms_remarks(&out);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(r[0].starts_with("u.c:3:3: remark: loop software pipelined:"), "{r:?}");
+}

@@ -78,6 +78,11 @@ struct Cli {
     /// Do not software-pipeline loops (at -O2 and -O3).
     #[arg(long, overrides_with = "pipeline")]
     no_pipeline: bool,
+    /// Also pipeline loops that cannot gain from it: those whose iteration,
+    /// list-scheduled alone, already repeats every MII cycles or fewer
+    /// (left to the block scheduler by default; see dsp_modsched::flat).
+    #[arg(long)]
+    pipeline_unprofitable: bool,
     /// The modulo scheduler of the software pipeliner: sms (Swing Modulo
     /// Scheduling), ims (Rau's iterative modulo scheduling) or ilp (optimal,
     /// an integer program).
@@ -211,6 +216,7 @@ fn pipeline_options(cli: &Cli) -> Option<PipelineOptions> {
     }
     let mut p = PipelineOptions {
         scheduler: Scheduler::parse(&cli.modulo_scheduler).unwrap_or(Scheduler::Sms),
+        profitable_only: !cli.pipeline_unprofitable,
         ..PipelineOptions::default()
     };
     if let Some(t) = cli.ilp_time_limit {

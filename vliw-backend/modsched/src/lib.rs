@@ -16,6 +16,7 @@
 //! - [`work`]: compile-time budgets in deterministic work units.
 
 pub mod analysis;
+pub mod flat;
 pub mod graph;
 pub mod ilp;
 pub mod ims;

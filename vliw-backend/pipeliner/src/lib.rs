@@ -62,6 +62,10 @@ pub struct PipelineOptions {
     /// the machine has one, instead of a compare into a predicate and a
     /// guarded branch: one operation less per iteration.
     pub counter_branch: bool,
+    /// Only loops pipelining can speed up: a loop whose iteration,
+    /// list-scheduled alone, already repeats every MII cycles or fewer is
+    /// left to the block scheduler ([`dsp_modsched::flat::period`]).
+    pub profitable_only: bool,
 }
 
 impl Default for PipelineOptions {
@@ -72,6 +76,7 @@ impl Default for PipelineOptions {
             min_ii: HashMap::new(),
             skip: HashSet::new(),
             counter_branch: true,
+            profitable_only: true,
         }
     }
 }
@@ -129,8 +134,10 @@ impl Session {
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleMemo {
     map: HashMap<MemoKey, Result<Scheduled, LoopError>>,
-    /// The MII of each graph (asked again on every attempt at a function).
-    mii: HashMap<(Vec<dsp_modsched::Node>, Vec<dsp_modsched::Edge>), dsp_modsched::MiiReport>,
+    /// The MII of each graph and its period unpipelined
+    /// ([`dsp_modsched::flat::period`]), asked again on every attempt at a
+    /// function.
+    mii: HashMap<(Vec<dsp_modsched::Node>, Vec<dsp_modsched::Edge>), (dsp_modsched::MiiReport, Option<u32>)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -178,6 +185,10 @@ pub struct FunctionResult {
 const MAX_EXTRA_II: u32 = 16;
 /// …or this fraction of the MII (in percent), whichever is more.
 const MAX_EXTRA_II_PERCENT: u32 = 20;
+/// The least gain worth pipelining for: a loop whose unpipelined period is
+/// within this many percent of MII is left as it is
+/// ([`PipelineOptions::profitable_only`]).
+pub const MIN_GAIN_PERCENT: u64 = 10;
 /// Times II is raised because MaxLive exceeds the registers.
 const MAX_PRESSURE_RAISES: u32 = 3;
 /// Largest loop body pipelined (the schedulers are polynomial, but the
@@ -420,20 +431,33 @@ fn pipeline_loop(
         return Err(format!("loop body too large ({} operations; the limit is {MAX_NODES})", d.graph.nodes.len()).into());
     }
     let graph_key = (d.graph.nodes.clone(), d.graph.edges.clone());
-    let mii = match session.memo.mii.get(&graph_key) {
-        Some(mii) => mii.clone(),
+    let mii_period = match session.memo.mii.get(&graph_key) {
+        Some(x) => x.clone(),
         None => {
             let mii = dsp_modsched::mii::compute(m, &d.graph)?;
-            session.memo.mii.insert(graph_key, mii.clone());
-            mii
+            let x = (mii, dsp_modsched::flat::period(m, &d.graph));
+            session.memo.mii.insert(graph_key, x.clone());
+            x
         }
     };
+    let mii = mii_period.0.clone();
     if mii.mii > MAX_MII {
         return Err(format!(
             "MII={} (ResMII={}, RecMII={}) is above {MAX_MII}: a long body the block scheduler overlaps by itself",
             mii.mii, mii.res_mii, mii.rec_mii
         )
         .into());
+    }
+    if opts.profitable_only {
+        let within = |p: u32| u64::from(p) * 100 <= u64::from(mii.mii) * (100 + MIN_GAIN_PERCENT);
+        if let Some(period) = mii_period.1.filter(|&p| within(p)) {
+            return Err(format!(
+                "not profitable: one iteration list-scheduled alone repeats every {period} cycles, within \
+                 {MIN_GAIN_PERCENT}% of MII={} (ResMII={}, RecMII={}): pipelining would gain too little",
+                mii.mii, mii.res_mii, mii.rec_mii
+            )
+            .into());
+        }
     }
     let floor = opts.min_ii.get(&c.block).copied().unwrap_or(0);
     let key = (c.block, floor, reloads);
