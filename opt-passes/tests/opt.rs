@@ -200,7 +200,9 @@ fn registered_at_the_optimizer_last_extension_point() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("),dsp-prepare,"), "{text}");
+    // The function-level vectorizer first, then the preparation for the
+    // backend, after the last function pass of the default pipeline.
+    assert!(text.contains("),dsp-wfv,dsp-prepare,"), "{text}");
 }
 
 #[test]

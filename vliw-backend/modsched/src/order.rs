@@ -58,8 +58,12 @@ use crate::graph::{LoopGraph, NodeId};
 use crate::mii;
 
 /// Largest number of elementary circuits enumerated per strongly connected
-/// component before the component is taken as one recurrence.
+/// component before the component is taken as one recurrence…
 pub const MAX_CIRCUITS: usize = 4096;
+/// …and the most edges the enumeration may follow for one component (a
+/// component rich in circuits can take far longer to search than its
+/// circuits number; past this it is one recurrence too).
+pub const MAX_CIRCUIT_STEPS: usize = 1_000_000;
 
 /// A recurrence: the nodes of one or more circuits of equal RecMII.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,59 +168,64 @@ fn circuits_of(g: &LoopGraph, comp: &[NodeId]) -> Option<Vec<Vec<NodeId>>> {
     let mut blocked = vec![false; n];
     let mut bset: Vec<Vec<NodeId>> = vec![Vec::new(); n];
     let mut stack = Vec::new();
+    let mut steps = 0usize;
     for &s in comp {
         for &v in comp {
             blocked[v] = false;
             bset[v].clear();
         }
-        if !johnson(s, s, &adj, &mut blocked, &mut bset, &mut stack, &mut out) {
-            // Nothing from s; continue.
-        }
-        if out.len() > MAX_CIRCUITS {
+        let mut search = Search { adj: &adj, blocked: &mut blocked, bset: &mut bset, stack: &mut stack, out: &mut out, steps: &mut steps };
+        search.johnson(s, s);
+        if out.len() > MAX_CIRCUITS || steps > MAX_CIRCUIT_STEPS {
             return None;
         }
     }
     Some(out)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn johnson(
-    v: NodeId,
-    s: NodeId,
-    adj: &[Vec<NodeId>],
-    blocked: &mut [bool],
-    bset: &mut [Vec<NodeId>],
-    stack: &mut Vec<NodeId>,
-    out: &mut Vec<Vec<NodeId>>,
-) -> bool {
-    let mut found = false;
-    stack.push(v);
-    blocked[v] = true;
-    for &w in &adj[v] {
-        if out.len() > MAX_CIRCUITS {
-            break;
-        }
-        if w < s {
-            continue;
-        }
-        if w == s {
-            out.push(stack.clone());
-            found = true;
-        } else if !blocked[w] && johnson(w, s, adj, blocked, bset, stack, out) {
-            found = true;
-        }
-    }
-    if found {
-        unblock(v, blocked, bset);
-    } else {
-        for &w in &adj[v] {
-            if w >= s && !bset[w].contains(&v) {
-                bset[w].push(v);
+/// The state of Johnson's circuit search from one start node.
+struct Search<'a> {
+    adj: &'a [Vec<NodeId>],
+    blocked: &'a mut [bool],
+    bset: &'a mut [Vec<NodeId>],
+    stack: &'a mut Vec<NodeId>,
+    out: &'a mut Vec<Vec<NodeId>>,
+    /// Edges followed so far (bounded by [`MAX_CIRCUIT_STEPS`]).
+    steps: &'a mut usize,
+}
+
+impl Search<'_> {
+    fn johnson(&mut self, v: NodeId, s: NodeId) -> bool {
+        let mut found = false;
+        self.stack.push(v);
+        self.blocked[v] = true;
+        for &w in &self.adj[v] {
+            *self.steps += 1;
+            if self.out.len() > MAX_CIRCUITS || *self.steps > MAX_CIRCUIT_STEPS {
+                break;
+            }
+            if w < s {
+                continue;
+            }
+            if w == s {
+                self.out.push(self.stack.clone());
+                found = true;
+            } else if !self.blocked[w] && self.johnson(w, s) {
+                found = true;
             }
         }
+        if found {
+            unblock(v, self.blocked, self.bset);
+        } else {
+            for &w in &self.adj[v] {
+                if w >= s && !self.bset[w].contains(&v) {
+                    self.bset[w].push(v);
+                }
+            }
+        }
+        self.stack.pop();
+        found
     }
-    stack.pop();
-    found
 }
 
 fn unblock(u: NodeId, blocked: &mut [bool], bset: &mut [Vec<NodeId>]) {

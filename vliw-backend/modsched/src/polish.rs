@@ -156,6 +156,10 @@ struct Polisher<'a> {
     granted_at: (i64, i64),
     /// MaxLive no schedule at this II can go below (polishing stops there).
     floor: i64,
+    /// Buffers of [`Polisher::push`].
+    push_moved: Vec<(NodeId, i64)>,
+    push_work: Vec<NodeId>,
+    push_need: Vec<(NodeId, i64)>,
 }
 
 /// Work per schedule at most, in kernel-row updates: each evaluated
@@ -399,24 +403,49 @@ impl<'a> Polisher<'a> {
     /// New times that put `v` at cycle `c` and push its neighbours just as
     /// far as their dependences need, transitively (at most `limit` nodes,
     /// none pinned); None if that cannot be done.
-    fn push(&self, v: NodeId, c: i64, limit: usize) -> Option<Vec<(NodeId, i64)>> {
+    fn push(&mut self, v: NodeId, c: i64, limit: usize) -> Option<Vec<(NodeId, i64)>> {
+        // Buffers reused from push to push (this runs for every candidate
+        // cycle of every node).
+        let mut moved = std::mem::take(&mut self.push_moved);
+        let mut work = std::mem::take(&mut self.push_work);
+        let mut need = std::mem::take(&mut self.push_need);
+        moved.clear();
+        work.clear();
+        moved.push((v, c));
+        work.push(v);
+        let ok = self.push_into(v, limit, &mut moved, &mut work, &mut need);
+        let out = ok.then(|| moved.clone());
+        self.push_moved = moved;
+        self.push_work = work;
+        self.push_need = need;
+        out
+    }
+
+    /// The transitive closure of [`Polisher::push`], from `moved = [(v, c)]`
+    /// and `work = [v]`; false if it cannot be done.
+    fn push_into(
+        &self,
+        v: NodeId,
+        limit: usize,
+        moved: &mut Vec<(NodeId, i64)>,
+        work: &mut Vec<NodeId>,
+        need: &mut Vec<(NodeId, i64)>,
+    ) -> bool {
         let (g, ii) = (self.g, self.ii);
-        let mut moved: Vec<(NodeId, i64)> = vec![(v, c)];
         let at = |moved: &[(NodeId, i64)], x: NodeId| moved.iter().find(|m| m.0 == x).map_or(self.t[x], |m| m.1);
-        let mut work = vec![v];
         let mut steps = 0;
         while let Some(x) = work.pop() {
             steps += 1;
             if steps > 4 * limit {
-                return None;
+                return false;
             }
-            let tx = at(&moved, x);
-            let mut need: Vec<(NodeId, i64)> = Vec::new();
+            let tx = at(moved, x);
+            need.clear();
             for &e in &self.succ[x] {
                 let e = &g.edges[e];
                 let w = e.to;
                 let lo = tx + e.delay as i64 - e.distance as i64 * ii;
-                if w != x && at(&moved, w) < lo {
+                if w != x && at(moved, w) < lo {
                     need.push((w, lo));
                 }
             }
@@ -424,23 +453,23 @@ impl<'a> Polisher<'a> {
                 let e = &g.edges[e];
                 let u = e.from;
                 let hi = tx - e.delay as i64 + e.distance as i64 * ii;
-                if u != x && at(&moved, u) > hi {
+                if u != x && at(moved, u) > hi {
                     need.push((u, hi));
                 }
             }
-            for (y, ty) in need {
+            for &(y, ty) in need.iter() {
                 if y == v || self.pinned(y) {
-                    return None;
+                    return false;
                 }
                 match moved.iter().position(|m| m.0 == y) {
                     Some(i) => moved[i].1 = ty,
                     None if moved.len() < limit => moved.push((y, ty)),
-                    None => return None,
+                    None => return false,
                 }
                 work.push(y);
             }
         }
-        Some(moved)
+        true
     }
 
     /// Whether the reservation table takes `moves` (the other nodes where
@@ -697,7 +726,7 @@ pub fn polish_effort(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work, 
     let cap = work.left().saturating_mul(POLISH_EVALUATIONS_PER_UNIT).min(BUDGET as u64) as usize;
     let grant = match effort {
         Effort::Gains => GRANT_PER_NODE * n * (ii as usize + 4),
-        Effort::Full => cap,
+        Effort::Full => std::env::var("EXP_FULLX").ok().and_then(|x| x.parse::<usize>().ok()).map_or(cap, |k| k * GRANT_PER_NODE * n * (ii as usize + 4)),
     };
     let granted_at = live.peak();
     let mut p = Polisher {
@@ -716,6 +745,9 @@ pub fn polish_effort(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work, 
         grant,
         granted_at,
         floor,
+        push_moved: Vec::new(),
+        push_work: Vec::new(),
+        push_need: Vec::new(),
     };
     let out = p.run(m, s, original, before);
     work.spend(p.work());
