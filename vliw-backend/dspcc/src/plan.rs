@@ -463,7 +463,7 @@ impl Planner<'_> {
 
     fn link(&mut self, objects: &[Option<String>]) {
         let o = self.o;
-        let lib_dir = self.tc.lib_dir(&self.t.name);
+        let lib_dir = self.tc.lib_dir(&self.t);
         let rt = |f: &str| lib_dir.join(f).display().to_string();
         let mut args: Vec<String> = vec!["--isa".into(), self.t.isa.clone()];
         args.extend(["-o".into(), o.output.clone().unwrap_or_else(|| "a.out".into())]);

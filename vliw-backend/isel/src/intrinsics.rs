@@ -252,6 +252,10 @@ pub fn scalar_intrinsic(fx: &mut Fx, base: &str, name: &str, sc: Sc, a: &[Reg], 
             let f = if base == "minnum" { "fmin" } else { "fmax" };
             crate::call::libcall(fx, runtime::libm(f, ty).unwrap_or(f), a, Some(file))
         }
+        "powi" => {
+            need(2)?;
+            crate::call::libcall(fx, runtime::powi(ty), a, Some(file))
+        }
         "floor" | "ceil" | "trunc" | "round" | "rint" | "nearbyint" | "roundeven" => {
             need(1)?;
             let f = runtime::libm(base, ty).ok_or_else(|| format!("no runtime routine for '{name}'"))?;

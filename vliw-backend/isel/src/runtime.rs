@@ -63,6 +63,8 @@ pub const ROUTINES: &[&str] = &[
     "__fixunsdfdi",
     "__extendsfdf2",
     "__truncdfsf2",
+    "__powisf2",
+    "__powidf2",
     "__popcountsi2",
     "__popcountdi2",
     "__clzsi2",
@@ -200,6 +202,15 @@ pub fn bit_routine(op: SemOp, wide: bool) -> &'static str {
         (SemOp::Ctz, true) => "__ctzdi2",
         (_, false) => "__bswapsi2",
         (_, true) => "__bswapdi2",
+    }
+}
+
+/// `llvm.powi`: `__powisf2`, `__powidf2`.
+pub fn powi(ty: Ty) -> &'static str {
+    if ty == Ty::F64 {
+        "__powidf2"
+    } else {
+        "__powisf2"
     }
 }
 
