@@ -241,6 +241,7 @@ impl Planner<'_> {
             a.extend(self.t.macro_flags());
         }
         a.extend(self.t.vector_flags());
+        a.extend(crate::tools::HEXAGON_IR_FLAGS.iter().map(|f| f.to_string()));
         if self.pipelining() && !o.clang_flags.iter().any(|f| f == "-funroll-loops") && !o.mllvm.iter().any(|m| m.starts_with("-unroll-runtime")) {
             // The software pipeliner overlaps a loop's iterations itself;
             // LLVM's runtime unrolling (a body of several iterations and a

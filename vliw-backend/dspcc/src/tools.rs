@@ -38,6 +38,20 @@ pub const HEXAGON_MACROS: &[&str] = &[
     "__HVXDBL__",
 ];
 
+/// Keeping Hexagon-specific IR out. clang runs the Hexagon target's IR
+/// pipeline, which adds two Hexagon loop passes to LLVM's: the vector
+/// loop-carried reuse pass (plain IR), and the loop idiom pass, which
+/// (a) turns CRC and polynomial-multiply bit loops into
+/// `llvm.hexagon.M4.pmpyw` (it has no switch; isel lowers the intrinsic
+/// to the runtime's `__dsp_clmul32`) and (b) turns copy loops into
+/// `memcpy`/`memmove`, or, for a volatile destination, into a call to
+/// Hexagon's `hexagon_memcpy_forward_vp4cp4n2`: (b) is switched off here
+/// (LLVM's own loop idiom pass still forms `memcpy`/`memmove`, and leaves
+/// volatile stores alone). No other Hexagon IR pass runs before our backend
+/// (Hexagon's code generator, with its HVX IR passes, is never used), and
+/// `tests/tests/ir_coverage.rs` checks the IR of the corpus and the runtime.
+pub const HEXAGON_IR_FLAGS: &[&str] = &["-mllvm", "-disable-memcpy-idiom", "-mllvm", "-disable-memmove-idiom"];
+
 /// The CMake toolchain file (`dspcc -print-cmake-toolchain`), in this
 /// crate's source tree.
 pub fn cmake_toolchain() -> PathBuf {

@@ -65,6 +65,7 @@ pub const ROUTINES: &[&str] = &[
     "__truncdfsf2",
     "__powisf2",
     "__powidf2",
+    "__dsp_clmul32",
     "__popcountsi2",
     "__popcountdi2",
     "__clzsi2",
@@ -204,6 +205,9 @@ pub fn bit_routine(op: SemOp, wide: bool) -> &'static str {
         (_, true) => "__bswapdi2",
     }
 }
+
+/// Carry-less 32x32->64 multiply (`llvm.hexagon.M4.pmpyw`).
+pub const CLMUL32: &str = "__dsp_clmul32";
 
 /// `llvm.powi`: `__powisf2`, `__powidf2`.
 pub fn powi(ty: Ty) -> &'static str {
