@@ -454,6 +454,11 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
                 units: (!d.units.is_empty()).then_some(d.units),
             }));
         }
+        "drop" => {
+            let names = c.idents_until(&[], "instruction mnemonic")?;
+            c.finish()?;
+            return Ok(Stmt::Drop(names));
+        }
         "machine" => {
             let name = c.ident("machine name")?;
             let description = if c.at_end() { String::new() } else { c.string("a quoted description")? };
@@ -542,7 +547,7 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
         other => {
             return Err(kw.loc.error(format!(
                 "unknown statement '{other}' (expected machine, memory, regfile, unit, bundle, slot, \
-                 delay_slots, link, abi, encoding, format, inst, set or base)"
+                 delay_slots, link, abi, encoding, format, inst, set, drop or base)"
             )))
         }
     };
@@ -553,6 +558,8 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
 enum Stmt {
     Base(String, Loc),
     Set(SetDecl),
+    /// `drop MNEMONIC…`: inherited instructions removed.
+    Drop(Vec<Name>),
     Decl(Box<Decl>, Loc),
 }
 
@@ -577,6 +584,16 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
                 out = declarations(&base_text, &path, base_dir.as_deref(), depth + 1)?;
             }
             Stmt::Set(s) => out.sets.push(s),
+            Stmt::Drop(names) => {
+                for n in names {
+                    let key = ("inst", n.text.clone());
+                    let i = out.decls.iter().position(|(d, _)| d.key() == key).ok_or_else(|| {
+                        n.loc.error(format!("cannot drop '{}': no instruction of that name is declared before", n.text))
+                    })?;
+                    out.decls.remove(i);
+                    out.sets.retain(|s| s.mnemonic.text != n.text);
+                }
+            }
             Stmt::Decl(decl, loc) => {
                 let key = decl.key();
                 if let Some(prev) = own.get(&key) {

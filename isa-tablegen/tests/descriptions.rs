@@ -248,3 +248,14 @@ fn cli_doc_writes_a_manual() {
     let out = tablegen().args(["frobnicate"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "unknown subcommand");
 }
+
+#[test]
+fn drop_removes_inherited_instructions() {
+    let m = Machine::parse_str("base \"ftm.isa\"\nmachine nofadd\ndrop fadd dadd\n", "nofadd.isa").unwrap();
+    let ftm = Machine::load("ftm").unwrap();
+    assert_eq!(m.instrs.len(), ftm.instrs.len() - 2);
+    assert!(m.instrs.iter().all(|i| i.mnemonic != "fadd" && i.mnemonic != "dadd"));
+    assert_ne!(m.fingerprint, ftm.fingerprint);
+    let err = Machine::parse_str("base \"ftm.isa\"\nmachine x\ndrop\n", "x.isa").unwrap_err();
+    assert!(err.to_string().contains("expected instruction mnemonic"), "{err}");
+}

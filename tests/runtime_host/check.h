@@ -24,6 +24,7 @@ void test_string(void);
 void test_stdio(void);
 void test_malloc(void);
 void test_builtins(void);
+void test_softfloat(void);
 void test_math(void);
 
 #endif

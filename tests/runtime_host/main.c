@@ -89,7 +89,7 @@ int main(int argc, char **argv)
     } groups[] = {
         {"printf", test_printf}, {"strtod", test_strtod},   {"stdlib", test_stdlib},
         {"string", test_string}, {"stdio", test_stdio},     {"malloc", test_malloc},
-        {"builtins", test_builtins}, {"math", test_math},
+        {"builtins", test_builtins}, {"softfloat", test_softfloat}, {"math", test_math},
     };
     for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++) {
         if (only && strcmp(only, groups[i].name) != 0)

@@ -31,6 +31,17 @@ di dsp___fixdfdi(double), dsp___fixsfdi(float);
 du dsp___fixunsdfdi(double), dsp___fixunssfdi(float);
 double dsp___extendsfdf2(float);
 float dsp___truncdfsf2(double);
+du dsp___dsp_clmul32(unsigned, unsigned);
+
+/* The carry-less product, bit by bit. */
+static du clmul_ref(unsigned a, unsigned b)
+{
+    du r = 0;
+    for (int i = 0; i < 32; i++)
+        if (b >> i & 1)
+            r ^= (du)a << i;
+    return r;
+}
 
 static int same_d(double a, double b) { return memcmp(&a, &b, 8) == 0; }
 static int same_f(float a, float b) { return memcmp(&a, &b, 4) == 0; }
@@ -48,6 +59,10 @@ static du rnd_wide(void)
 
 void test_builtins(void)
 {
+    for (int i = 0; i < 100000; i++) {
+        unsigned p = rnd32() >> (rnd32() % 32), q = rnd32() >> (rnd32() % 32);
+        check(dsp___dsp_clmul32(p, q) == clmul_ref(p, q), "builtins", "clmul %08x %08x", p, q);
+    }
     for (int i = 0; i < 100000; i++) {
         du a = rnd_wide(), b = rnd_wide();
         unsigned x = (unsigned)a, y = (unsigned)b;

@@ -9,9 +9,14 @@
 //!   (`__builtin_popcount`, inlined `memcpy`, …) are allowed on both sides.
 //! - DSP: `dspcc --isa=M -OL -ffp-contract=off PROG.c -o EXE -lm`, run with
 //!   `dsp-sim --strict --max-cycles N EXE`.
-//! - Matrix: `ftm` at -O0…-O3 and every other shipped machine at -O2; with
+//! - Matrix: `ftm` at -O0…-O3, every other shipped machine and every test
+//!   machine of `tests/machines/` (the FPU-less `ftm_nofpu`: all float
+//!   arithmetic through the runtime's soft-float routines) at -O2; with
 //!   `DIFF_FULL=1` (or `DSP_TEST_MATRIX=full`, as `scripts/test-full` sets)
-//!   every machine at every level.
+//!   every machine at every level. `DSP_TEST_ISA=FILE.isa[,FILE.isa…]`
+//!   (`scripts/test --isa FILE.isa`) runs the given machine files at every
+//!   level instead (their runtime built by `scripts/build-runtime FILE.isa`).
+//!   The contracted-fp programs run on machines with a fused multiply-add only.
 //!   `DIFF_FILTER=SUBSTRING` restricts the programs by name.
 //! - Contracted floating point (`tests/c/fma/`): the host reference is built
 //!   with `-DREF_FMA` (explicit `fma`/`fmaf`), the DSP build with the flags in
@@ -245,7 +250,8 @@ fn host_run(exe: &Path) -> Result<Outcome, String> {
     run_limited(&mut Command::new(exe), HOST_LIMIT)
 }
 
-/// Builds `p` with dspcc for `machine` at `-O{level}`; the program's `dsp-cflags` come last, so they win.
+/// Builds `p` with dspcc for `machine` (a name or a `.isa` file) at
+/// `-O{level}`; the program's `dsp-cflags` come last, so they win.
 fn dsp_build(p: &Program, machine: &str, level: u8, exe: &Path) -> Result<(), String> {
     compile(
         Command::new(tool("dspcc"))
@@ -260,9 +266,11 @@ fn dsp_build(p: &Program, machine: &str, level: u8, exe: &Path) -> Result<(), St
     )
 }
 
-fn dsp_run(exe: &Path) -> Result<Outcome, String> {
+fn dsp_run(machine: &str, exe: &Path) -> Result<Outcome, String> {
     run_limited(
         Command::new(tool("dsp-sim"))
+            .arg("--isa")
+            .arg(machine)
             .arg("--strict")
             .arg("--max-cycles")
             .arg(MAX_CYCLES.to_string())
@@ -362,20 +370,58 @@ fn tail(s: &str, n: usize) -> &str {
     &s[start..]
 }
 
-/// The (machine, level) pairs to run: `ftm` at every level and the others at
-/// -O2, or everything with `DIFF_FULL=1`.
-fn matrix() -> Vec<(&'static str, u8)> {
+/// The machine files given by `DSP_TEST_ISA` (comma-separated), if any.
+fn isa_override() -> Option<Vec<String>> {
+    let v = std::env::var("DSP_TEST_ISA").ok().filter(|v| !v.trim().is_empty())?;
+    Some(v.split(',').map(|f| f.trim().to_string()).filter(|f| !f.is_empty()).collect())
+}
+
+/// The test machines of `tests/machines/` (fixtures, not shipped), sorted.
+fn test_machines() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root().join("tests/machines"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
+        .map(|p| p.display().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Whether a machine has fused multiply-add instructions for f32 and f64.
+fn has_fma(machine: &str) -> bool {
+    let m = isa_tablegen::Machine::load(machine).unwrap_or_else(|e| panic!("{e}"));
+    [isa_tablegen::Ty::F32, isa_tablegen::Ty::F64]
+        .iter()
+        .all(|&t| m.instrs.iter().any(|i| i.sem.op == isa_tablegen::SemOp::Mac && i.sem.ty == Some(t)))
+}
+
+/// The (machine, level) pairs to run: `ftm` at every level, the other
+/// shipped machines and the test machines at -O2, or everything with
+/// `DIFF_FULL=1`; the machine files of `DSP_TEST_ISA` at every level
+/// instead when set.
+fn matrix() -> Vec<(String, u8)> {
+    if let Some(files) = isa_override() {
+        return files.iter().flat_map(|f| LEVELS.map(|l| (f.clone(), l))).collect();
+    }
     let full = std::env::var("DIFF_FULL").is_ok_and(|v| v != "0" && !v.is_empty())
         || std::env::var("DSP_TEST_MATRIX").is_ok_and(|v| v == "full");
     let mut m = Vec::new();
-    for machine in machines() {
+    let all = machines().into_iter().map(String::from).chain(test_machines());
+    for machine in all {
         for level in LEVELS {
             if full || machine == isa_tablegen::builtin::DEFAULT || level == 2 {
-                m.push((machine, level));
+                m.push((machine.clone(), level));
             }
         }
     }
     m
+}
+
+/// A short name of a machine for file names and messages (a file's stem).
+fn machine_label(machine: &str) -> String {
+    Path::new(machine).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| machine.to_string())
 }
 
 /// Fails the test with every collected failure.
@@ -406,26 +452,29 @@ fn compare_with_dsp(
     progs: &[Program],
     references: &[Result<Outcome, String>],
     dir: &Path,
+    keep: impl Fn(&str) -> bool,
 ) {
     let mut jobs = Vec::new();
     let mut failures = Vec::new();
+    let runs: Vec<(String, u8)> = matrix().into_iter().filter(|(m, _)| keep(m)).collect();
     for (p, r) in progs.iter().zip(references) {
         match r {
             Ok(reference) => {
-                for (machine, level) in matrix() {
-                    jobs.push((p, reference, machine, level));
+                for (machine, level) in &runs {
+                    jobs.push((p, reference, machine.as_str(), *level));
                 }
             }
             Err(e) => failures.push(format!("{}: host reference: {e}", p.name)),
         }
     }
     let results = parallel_map(&jobs, |&(p, reference, machine, level)| {
-        let exe = dir.join(format!("{}.{machine}.O{level}", p.name));
-        let label = format!("{} on {machine} at -O{level}", p.name);
+        let name = machine_label(machine);
+        let exe = dir.join(format!("{}.{name}.O{level}", p.name));
+        let label = format!("{} on {name} at -O{level}", p.name);
         if let Err(e) = dsp_build(p, machine, level, &exe) {
             return Some(format!("{label}: dspcc: {e}"));
         }
-        match dsp_run(&exe) {
+        match dsp_run(machine, &exe) {
             Err(e) => Some(format!("{label}: {e}")),
             Ok(actual) => difference(reference, &actual).map(|d| format!("{label}: {d}")),
         }
@@ -610,7 +659,7 @@ fn dsp_builds_match_the_host() {
     let progs = corpus("c");
     let dir = scratch("differential-dsp");
     let references = host_references(&progs, &dir, &[]);
-    compare_with_dsp("differential", &progs, &references, &dir);
+    compare_with_dsp("differential", &progs, &references, &dir, |_| true);
 }
 
 #[test]
@@ -618,7 +667,8 @@ fn dsp_contracted_fp_matches_host_fma() {
     let progs = corpus("c/fma");
     let dir = scratch("differential-fma");
     let references = host_references(&progs, &dir, &["-DREF_FMA"]);
-    compare_with_dsp("contracted fp", &progs, &references, &dir);
+    // Without a fused instruction, llvm.fmuladd is a multiply and an add.
+    compare_with_dsp("contracted fp", &progs, &references, &dir, has_fma);
 }
 
 #[test]
@@ -626,7 +676,11 @@ fn dsp_csmith_regression_set_matches() {
     let (progs, expected) = csmith_set();
     let dir = scratch("differential-csmith");
     let references: Vec<Result<Outcome, String>> = expected.into_iter().map(Ok).collect();
-    compare_with_dsp("csmith regression set", &progs, &references, &dir);
+    // Shipped machines only (csmith's programs have no floating point).
+    let shipped: Vec<&str> = machines();
+    compare_with_dsp("csmith regression set", &progs, &references, &dir, |m| {
+        shipped.contains(&m) || isa_override().is_some()
+    });
 }
 
 /// The csmith programs CI fuzzes: the issue asks for at least 50, and a few
@@ -666,12 +720,21 @@ fn csmith_fuzz_ci_programs() {
 
 #[test]
 fn matrix_covers_the_default_machine_at_every_level() {
+    if isa_override().is_some() {
+        return;
+    }
     let m = matrix();
     for level in LEVELS {
-        assert!(m.contains(&(isa_tablegen::builtin::DEFAULT, level)));
+        assert!(m.contains(&(isa_tablegen::builtin::DEFAULT.to_string(), level)));
     }
     for machine in machines() {
-        assert!(m.contains(&(machine, 2)), "{machine} at -O2 missing");
+        assert!(m.contains(&(machine.to_string(), 2)), "{machine} at -O2 missing");
+    }
+    let fixtures = test_machines();
+    assert!(fixtures.iter().any(|f| f.ends_with("ftm_nofpu.isa")), "{fixtures:?}");
+    for f in &fixtures {
+        assert!(m.contains(&(f.clone(), 2)), "{f} at -O2 missing");
+        assert!(!has_fma(f) || !f.ends_with("ftm_nofpu.isa"), "ftm_nofpu must have no floating point");
     }
 }
 

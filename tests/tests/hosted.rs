@@ -227,3 +227,39 @@ fn stack_protector_aborts_a_smashed_frame() {
     let out = run(&mut Command::new(&host));
     assert_eq!(String::from_utf8_lossy(&out.stderr), want);
 }
+
+#[test]
+fn undefined_behaviour_sanitizer_reports_file_line_and_check() {
+    let dir = scratch("ubsan");
+    let s = src("ubsan.c").display().to_string();
+    let want = format!(
+        "{s}:14:19: runtime error: signed integer overflow in addition of type 'int'\n\
+         {s}:16:16: runtime error: shift exponent or result out of bounds\n\
+         {s}:18:13: runtime error: index out of bounds for an array of type 'int[4]'\n"
+    );
+    for m in machines() {
+        for opt in ["-O0", "-O2"] {
+            let exe = dir.join(format!("ub.{m}{opt}"));
+            run_ok(Command::new(tool("dspcc")).arg(format!("--isa={m}")).args([opt, "-fsanitize=undefined"]).arg(&s).arg("-o").arg(&exe));
+            let out = run(sim().arg(&exe));
+            assert_eq!(String::from_utf8_lossy(&out.stderr), want, "{m} {opt}");
+            assert_eq!(out.status.code(), Some(0), "{m} {opt}: recoverable checks go on");
+            assert!(String::from_utf8_lossy(&out.stdout).ends_with("end 1\n"));
+        }
+    }
+    // Not recovering: the first report aborts; trapping: no report, abort.
+    let exe = dir.join("ub.abort");
+    run_ok(Command::new(tool("dspcc")).args(["-O1", "-fsanitize=undefined", "-fno-sanitize-recover=undefined"]).arg(&s).arg("-o").arg(&exe));
+    let out = run(sim().arg(&exe));
+    assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned()), (Some(134), want.lines().next().unwrap().to_string() + "\n"));
+    let exe = dir.join("ub.trap");
+    run_ok(Command::new(tool("dspcc")).args(["-O1", "-fsanitize=undefined", "-fsanitize-trap=undefined"]).arg(&s).arg("-o").arg(&exe));
+    let out = run(sim().arg(&exe));
+    assert_eq!((out.status.code(), out.stderr.is_empty()), (Some(134), true));
+    // Sanitizers and coverage without a runtime here are clear errors.
+    for flag in ["-fsanitize=address", "--coverage", "-fprofile-arcs"] {
+        let out = run(Command::new(tool("dspcc")).arg(flag).arg(&s).arg("-o").arg(dir.join("x")));
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.code() == Some(1) && err.starts_with("dspcc: error: '") && err.contains("not supported"), "{flag}: {err}");
+    }
+}

@@ -250,6 +250,34 @@ impl Default for Options {
     }
 }
 
+/// Coverage and profiling need a runtime that writes their data at exit,
+/// which the DSP's C library does not have.
+fn not_supported_coverage(flag: &str) -> ArgError {
+    ArgError(format!("'{flag}' is not supported: target 'dsp' has no coverage or profiling runtime (gcov/profile data cannot be written)"))
+}
+
+/// The sanitizers with a runtime here: UndefinedBehaviorSanitizer's checks
+/// (the runtime's `libc/ubsan.c`, or none with `-fsanitize-trap`).
+const UBSAN_CHECKS: &[&str] = &[
+    "undefined", "alignment", "bool", "builtin", "bounds", "array-bounds", "local-bounds", "enum", "float-cast-overflow",
+    "float-divide-by-zero", "function", "implicit-conversion", "implicit-integer-conversion", "implicit-integer-truncation",
+    "implicit-integer-sign-change", "implicit-signed-integer-truncation", "implicit-unsigned-integer-truncation",
+    "implicit-bitfield-conversion", "integer", "integer-divide-by-zero", "nonnull-attribute", "null", "nullability",
+    "nullability-arg", "nullability-assign", "nullability-return", "object-size", "pointer-overflow", "return",
+    "returns-nonnull-attribute", "shift", "shift-base", "shift-exponent", "signed-integer-overflow", "unreachable",
+    "unsigned-integer-overflow", "unsigned-shift-base", "vla-bound", "vptr",
+];
+
+/// `-fsanitize=LIST`: only UndefinedBehaviorSanitizer's checks.
+fn check_sanitizers(list: &str) -> Result<(), ArgError> {
+    match list.split(',').find(|s| !UBSAN_CHECKS.contains(s)) {
+        None => Ok(()),
+        Some(s) => Err(ArgError(format!(
+            "'-fsanitize={s}' is not supported on target 'dsp' (only -fsanitize=undefined and its checks, with or without -fsanitize-trap=undefined)"
+        ))),
+    }
+}
+
 /// A command-line error, printed as `dspcc: error: MESSAGE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgError(pub String);
@@ -320,6 +348,11 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
                 if !builtin_lib(name) {
                     o.link.push(LinkItem::Lib(name.to_string()));
                 }
+            }
+            "--coverage" | "-coverage" | "-fprofile-arcs" | "-ftest-coverage" | "-fprofile-instr-generate" | "-fcoverage-mapping"
+            | "-fprofile-generate" => return Err(not_supported_coverage(a)),
+            _ if a.starts_with("-fprofile-generate=") || a.starts_with("-fprofile-instr-generate=") => {
+                return Err(not_supported_coverage(a))
             }
             "-shared" => return Err(ArgError("-shared is not supported: 'dsp' is a static target (no shared libraries)".into())),
             "-ffunction-sections" | "-fdata-sections" => o.sections = true,
@@ -409,6 +442,10 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             _ if a.starts_with("-W") => o.clang_flags.push(a.to_string()),
             _ if a.starts_with("-std=") => o.clang_flags.push(a.to_string()),
             _ if a == "-g" || a.starts_with("-g") && is_debug_flag(a) => o.clang_flags.push(a.to_string()),
+            _ if a.starts_with("-fsanitize=") => {
+                check_sanitizers(&a["-fsanitize=".len()..])?;
+                o.clang_flags.push(a.to_string())
+            }
             _ if a.starts_with("-f") => o.clang_flags.push(a.to_string()),
             _ if a.starts_with("-m") || a.starts_with("--target") || a == "-target" || a.starts_with("-march") => {
                 return Err(ArgError(format!("unsupported option '{a}' for target 'dsp'")))
@@ -635,6 +672,10 @@ mod tests {
         assert_eq!(p("--foo x.c").unwrap_err().0, "unknown argument: '--foo'");
         assert_eq!(p("-bar x.c").unwrap_err().0, "unknown argument: '-bar'");
         assert_eq!(p("-mavx x.c").unwrap_err().0, "unsupported option '-mavx' for target 'dsp'");
+        assert!(p("--coverage x.c").unwrap_err().0.starts_with("'--coverage' is not supported: target 'dsp' has no coverage"));
+        assert!(p("-fprofile-instr-generate=x x.c").unwrap_err().0.contains("not supported"));
+        assert!(p("-fsanitize=undefined,integer x.c").is_ok());
+        assert!(p("-fsanitize=undefined,address x.c").unwrap_err().0.starts_with("'-fsanitize=address' is not supported on target 'dsp'"));
         assert_eq!(p("-shared x.c").unwrap_err().0, "-shared is not supported: 'dsp' is a static target (no shared libraries)");
         assert_eq!(p("--target=x86_64 x.c").unwrap_err().0, "unsupported option '--target=x86_64' for target 'dsp'");
         assert_eq!(p("x.c -o").unwrap_err().0, "argument to '-o' is missing (expected 1 value)");

@@ -121,12 +121,12 @@ fn answer(query: &str, tc: &Toolchain, t: &Target) -> i32 {
     match query {
         "-dumpmachine" => println!("{DUMP_MACHINE}"),
         "-dumpversion" => println!("{}", clang_version(tc)),
-        "-print-libgcc-file-name" => println!("{}", tc.lib_dir(&t.name).join("libc.a").display()),
+        "-print-libgcc-file-name" => println!("{}", tc.lib_dir(t).join("libc.a").display()),
         "-print-cmake-toolchain" => println!("{}", crate::tools::cmake_toolchain().display()),
         _ if query.starts_with("-print-file-name=") => {
             // As gcc: the file in the runtime's library or include directory, else the name itself.
             let name = &query["-print-file-name=".len()..];
-            let found = [tc.lib_dir(&t.name).join(name), tc.runtime.join("include").join(name)].into_iter().find(|p| p.exists());
+            let found = [tc.lib_dir(t).join(name), tc.runtime.join("include").join(name)].into_iter().find(|p| p.exists());
             println!("{}", found.map(|p| p.display().to_string()).unwrap_or_else(|| name.to_string()));
         }
         _ if query.starts_with("-print-prog-name=") => {
@@ -137,7 +137,7 @@ fn answer(query: &str, tc: &Toolchain, t: &Target) -> i32 {
             };
             println!("{}", tc.tool(&ours).display());
         }
-        _ => println!("programs: ={}\nlibraries: ={}", tc.bin_dir.display(), tc.lib_dir(&t.name).display()),
+        _ => println!("programs: ={}\nlibraries: ={}", tc.bin_dir.display(), tc.lib_dir(t).display()),
     }
     0
 }
@@ -147,7 +147,7 @@ fn answer(query: &str, tc: &Toolchain, t: &Target) -> i32 {
 /// `clang -foo x.o`); unless only printing (`-###`), the runtime's headers
 /// for C, its libraries for linking, and the two plugins.
 fn preflight(o: &Options, tc: &Toolchain, jobs: &[Job]) -> Result<(), i32> {
-    let hint = "run scripts/build-runtime, or set DSPCC_RUNTIME";
+    let hint = format!("run scripts/build-runtime {}, or set DSPCC_RUNTIME", o.isa);
     let clang_jobs: Vec<&Job> = jobs.iter().filter(|j| j.tool == Tool::Clang).collect();
     let f_flags: Vec<&String> = o.clang_flags.iter().filter(|f| f.starts_with("-f")).collect();
     if clang_jobs.is_empty() && !f_flags.is_empty() {

@@ -241,6 +241,7 @@ impl Planner<'_> {
             a.extend(self.t.macro_flags());
         }
         a.extend(self.t.vector_flags());
+        a.extend(crate::tools::HEXAGON_IR_FLAGS.iter().map(|f| f.to_string()));
         if self.pipelining() && !o.clang_flags.iter().any(|f| f == "-funroll-loops") && !o.mllvm.iter().any(|m| m.starts_with("-unroll-runtime")) {
             // The software pipeliner overlaps a loop's iterations itself;
             // LLVM's runtime unrolling (a body of several iterations and a
@@ -466,7 +467,7 @@ impl Planner<'_> {
 
     fn link(&mut self, objects: &[Option<String>]) {
         let o = self.o;
-        let lib_dir = self.tc.lib_dir(&self.t.name);
+        let lib_dir = self.tc.lib_dir(&self.t);
         let rt = |f: &str| lib_dir.join(f).display().to_string();
         let mut args: Vec<String> = vec!["--isa".into(), self.t.isa.clone()];
         args.extend(["-o".into(), o.output.clone().unwrap_or_else(|| "a.out".into())]);

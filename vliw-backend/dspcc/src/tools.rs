@@ -3,12 +3,17 @@
 //! (`libdsp_opt_passes.so`) sit next to `dspcc`'s executable
 //! (`target/<profile>/`), and so does the clang plugin for the vectorization
 //! directives (`libdsp_frontend_plugin.so`); clang is `$DSPCC_CLANG` or `clang-19` on `PATH`;
-//! the runtime (headers in `include/`, `MACHINE/crt0.o`, `libc.a`, `libm.a`)
+//! the runtime (headers in `include/`, `KEY/crt0.o`, `libc.a`, `libm.a`)
 //! is `$DSPCC_RUNTIME` or `<dspcc's dir>/../runtime` (`target/runtime`).
+//! The runtime of a machine is keyed by its fingerprint: `KEY` is the
+//! machine's name for a shipped machine (or a file with the same text), and
+//! `NAME-FINGERPRINT` (16 hex digits) for any other `.isa` file, so a
+//! changed file never links a stale runtime (`scripts/build-runtime FILE.isa`
+//! builds it).
 
 use std::path::{Path, PathBuf};
 
-use isa_tablegen::Machine;
+use isa_tablegen::{Machine, SemOp, Ty};
 
 /// The clang target: 32-bit, little-endian, with a C ABI close to ours (vliw-backend/ABI.md).
 pub const CLANG_TARGET: &str = "hexagon-unknown-elf";
@@ -32,6 +37,20 @@ pub const HEXAGON_MACROS: &[&str] = &[
     "__HVX_LENGTH__",
     "__HVXDBL__",
 ];
+
+/// Keeping Hexagon-specific IR out. clang runs the Hexagon target's IR
+/// pipeline, which adds two Hexagon loop passes to LLVM's: the vector
+/// loop-carried reuse pass (plain IR), and the loop idiom pass, which
+/// (a) turns CRC and polynomial-multiply bit loops into
+/// `llvm.hexagon.M4.pmpyw` (it has no switch; isel lowers the intrinsic
+/// to the runtime's `__dsp_clmul32`) and (b) turns copy loops into
+/// `memcpy`/`memmove`, or, for a volatile destination, into a call to
+/// Hexagon's `hexagon_memcpy_forward_vp4cp4n2`: (b) is switched off here
+/// (LLVM's own loop idiom pass still forms `memcpy`/`memmove`, and leaves
+/// volatile stores alone). No other Hexagon IR pass runs before our backend
+/// (Hexagon's code generator, with its HVX IR passes, is never used), and
+/// `tests/tests/ir_coverage.rs` checks the IR of the corpus and the runtime.
+pub const HEXAGON_IR_FLAGS: &[&str] = &["-mllvm", "-disable-memcpy-idiom", "-mllvm", "-disable-memmove-idiom"];
 
 /// The CMake toolchain file (`dspcc -print-cmake-toolchain`), in this
 /// crate's source tree.
@@ -82,8 +101,8 @@ impl Toolchain {
     }
 
     /// The runtime's library directory for a machine.
-    pub fn lib_dir(&self, machine: &str) -> PathBuf {
-        self.runtime.join(machine)
+    pub fn lib_dir(&self, t: &Target) -> PathBuf {
+        self.runtime.join(&t.runtime_key)
     }
 }
 
@@ -96,12 +115,33 @@ pub struct Target {
     pub name: String,
     /// Lanes of the 32-bit vector file, if the machine has one.
     pub lanes: Option<u32>,
+    /// The runtime's directory name (see the module comment).
+    pub runtime_key: String,
+    /// Whether the machine has square-root and fused multiply-add
+    /// instructions for both f32 and f64 (`__DSP_HW_SQRT__`,
+    /// `__DSP_HW_FMA__`: libm then uses them instead of its exact software
+    /// versions, which it must use otherwise, since the compiler turns
+    /// `llvm.sqrt`/`llvm.fma` into calls to `sqrt`/`fma` on such a machine).
+    pub hw_sqrt: bool,
+    pub hw_fma: bool,
 }
 
 impl Target {
     pub fn load(isa: &str) -> Result<Target, String> {
         let m = Machine::load(isa).map_err(|d| d.to_string())?;
-        Ok(Target { isa: isa.to_string(), name: m.name.clone(), lanes: m.vector_lanes(32) })
+        let shipped = isa_tablegen::builtin::source(&m.name)
+            .and_then(|(file, text)| Machine::parse_str(text, file).ok())
+            .is_some_and(|s| s.fingerprint == m.fingerprint);
+        let runtime_key = if shipped { m.name.clone() } else { format!("{}-{:016x}", m.name, m.fingerprint) };
+        let has = |op: SemOp| [Ty::F32, Ty::F64].iter().all(|&ty| m.instrs.iter().any(|i| i.sem.op == op && i.sem.ty == Some(ty)));
+        Ok(Target {
+            isa: isa.to_string(),
+            name: m.name.clone(),
+            lanes: m.vector_lanes(32),
+            runtime_key,
+            hw_sqrt: has(SemOp::Sqrt),
+            hw_fma: has(SemOp::Mac),
+        })
     }
 
     /// Predefined macros: Hexagon's removed, ours defined.
@@ -110,6 +150,12 @@ impl Target {
         v.push("-D__dsp__".into());
         v.push(format!("-D__DSP_ISA__=\"{}\"", self.name));
         v.push(format!("-D__DSP_LANES__={}", self.lanes.unwrap_or(1)));
+        if self.hw_sqrt {
+            v.push("-D__DSP_HW_SQRT__".into());
+        }
+        if self.hw_fma {
+            v.push("-D__DSP_HW_FMA__".into());
+        }
         v
     }
 
@@ -172,5 +218,23 @@ mod tests {
         let t = Target::load("ftm8").unwrap();
         assert!(t.vector_flags().contains(&"-force-vector-width=8".to_string()));
         assert!(Target::load("nosuch").is_err());
+        assert_eq!(Target::load("ftm").unwrap().runtime_key, "ftm");
+        assert!(t.hw_sqrt && t.hw_fma && t.macro_flags().contains(&"-D__DSP_HW_SQRT__".to_string()));
+    }
+
+    #[test]
+    fn a_machine_file_has_its_own_runtime_key_and_features() {
+        let dir = std::env::temp_dir().join(format!("dspcc-tools-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let same = dir.join("ftm.isa");
+        std::fs::write(&same, isa_tablegen::builtin::source("ftm").unwrap().1).unwrap();
+        assert_eq!(Target::load(same.to_str().unwrap()).unwrap().runtime_key, "ftm");
+        let nofpu = dir.join("nofpu.isa");
+        std::fs::write(&nofpu, "base \"ftm.isa\"\nmachine nofpu\ndrop fsqrt dmac\n").unwrap();
+        let t = Target::load(nofpu.to_str().unwrap()).unwrap();
+        assert!(t.runtime_key.starts_with("nofpu-") && t.runtime_key.len() == "nofpu-".len() + 16, "{}", t.runtime_key);
+        assert!(!t.hw_sqrt && !t.hw_fma);
+        assert!(!t.macro_flags().iter().any(|f| f.starts_with("-D__DSP_HW_")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

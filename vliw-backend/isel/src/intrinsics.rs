@@ -5,7 +5,9 @@
 //! rounding through libm), integer (min/max, abs, ctpop/ctlz/cttz, bswap,
 //! funnel shifts, saturating and overflow-checking arithmetic), the
 //! counter of loops in hardware-loop form (`start.loop.iterations`,
-//! `loop.decrement.reg`), and vector reductions (handed to `vector`).
+//! `loop.decrement.reg`), vector reductions (handed to `vector`), and the
+//! one Hexagon intrinsic the Hexagon IR passes emit on their own
+//! (`llvm.hexagon.M4.pmpyw`, a runtime call).
 
 use dsp_mir::Reg;
 use isa_tablegen::{SemOp, Ty};
@@ -251,6 +253,17 @@ pub fn scalar_intrinsic(fx: &mut Fx, base: &str, name: &str, sc: Sc, a: &[Reg], 
             }
             let f = if base == "minnum" { "fmin" } else { "fmax" };
             crate::call::libcall(fx, runtime::libm(f, ty).unwrap_or(f), a, Some(file))
+        }
+        // Hexagon's loop idiom pass (clang runs the Hexagon target's IR
+        // pipeline, README "How it works") turns CRC and polynomial-multiply
+        // bit loops into this carry-less 32x32->64 multiply.
+        "hexagon.M4.pmpyw" => {
+            need(2)?;
+            crate::call::libcall(fx, runtime::CLMUL32, a, Some(file))
+        }
+        "powi" => {
+            need(2)?;
+            crate::call::libcall(fx, runtime::powi(ty), a, Some(file))
         }
         "floor" | "ceil" | "trunc" | "round" | "rint" | "nearbyint" | "roundeven" => {
             need(1)?;

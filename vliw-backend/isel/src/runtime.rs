@@ -63,6 +63,9 @@ pub const ROUTINES: &[&str] = &[
     "__fixunsdfdi",
     "__extendsfdf2",
     "__truncdfsf2",
+    "__powisf2",
+    "__powidf2",
+    "__dsp_clmul32",
     "__popcountsi2",
     "__popcountdi2",
     "__clzsi2",
@@ -200,6 +203,18 @@ pub fn bit_routine(op: SemOp, wide: bool) -> &'static str {
         (SemOp::Ctz, true) => "__ctzdi2",
         (_, false) => "__bswapsi2",
         (_, true) => "__bswapdi2",
+    }
+}
+
+/// Carry-less 32x32->64 multiply (`llvm.hexagon.M4.pmpyw`).
+pub const CLMUL32: &str = "__dsp_clmul32";
+
+/// `llvm.powi`: `__powisf2`, `__powidf2`.
+pub fn powi(ty: Ty) -> &'static str {
+    if ty == Ty::F64 {
+        "__powidf2"
+    } else {
+        "__powisf2"
     }
 }
 

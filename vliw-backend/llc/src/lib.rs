@@ -21,6 +21,7 @@ use isa_tablegen::Machine;
 
 pub mod counted_loops;
 pub mod lsr;
+pub mod names;
 mod passes;
 pub mod pipeline;
 pub mod ssp;
@@ -113,6 +114,7 @@ pub fn compile_module(
     opts: &LlcOptions,
     mir_out: &mut dyn Write,
 ) -> Result<Compiled, Vec<String>> {
+    names::run(module);
     ssp::run(module).map_err(|e| vec![e])?;
     if opts.lsr {
         lsr::run(module).map_err(|e| vec![e])?;

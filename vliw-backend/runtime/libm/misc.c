@@ -63,7 +63,9 @@ static result hypot_core(double x, double y)
 double hypot(double x, double y) { return __to_double(hypot_core(x, y)); }
 float hypotf(float x, float y) { return __to_float(hypot_core(x, y)); }
 
-#if defined(__clang__) && !defined(DSP_SOFT_FMA)
+/* The fused instruction when the machine has one for f32 and f64 (dspcc
+ * defines __DSP_HW_FMA__ from the .isa), else the exact software fma. */
+#if defined(__clang__) && defined(__DSP_HW_FMA__) && !defined(DSP_SOFT_FMA)
 #if __has_builtin(__builtin_elementwise_fma)
 #define HW_FMA 1
 #endif

@@ -1,7 +1,8 @@
-/* sqrt.c: sqrt and sqrtf, correctly rounded. With clang the machine's
- * square-root instruction is used (__builtin_elementwise_sqrt, an IEEE
- * operation); elsewhere, or with -DDSP_SOFT_SQRT for a machine without
- * one, the root is computed digit by digit on the integer significand
+/* sqrt.c: sqrt and sqrtf, correctly rounded. When the machine has
+ * square-root instructions (dspcc defines __DSP_HW_SQRT__ from the .isa)
+ * they are used (__builtin_elementwise_sqrt, an IEEE operation); elsewhere
+ * (the compiler would turn the builtin into a call to sqrt itself), with
+ * another compiler, or with -DDSP_SOFT_SQRT, the root is computed digit by digit on the integer significand
  * (two radicand bits per step, the remainder giving the sticky bit).
  * sqrtf rounds the double root, which is exact for square roots (53 >=
  * 2*24 + 2 bits). Negative arguments: EDOM and x86's default NaN, as glibc
@@ -10,7 +11,7 @@
 
 #include "libm.h"
 
-#if defined(__clang__) && !defined(DSP_SOFT_SQRT)
+#if defined(__clang__) && defined(__DSP_HW_SQRT__) && !defined(DSP_SOFT_SQRT)
 #if __has_builtin(__builtin_elementwise_sqrt)
 #define HW_SQRT 1
 #endif
