@@ -204,8 +204,9 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
             // runs before a pipelined remainder, they would push that
             // loop's own values to the stack.
             let in_fixed = fixed::referenced(&t, f);
+            let outside = if in_fixed.iter().any(|&x| x) { split::outside_all(&t, f, &live) } else { Vec::new() };
             let wide: Vec<VReg> = (0..in_fixed.len())
-                .filter(|&v| in_fixed[v] && split::outside(&t, f, &live, v))
+                .filter(|&v| in_fixed[v] && outside.get(v).copied().unwrap_or(false))
                 .map(|v| VReg(v as u32))
                 .collect();
             for &w in &wide {

@@ -22,6 +22,39 @@ use crate::liveness::Liveness;
 use crate::operands::{for_each_reg_mut, for_each_term_reg_mut, inst_regs, term_uses};
 use crate::target::Target;
 
+/// For every value: whether it lives or is referenced in some ordinary
+/// block ([`outside`] for all values in one pass over the function).
+pub(crate) fn outside_all(t: &Target, f: &Function, live: &Liveness) -> Vec<bool> {
+    let n = f.vregs.len();
+    let mut out = vec![false; n];
+    fn mark(out: &mut [bool], r: &Reg) {
+        if let Reg::Virt(VReg(v)) = r {
+            if let Some(x) = out.get_mut(*v as usize) {
+                *x = true;
+            }
+        }
+    }
+    for (b, data) in f.blocks.iter().enumerate() {
+        if data.fixed.is_some() {
+            continue;
+        }
+        for i in &data.insts {
+            for (r, _) in inst_regs(t.m, i, &[]) {
+                mark(&mut out, &r);
+            }
+        }
+        for r in term_uses(&data.term) {
+            mark(&mut out, &r);
+        }
+        for v in live.live_in[b].iter().chain(live.live_out[b].iter()) {
+            if let Some(x) = out.get_mut(v) {
+                *x = true;
+            }
+        }
+    }
+    out
+}
+
 /// Whether `v` lives or is referenced in some ordinary block (something to gain by splitting).
 pub(crate) fn outside(t: &Target, f: &Function, live: &Liveness, v: usize) -> bool {
     f.blocks.iter().enumerate().any(|(b, data)| {
