@@ -57,6 +57,8 @@ mod tests;
 mod tests_more;
 #[cfg(test)]
 mod tests_fixpt;
+#[cfg(test)]
+mod tests_goto;
 
 use std::fmt;
 
