@@ -164,7 +164,8 @@ pub enum Terminator {
     Jump(Block),
     /// To `taken` if the predicate (xor `negate`) is true, else to `not_taken`.
     Branch { cond: Reg, negate: bool, taken: Block, not_taken: Block },
-    /// To the address in `target`, one of `targets` (jump tables).
+    /// To the address in `target`, one of `targets` (computed goto: the
+    /// targets are in `Function::address_taken`).
     IndirectJump { target: Reg, targets: Vec<Block> },
     /// Return; `rets` are the physical result registers it reads.
     Return { rets: Vec<PReg> },
