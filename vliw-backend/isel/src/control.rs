@@ -1,6 +1,8 @@
 //! Control flow: unconditional and conditional branches, `switch` as a
 //! balanced tree of compares (equality tests at the leaves, an unsigned
-//! less-than at each inner node), `unreachable`, and `ret` (through `call`).
+//! less-than at each inner node), `indirectbr` (computed goto: an
+//! `IndirectJump` through the address register, its destinations the
+//! successors), `unreachable`, and `ret` (through `call`).
 
 use dsp_mir::{Block, Reg, Terminator};
 use isa_tablegen::SemOp;
@@ -40,6 +42,25 @@ pub fn lower_terminator(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
         Op::LLVMSwitch => lower_switch(fx, i),
         _ => Err(format!("terminator '{op:?}' is not supported")),
     }
+}
+
+/// `indirectbr ptr %p, [label %a, ...]`: a jump through the register of
+/// `%p` to one of the listed blocks (whose addresses `blockaddress` took).
+pub fn lower_indirect_br(fx: &mut Fx, i: V) -> Result<(), String> {
+    let target = fx.reg(i.operand(0))?;
+    let mut targets: Vec<Block> = Vec::new();
+    for s in i.successors() {
+        let b = fx.bmap[&s];
+        if !targets.contains(&b) {
+            targets.push(b);
+        }
+    }
+    if targets.is_empty() {
+        fx.terminate(Terminator::Unreachable);
+    } else {
+        fx.terminate(Terminator::IndirectJump { target, targets });
+    }
+    Ok(())
 }
 
 impl<'a> Fx<'a> {

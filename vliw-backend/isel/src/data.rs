@@ -1,6 +1,7 @@
 //! Global variables → data objects: initializers serialized to bytes
 //! (little-endian, data-layout offsets and padding), pointers to globals and
-//! functions (including constant GEPs and casts of them) as relocations,
+//! functions (including constant GEPs and casts of them) and block
+//! addresses (`blockaddress`: the block's local label) as relocations,
 //! all-zero writable data in `.bss`, constants read-only, private and
 //! internal linkage local.
 
@@ -84,6 +85,10 @@ pub fn write_const(dl: Dl, c: V, off: u64, bytes: &mut [u8], relocs: &mut Vec<Da
         relocs.push(DataReloc { offset: off as u32, symbol: c.name(), addend: 0 });
         return Ok(());
     }
+    if let Some(label) = c.block_address_label() {
+        relocs.push(DataReloc { offset: off as u32, symbol: label?, addend: 0 });
+        return Ok(());
+    }
     if c.const_opcode().is_some() {
         let (sym, addend) = const_expr_address(dl, c)?;
         match sym {
@@ -127,6 +132,9 @@ pub fn write_const(dl: Dl, c: V, off: u64, bytes: &mut [u8], relocs: &mut Vec<Da
 fn const_expr_address(dl: Dl, c: V) -> Result<(Option<String>, i64), String> {
     if c.is_global() {
         return Ok((Some(c.name()), 0));
+    }
+    if let Some(label) = c.block_address_label() {
+        return Ok((Some(label?), 0));
     }
     if c.is_null_or_zero() || c.is_undef() {
         return Ok((None, 0));

@@ -120,6 +120,9 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
         let mb = fx.f.new_block(if n.is_empty() { format!("bb{i}") } else { n });
         fx.bmap.insert(*b, mb);
         fx.origin.push(Some(*b));
+        if b.as_value().users().iter().any(|u| u.block_address_label().is_some()) {
+            fx.f.address_taken.push(mb);
+        }
     }
     let err = |fx: &Fx, inst: V, reason: String| {
         Box::new(IselError { loc: fx.loc.clone(), function: name.clone(), inst: inst_text(inst), reason })
@@ -392,6 +395,9 @@ impl<'a> Fx<'a> {
         if v.is_global() {
             return Ok(Some((Some(v.name()), 0)));
         }
+        if let Some(label) = v.block_address_label() {
+            return Ok(Some((Some(label?), 0)));
+        }
         if v.is_null_or_zero() || v.is_undef() {
             return Ok(Some((None, 0)));
         }
@@ -437,7 +443,7 @@ impl<'a> Fx<'a> {
         use Op::*;
         match op {
             LLVMRet | LLVMBr | LLVMSwitch | LLVMUnreachable => crate::control::lower_terminator(self, i, op),
-            LLVMIndirectBr => Err("computed goto (indirectbr) is not supported".into()),
+            LLVMIndirectBr => crate::control::lower_indirect_br(self, i),
             LLVMInvoke | LLVMResume | LLVMLandingPad | LLVMCleanupRet | LLVMCatchRet | LLVMCatchPad | LLVMCleanupPad | LLVMCatchSwitch
             | LLVMCallBr => Err("exception handling is not supported".into()),
             LLVMPHI => self.lower_phi(i),

@@ -14,7 +14,7 @@
 //! and value shapes), [`emit`] (emitting instructions by semantics,
 //! constants), [`function`] (blocks, phis, values), [`inst`] (arithmetic,
 //! casts, select, aggregates), [`cmp`] (compares), [`memory`] (addresses,
-//! loads, stores, GEP, alloca), [`control`] (branches, switch), [`call`]
+//! loads, stores, GEP, alloca), [`control`] (branches, switch, computed goto), [`call`]
 //! (the calling convention), [`intrinsics`], [`vector`] and [`vector_ops`]
 //! (LLVM vector types), [`fuse`] (widening loads, narrowing stores,
 //! multiply-accumulate), [`masked`] (masked loads and stores, active lane
@@ -57,6 +57,8 @@ mod tests;
 mod tests_more;
 #[cfg(test)]
 mod tests_fixpt;
+#[cfg(test)]
+mod tests_goto;
 
 use std::fmt;
 

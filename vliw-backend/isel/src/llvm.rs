@@ -163,6 +163,22 @@ impl V {
     pub fn is_global(self) -> bool {
         unsafe { !LLVMIsAGlobalValue(self.0).is_null() }
     }
+    /// For a `blockaddress(@f, %bb)` constant: the assembly label of the
+    /// block (`dsp_mir::block_label`, the block numbered by its position
+    /// in `@f`, as selection numbers machine blocks).
+    pub fn block_address_label(self) -> Option<Result<String, String>> {
+        unsafe {
+            if LLVMIsABlockAddress(self.0).is_null() {
+                return None;
+            }
+            let f = V(LLVMGetBlockAddressFunction(self.0));
+            let bb = Bb(LLVMGetBlockAddressBasicBlock(self.0));
+            Some(match f.basic_blocks().iter().position(|b| *b == bb) {
+                Some(k) => Ok(dsp_mir::block_label(&f.name(), dsp_mir::Block(k as u32))),
+                None => Err(format!("'{}' names a block outside its function", self.print())),
+            })
+        }
+    }
     pub fn is_function(self) -> bool {
         unsafe { !LLVMIsAFunction(self.0).is_null() }
     }

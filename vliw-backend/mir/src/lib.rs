@@ -164,7 +164,8 @@ pub enum Terminator {
     Jump(Block),
     /// To `taken` if the predicate (xor `negate`) is true, else to `not_taken`.
     Branch { cond: Reg, negate: bool, taken: Block, not_taken: Block },
-    /// To the address in `target`, one of `targets` (jump tables).
+    /// To the address in `target`, one of `targets` (computed goto: the
+    /// targets are in `Function::address_taken`).
     IndirectJump { target: Reg, targets: Vec<Block> },
     /// Return; `rets` are the physical result registers it reads.
     Return { rets: Vec<PReg> },
@@ -233,6 +234,18 @@ pub struct Function {
     /// arguments (see docs/ABI.md).
     pub variadic: bool,
     pub loc: Option<Loc>,
+    /// Blocks whose address the program takes (GCC's `&&label`, LLVM's
+    /// `blockaddress`): entered from indirect jumps or kept for tables in
+    /// data. Layout emits them (with their [`block_label`]) even when no
+    /// edge reaches them, and no stage may merge, remove or renumber them.
+    pub address_taken: Vec<Block>,
+}
+
+/// The assembly label of block `b` of function `function`
+/// (`.L<function>_<block>`): a local symbol of the object file, which
+/// jumps, and relocations of block addresses (code and data), refer to.
+pub fn block_label(function: &str, b: Block) -> String {
+    format!(".L{}_{}", function, b.0)
 }
 
 impl Function {
@@ -246,6 +259,7 @@ impl Function {
             dynamic_stack: false,
             variadic: false,
             loc: None,
+            address_taken: Vec::new(),
         }
     }
     pub fn new_vreg(&mut self, file: RegFileId) -> VReg {

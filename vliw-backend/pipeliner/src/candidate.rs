@@ -226,6 +226,9 @@ fn candidate(m: &Machine, f: &Function, preds: &[Vec<Block>], l: Block) -> Resul
         return Err(format!("the loop has {} entries", outside.len()));
     }
     let preheader = outside[0];
+    if matches!(f.block(preheader).term, Terminator::IndirectJump { .. }) || f.address_taken.contains(&l) {
+        return Err("the loop is entered by an indirect jump (computed goto)".into());
+    }
     if data.insts.iter().any(|i| matches!(i.kind, InstKind::Call { .. })) {
         return Err("the loop contains a call".into());
     }

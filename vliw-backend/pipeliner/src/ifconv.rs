@@ -264,6 +264,9 @@ fn region_order(f: &Function, header: Block, blocks: &[Block]) -> Result<(Vec<Bl
         if data.fixed.is_some() {
             return Err("the loop has a block with a fixed schedule".into());
         }
+        if f.address_taken.contains(&b) {
+            return Err("the loop has a block whose address is taken (computed goto)".into());
+        }
         match &data.term {
             Terminator::Jump(_) | Terminator::Branch { .. } => {}
             Terminator::IndirectJump { .. } => return Err("the loop contains an indirect jump".into()),

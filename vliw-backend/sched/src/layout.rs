@@ -6,7 +6,8 @@
 //!   goes straight to that block's final target (split critical edges,
 //!   empty join blocks). Jump-table targets (`IndirectJump`) are kept, since
 //!   tables name the blocks themselves.
-//! - Blocks no longer reachable from the entry are dropped.
+//! - Blocks no longer reachable from the entry (or from a block whose
+//!   address is taken, `Function::address_taken`) are dropped.
 //! - Order: the function's own order (LLVM's, usually good), except that a
 //!   chain follows control: after a block comes the target of its jump, or
 //!   an arm of its branch (the next block in the function's order first,
@@ -103,8 +104,16 @@ pub fn layout(f: &Function) -> Result<Layout, String> {
     // Reachable blocks and their predecessors (threaded edges).
     let mut reachable = vec![false; n];
     let mut preds: Vec<Vec<Block>> = vec![Vec::new(); n];
+    // Blocks whose address is taken are roots too: their labels must exist
+    // (tables in data name them) even where no edge reaches them.
     let mut stack = vec![Block(0)];
     reachable[0] = true;
+    for &b in &f.address_taken {
+        if (b.0 as usize) < n && !reachable[b.0 as usize] {
+            reachable[b.0 as usize] = true;
+            stack.push(b);
+        }
+    }
     while let Some(b) = stack.pop() {
         for s in lay.successors(f, b) {
             let Some(slot) = preds.get_mut(s.0 as usize) else {
@@ -238,6 +247,15 @@ mod tests {
 
     fn order(f: &Function) -> Vec<u32> {
         layout(f).unwrap().order.iter().map(|b| b.0).collect()
+    }
+
+    #[test]
+    fn address_taken_blocks_are_kept_without_edges() {
+        // bb2 is reached by no edge, but its address is taken (a table in data).
+        let mut f = func(vec![Terminator::Jump(Block(1)), ret(), ret()]);
+        assert_eq!(order(&f), vec![0, 1]);
+        f.address_taken.push(Block(2));
+        assert_eq!(order(&f), vec![0, 1, 2]);
     }
 
     #[test]

@@ -122,7 +122,7 @@ pub struct LBlock {
 
 /// The label of a block in the assembly: `.L<function>_<block>`.
 pub fn block_label(f: &Function, b: Block) -> String {
-    format!(".L{}_{}", f.name, b.0)
+    dsp_mir::block_label(&f.name, b)
 }
 
 /// A lowering failure: message and the source location if known.
