@@ -649,10 +649,19 @@ pub fn polish(m: &Machine, g: &LoopGraph, s: &Schedule) -> Polished {
 /// lives at least as long as its flow edges force (`delay − distance·II`,
 /// at least 1), and II rows hold all those cycles.
 pub fn max_live_floor(g: &LoopGraph, ii: u32) -> u32 {
+    floor_of(g, ii, |_| true)
+}
+
+/// [`max_live_floor`] of the values of one register file.
+pub fn max_live_floor_of(g: &LoopGraph, ii: u32, file: isa_tablegen::RegFileId) -> u32 {
+    floor_of(g, ii, |f| f == file)
+}
+
+fn floor_of(g: &LoopGraph, ii: u32, counts: impl Fn(isa_tablegen::RegFileId) -> bool) -> u32 {
     let n = g.nodes.len();
-    let mut least: Vec<i64> = g.nodes.iter().map(|nd| i64::from(nd.writes.is_some())).collect();
+    let mut least: Vec<i64> = g.nodes.iter().map(|nd| i64::from(nd.writes.is_some_and(&counts))).collect();
     for e in &g.edges {
-        if e.kind == DepKind::Flow && e.from < n && g.nodes[e.from].writes.is_some() {
+        if e.kind == DepKind::Flow && e.from < n && g.nodes[e.from].writes.is_some_and(&counts) {
             least[e.from] = least[e.from].max(e.delay as i64 - e.distance as i64 * ii as i64);
         }
     }
@@ -726,7 +735,7 @@ pub fn polish_effort(m: &Machine, g: &LoopGraph, s: &Schedule, work: &mut Work, 
     let cap = work.left().saturating_mul(POLISH_EVALUATIONS_PER_UNIT).min(BUDGET as u64) as usize;
     let grant = match effort {
         Effort::Gains => GRANT_PER_NODE * n * (ii as usize + 4),
-        Effort::Full => std::env::var("EXP_FULLX").ok().and_then(|x| x.parse::<usize>().ok()).map_or(cap, |k| k * GRANT_PER_NODE * n * (ii as usize + 4)),
+        Effort::Full => cap,
     };
     let granted_at = live.peak();
     let mut p = Polisher {

@@ -566,9 +566,6 @@ fn schedule_loop(
     let base = mii.mii.max(floor);
     let max_ii = base + MAX_EXTRA_II.max(base * MAX_EXTRA_II_PERCENT / 100);
     let mut raises = 0;
-    // Polishing at full effort once, at the first II whose registers are
-    // short: at larger IIs fewer values overlap anyway.
-    let mut polished_fully = false;
     let outcome = loop {
         let mut outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii, work).map_err(|attempts| {
             match attempts.last() {
@@ -588,8 +585,12 @@ fn schedule_loop(
         let mut over = registers_short(m, d, &outcome.schedule, avail);
         // Polishing spent in proportion to its gains; where the registers
         // are short it may spend its whole budget before II is raised.
-        if !over.is_empty() && opts.scheduler == Scheduler::Sms && !work.exhausted() && (std::env::var("EXP_ONCE").is_err() || !polished_fully) {
-            polished_fully = true;
+        // Only where lowering MaxLive can make the registers suffice: no
+        // file's lower bound at this II is above its registers.
+        let reachable = over.iter().all(|&(f, _, regs)| {
+            i64::from(dsp_modsched::polish::max_live_floor_of(&d.graph, outcome.schedule.ii, f)) <= regs
+        });
+        if !over.is_empty() && reachable && opts.scheduler == Scheduler::Sms && !work.exhausted() {
             let p = dsp_modsched::polish::polish_effort(
                 m,
                 &d.graph,
