@@ -187,7 +187,9 @@ pub fn generate(
     let (ii, stages, k) = (plan.ii, plan.stages, plan.k);
     let l = c.block;
     let body: Vec<Inst> = f.block(l).insts.clone();
-    for (&i, _) in &ddg.node_of_inst {
+    let mut insts: Vec<usize> = ddg.node_of_inst.keys().copied().collect();
+    insts.sort_unstable();
+    for i in insts {
         if let InstKind::Machine { instr, .. } = &body[i].kind {
             let sem = &m.instr(*instr).sem;
             if let Some(d) = sem.dst {
