@@ -3,23 +3,13 @@
 //! llvm-19-dev) and links the shared object against the libclang-cpp and
 //! libLLVM that clang-19 itself loads.
 
-use std::process::Command;
-
-fn llvm_config(arg: &str) -> String {
-    let prefix = std::env::var("LLVM_SYS_191_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-19".into());
-    let candidates = [format!("{prefix}/bin/llvm-config"), "llvm-config-19".to_string()];
-    for exe in &candidates {
-        if let Ok(out) = Command::new(exe).arg(arg).output() {
-            if out.status.success() {
-                return String::from_utf8_lossy(&out.stdout).trim().to_string();
-            }
-        }
-    }
-    panic!("llvm-config-19 not found (run scripts/install-deps)");
-}
+#[path = "../opt-passes/llvm_config.rs"]
+mod llvm_config;
+use llvm_config::llvm_config;
 
 fn main() {
     println!("cargo:rerun-if-changed=shim/plugin.cpp");
+    println!("cargo:rerun-if-changed=../opt-passes/llvm_config.rs");
     println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
     let include = llvm_config("--includedir");
     if !std::path::Path::new(&include).join("clang/Lex/Pragma.h").exists() {

@@ -8,17 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use dsp_e2e_tests::{machines, run, run_ok, tool};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
+use dsp_e2e_tests::{machines, root, run, run_ok, tool};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = root().join("target/e2e/hosted").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    dsp_e2e_tests::scratch(&format!("hosted/{name}"))
 }
 
 fn src(name: &str) -> PathBuf {

@@ -137,13 +137,15 @@ pub struct ScheduleMemo {
     /// The MII of each graph and its period unpipelined
     /// ([`dsp_modsched::flat::period`]), asked again on every attempt at a
     /// function.
-    mii: HashMap<(Vec<dsp_modsched::Node>, Vec<dsp_modsched::Edge>), (dsp_modsched::MiiReport, Option<u32>)>,
+    mii: HashMap<GraphKey, (dsp_modsched::MiiReport, Option<u32>)>,
 }
+
+/// A dependence graph as a key: its operations (with names) and edges.
+type GraphKey = (Vec<dsp_modsched::Node>, Vec<dsp_modsched::Edge>);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct MemoKey {
-    nodes: Vec<dsp_modsched::Node>,
-    edges: Vec<dsp_modsched::Edge>,
+    graph: GraphKey,
     floor: u32,
     avail: Vec<(RegFileId, i64)>,
     scheduler: Scheduler,
@@ -436,7 +438,7 @@ fn pipeline_loop(
         None => {
             let mii = dsp_modsched::mii::compute(m, &d.graph)?;
             let x = (mii, dsp_modsched::flat::period(m, &d.graph));
-            session.memo.mii.insert(graph_key, x.clone());
+            session.memo.mii.insert(graph_key.clone(), x.clone());
             x
         }
     };
@@ -475,8 +477,7 @@ fn pipeline_loop(
             let mut avail_sorted: Vec<(RegFileId, i64)> = avail.iter().map(|(&f, &n)| (f, n)).collect();
             avail_sorted.sort_unstable();
             let memo_key = MemoKey {
-                nodes: d.graph.nodes.clone(),
-                edges: d.graph.edges.clone(),
+                graph: graph_key,
                 floor,
                 avail: avail_sorted,
                 scheduler: opts.scheduler,

@@ -38,13 +38,7 @@ typedef long clock_t;
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
 
-#ifndef __DSP_TIMESPEC
-#define __DSP_TIMESPEC
-struct timespec {
-    time_t tv_sec;
-    long tv_nsec;
-};
-#endif
+#include <bits/timespec.h>
 
 struct tm {
     int tm_sec;

@@ -5,13 +5,7 @@
 
 #include <sys/types.h>
 
-#ifndef __DSP_TIMESPEC
-#define __DSP_TIMESPEC
-struct timespec {
-    time_t tv_sec;
-    long tv_nsec;
-};
-#endif
+#include <bits/timespec.h>
 
 struct stat {
     dev_t st_dev;
