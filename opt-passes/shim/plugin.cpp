@@ -24,9 +24,12 @@ static cl::opt<bool> DspMaskedTail("dsp-masked-tail", cl::init(false),
 static cl::opt<bool> DspWfv("dsp-wfv", cl::init(true),
     cl::desc("run dsp-wfv (function-level vectorization of vec-function directives) from -O1 at the optimizer-last extension point"));
 
-// An optimization remark of pass "wfv" at a function or an instruction, for
-// clang's -Rpass=wfv, -Rpass-missed=wfv, -Rpass-analysis=wfv.
-extern "C" void dsp_remark(LLVMValueRef At, int Kind, const char *Name, const char *Msg) {
+static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
+    cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
+
+// An optimization remark of pass Pass ("wfv", "outer-vec") at a function or an
+// instruction, for clang's -Rpass=NAME, -Rpass-missed=NAME, -Rpass-analysis=NAME.
+extern "C" void dsp_remark(LLVMValueRef At, const char *Pass, int Kind, const char *Name, const char *Msg) {
   Value *V = unwrap(At);
   Function *F = nullptr;
   DiagnosticLocation Loc;
@@ -45,9 +48,9 @@ extern "C" void dsp_remark(LLVMValueRef At, int Kind, const char *Name, const ch
     return;
   LLVMContext &C = F->getContext();
   switch (Kind) {
-  case 0: { OptimizationRemark R("wfv", Name, Loc, Region); R << Msg; C.diagnose(R); break; }
-  case 1: { OptimizationRemarkMissed R("wfv", Name, Loc, Region); R << Msg; C.diagnose(R); break; }
-  default: { OptimizationRemarkAnalysis R("wfv", Name, Loc, Region); R << Msg; C.diagnose(R); break; }
+  case 0: { OptimizationRemark R(Pass, Name, Loc, Region); R << Msg; C.diagnose(R); break; }
+  case 1: { OptimizationRemarkMissed R(Pass, Name, Loc, Region); R << Msg; C.diagnose(R); break; }
+  default: { OptimizationRemarkAnalysis R(Pass, Name, Loc, Region); R << Msg; C.diagnose(R); break; }
   }
 }
 
@@ -76,6 +79,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (DspWfv && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-wfv"));
+        if (DspOuterVec && Level != OptimizationLevel::O0)
+          MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));
         MPM.addPass(DspPass("dsp-prepare"));

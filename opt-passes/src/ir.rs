@@ -255,6 +255,35 @@ pub fn replace(old: LLVMValueRef, new: LLVMValueRef) {
     }
 }
 
+/// Deletes the instructions of `f` whose results nobody uses and that have
+/// no effect besides their result (arithmetic, compares, casts, GEPs,
+/// selects, phis, vector element operations); until none is left.
+pub fn delete_dead(f: LLVMValueRef) {
+    use LLVMOpcode::*;
+    loop {
+        let mut any = false;
+        for b in blocks(f) {
+            for i in instructions(b).into_iter().rev() {
+                let pure = matches!(
+                    opcode(i),
+                    LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor
+                        | LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFNeg | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMPHI
+                        | LLVMGetElementPtr | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr
+                        | LLVMSIToFP | LLVMUIToFP | LLVMFPToSI | LLVMFPToUI | LLVMFPExt | LLVMFPTrunc
+                        | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector | LLVMExtractValue | LLVMInsertValue
+                );
+                if pure && unsafe { LLVMGetFirstUse(i) }.is_null() {
+                    unsafe { LLVMInstructionEraseFromParent(i) };
+                    any = true;
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+    }
+}
+
 /// The users of a value (an instruction may appear once per use).
 pub fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
     let mut out = Vec::new();

@@ -11,6 +11,7 @@
 //! | `dsp-canon-loops` | loop canonical form: a dedicated preheader, a single latch and dedicated exit blocks for every natural loop ([`loops`]) |
 //! | `dsp-prepare` | all of the above, in that order (what clang runs at the optimizer-last extension point) |
 //! | `dsp-wfv` | function-level vectorization (seed 001): vector variants of `vec-function` functions, `vec-function` loops calling them ([`wfv`]); clang runs it from -O1 before `dsp-prepare` unless `-mllvm -dsp-wfv=false` |
+//! | `dsp-outer-vec` | outer-loop vectorization without directives: a loop nest's outer loop runs `lanes` iterations side by side when they provably touch disjoint memory ([`wfv::outer`]); clang runs it after `dsp-wfv` with `-mllvm -dsp-outer-vec` (dspcc `-fouter-loop-vectorize`, on from -O2) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -51,6 +52,7 @@ pub enum Pass {
     Prepare,
     MaskedTail,
     Wfv,
+    OuterVec,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -87,6 +89,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "function-level vectorization of vec-function directives",
     ),
     (
+        "dsp-outer-vec",
+        Pass::OuterVec,
+        "outer loops of nests vectorized whole when their iterations are independent",
+    ),
+    (
         "dsp-masked-tail",
         Pass::MaskedTail,
         "vectorized loops' remainders as one masked vector iteration",
@@ -119,7 +126,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -129,7 +136,13 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     if pass == Pass::Wfv {
         let Some(m) = machine.as_ref() else { return Ok(false) };
         let (changed, remarks) = wfv::run(module, &caps::Caps::new(m))?;
-        plugin::emit_remarks(&remarks);
+        plugin::emit_remarks("wfv", &remarks);
+        return Ok(changed);
+    }
+    if pass == Pass::OuterVec {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = wfv::outer::run(module, &caps::Caps::new(m));
+        plugin::emit_remarks("outer-vec", &remarks);
         return Ok(changed);
     }
     Ok(run(pass, module, machine.as_ref()))
@@ -147,6 +160,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::CanonLoops => loops::run(module),
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
         Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c).map(|r| r.0).unwrap_or(false)),
+        Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);

@@ -25,14 +25,16 @@ const LLVM_PLUGIN_API_VERSION: u32 = 1;
 extern "C" {
     /// In shim/plugin.cpp: `void dsp_register_callbacks(llvm::PassBuilder &)`.
     fn dsp_register_callbacks(pass_builder: *mut c_void);
-    /// In shim/plugin.cpp: an optimization remark of pass `wfv` at a function
-    /// or instruction (kind 0 passed, 1 missed, 2 analysis).
-    fn dsp_remark(at: inkwell::llvm_sys::prelude::LLVMValueRef, kind: i32, name: *const c_char, msg: *const c_char);
+    /// In shim/plugin.cpp: an optimization remark of pass `pass` at a
+    /// function or instruction (kind 0 passed, 1 missed, 2 analysis).
+    fn dsp_remark(at: inkwell::llvm_sys::prelude::LLVMValueRef, pass: *const c_char, kind: i32, name: *const c_char, msg: *const c_char);
 }
 
-/// Hands remarks to LLVM's diagnostic handler (clang prints them for `-Rpass=wfv` …).
-pub fn emit_remarks(remarks: &[crate::wfv::Remark]) {
+/// Hands remarks of pass `pass` to LLVM's diagnostic handler (clang prints
+/// them for `-Rpass=wfv` …).
+pub fn emit_remarks(pass: &str, remarks: &[crate::wfv::Remark]) {
     use crate::wfv::RemarkKind;
+    let pass = std::ffi::CString::new(pass).unwrap_or_default();
     for r in remarks {
         let kind = match r.kind {
             RemarkKind::Passed => 0,
@@ -41,7 +43,7 @@ pub fn emit_remarks(remarks: &[crate::wfv::Remark]) {
         };
         let name = std::ffi::CString::new(r.name).unwrap_or_default();
         let msg = std::ffi::CString::new(r.msg.replace('\0', " ")).unwrap_or_default();
-        unsafe { dsp_remark(r.at, kind, name.as_ptr(), msg.as_ptr()) };
+        unsafe { dsp_remark(r.at, pass.as_ptr(), kind, name.as_ptr(), msg.as_ptr()) };
     }
 }
 

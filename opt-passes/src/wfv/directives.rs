@@ -177,6 +177,23 @@ fn is_vectorized(id: LLVMValueRef) -> bool {
     })
 }
 
+/// Whether the loop closed by `br` is marked `vectorize(disable)` or
+/// `vectorize_width(1)` (`llvm.loop.vectorize.enable` false, width 1).
+pub fn vectorization_disabled(br: LLVMValueRef) -> bool {
+    let id = unsafe { LLVMGetMetadata(br, LLVMGetMDKindID(c"llvm.loop".as_ptr(), 9)) };
+    if id.is_null() {
+        return false;
+    }
+    loop_properties(id).iter().any(|p| {
+        let v = p.get(1).and_then(|&v| ir::const_u64(v));
+        match p.first().and_then(|&s| md_string(s)).as_deref() {
+            Some("llvm.loop.vectorize.enable") => v == Some(0),
+            Some("llvm.loop.vectorize.width") => v == Some(1),
+            _ => false,
+        }
+    })
+}
+
 /// Whether the terminator `br` closes a `vec-function` loop, and from which directive.
 pub fn loop_origin(br: LLVMValueRef) -> Option<LoopOrigin> {
     let id = unsafe { LLVMGetMetadata(br, LLVMGetMDKindID(c"llvm.loop".as_ptr(), 9)) };

@@ -17,6 +17,7 @@ pub mod directives;
 pub mod linearize;
 pub mod mask;
 pub mod memory;
+pub mod outer;
 pub mod variant;
 pub mod vloop;
 pub mod widen;

@@ -39,7 +39,7 @@ pub fn run(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>, 
         return missed(remarks, "LLVM's loop vectorizer already vectorized it".into());
     }
     let nblocks = unsafe { LLVMCountBasicBlocks(l.function) };
-    match rewrite(cx, l, variants) {
+    match rewrite(cx, l.function, l.latches[0], variants, Goal::Calls) {
         Ok((calls, variant)) => {
             remarks.push(Remark {
                 kind: RemarkKind::Passed,
@@ -57,7 +57,7 @@ pub fn run(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>, 
 }
 
 /// Deletes the blocks a failed rewrite appended.
-fn discard_blocks_after(f: LLVMValueRef, n: u32) {
+pub(crate) fn discard_blocks_after(f: LLVMValueRef, n: u32) {
     let blocks = ir::blocks(f);
     let extra = &blocks[n as usize..];
     unsafe {
@@ -74,20 +74,31 @@ fn discard_blocks_after(f: LLVMValueRef, n: u32) {
     }
 }
 
-fn rewrite(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>) -> R<(usize, String)> {
+/// What a loop rewrite is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A `vec-function` loop: its calls use vector variants (there must be some).
+    Calls,
+    /// An outer loop vectorized whole (see [`super::outer`]): no calls
+    /// needed; refused when the body diverges or needs gathers/scatters.
+    Whole,
+}
+
+/// Rewrites the loop whose latch ends in `latch_term` to run `lanes`
+/// iterations at a time; the number of vector calls made and the variants' names.
+pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &HashMap<LLVMValueRef, Vec<Callee>>, goal: Goal) -> R<(usize, String)> {
     if !cx.lanes.is_power_of_two() {
         return Err("the lane count is not a power of two".into());
     }
-    let f = l.function;
     let cfg = Cfg::new(f);
-    let latch = cfg.index[&unsafe { LLVMGetInstructionParent(l.latches[0]) }];
+    let latch = cfg.index[&unsafe { LLVMGetInstructionParent(latch_term) }];
     let lp = cfg.loops().into_iter().find(|lp| lp.latches.contains(&latch)).ok_or("not a natural loop")?;
     let h = lp.header;
     // A call to a function with a vector variant.
     let calls_variant = (0..cfg.blocks.len()).filter(|&b| lp.contains(b)).flat_map(|b| ir::instructions(cfg.blocks[b])).any(|i| {
         ir::opcode(i) == O::LLVMCall && variants.contains_key(&unsafe { LLVMGetCalledValue(i) })
     });
-    if !calls_variant {
+    if goal == Goal::Calls && !calls_variant {
         return Err("it calls no function with a vector variant (inlined, or not vectorized)".into());
     }
     if lp.latches.len() != 1 {
@@ -165,6 +176,9 @@ fn rewrite(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>) 
     let mut args = HashMap::new();
     args.insert(iv, Attr::Linear(1));
     let at = attrs::analyse(cx.m, &cfg, &nest, &region, h, &args, &[latch]);
+    if goal == Goal::Whole && at.divergent() {
+        return Err("its body diverges (a branch or inner loop bound differs between iterations)".into());
+    }
     let order = linearize::order(&cfg, &nest, &region, h, &[latch]);
     let r = Region { cfg: &cfg, nest: &nest, attrs: &at, blocks: region.clone(), entry: h, exits: vec![latch] };
     let mut e = Emitter::new(cx, f, &r, variants, true);
@@ -202,7 +216,10 @@ fn rewrite(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>) 
     let [end] = e.ends[..] else { return Err("internal: the body has no single end".into()) };
     e.at_end(end);
     let calls = e.vector_calls;
-    if calls == 0 {
+    if goal == Goal::Whole && e.gathers > 0 {
+        return Err(format!("it would need {} gathers/scatters (accesses neither uniform nor consecutive)", e.gathers));
+    }
+    if goal == Goal::Calls && calls == 0 {
         return Err("no call in it could use a vector variant (arguments do not match the uniform/linear clauses)".into());
     }
     unsafe {

@@ -11,7 +11,9 @@
 //! every `dsp-llc`; clang's remark flags (`-Rpass=`, `-Rpass-missed=`,
 //! `-Rpass-analysis=`) go to clang and to every `dsp-llc`. `-fmasked-tail`
 //! and `-fno-masked-tail` choose how a vectorized loop ends (the plugin's
-//! `dsp-masked-tail` pass). `-fvec-function` (the default) and
+//! `dsp-masked-tail` pass); `-fouter-loop-vectorize` and
+//! `-fno-outer-loop-vectorize` whether outer loops of nests are vectorized
+//! whole (its `dsp-outer-vec` pass). `-fvec-function` (the default) and
 //! `-fno-vec-function` say whether the vectorization directives (`#pragma
 //! simd`, `#pragma omp declare simd`/`simd`; the clang plugin) reach the IR.
 
@@ -195,6 +197,10 @@ pub struct Options {
     /// (`Some(true)`) or `-fno-masked-tail` (`Some(false)`), the last one
     /// given; `None`: on from -O2 (see `Target::masked_tail_flags`).
     pub masked_tail: Option<bool>,
+    /// Outer loops of nests vectorized whole: `-fouter-loop-vectorize`
+    /// (`Some(true)`) or `-fno-outer-loop-vectorize`, the last one given;
+    /// `None`: on from -O2 unless `-fno-vectorize`.
+    pub outer_vec: Option<bool>,
     /// The vectorization directives honoured (`-fvec-function`, the
     /// default) or ignored (`-fno-vec-function`: still checked, nothing
     /// reaches the IR), the last one given.
@@ -241,6 +247,7 @@ impl Default for Options {
             modulo_sched_all: false,
             licm: None,
             masked_tail: None,
+            outer_vec: None,
             vec_function: true,
             modulo_scheduler: None,
             ilp_time_limit: None,
@@ -394,6 +401,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-move-loop-invariants" => o.licm = Some(false),
             "-fmasked-tail" => o.masked_tail = Some(true),
             "-fno-masked-tail" => o.masked_tail = Some(false),
+            "-fouter-loop-vectorize" => o.outer_vec = Some(true),
+            "-fno-outer-loop-vectorize" => o.outer_vec = Some(false),
             "-fvec-function" => o.vec_function = true,
             "-fno-vec-function" => o.vec_function = false,
             "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
@@ -526,6 +535,10 @@ OPTIONS:
                                            also pipeline loops within 10% of gaining nothing (off: they
                                            are left to the block scheduler, with a remark)
   -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (on from -O2)
+  -fouter-loop-vectorize -fno-outer-loop-vectorize
+                                           outer loops of nests whose iterations are independent run lanes
+                                           iterations side by side, inner loops in order per lane (on from -O2;
+                                           -fno-vectorize turns it off too; remarks: -Rpass=outer-vec)
   -fvec-function -fno-vec-function         vectorization directives (#pragma simd, #pragma omp declare simd/simd)
                                            honoured (default) or ignored
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)

@@ -304,7 +304,16 @@ impl Planner<'_> {
         .into_iter()
         .chain(self.o.remarks.iter().cloned())
         .chain(self.t.masked_tail_flags(self.masked_tail()))
+        .chain(self.t.outer_vec_flags(self.outer_vec()))
         .collect()
+    }
+
+    /// Whether outer loops are vectorized whole: `-fouter-loop-vectorize` /
+    /// `-fno-outer-loop-vectorize`, else on from -O2 unless the last of
+    /// clang's `-fvectorize` / `-fno-vectorize` turned loop vectorization off.
+    fn outer_vec(&self) -> bool {
+        let loop_vectorizer = self.o.clang_flags.iter().rev().find(|f| *f == "-fvectorize" || *f == "-fno-vectorize");
+        self.o.outer_vec.unwrap_or(matches!(self.o.opt, '2' | '3' | 's' | 'z') && loop_vectorizer.is_none_or(|f| f == "-fvectorize"))
     }
 
     /// Whether vectorized loops end in a masked iteration: `-fmasked-tail`
@@ -664,7 +673,7 @@ mod tests {
     #[test]
     fn pipeliner_and_remark_flags_reach_every_backend_run() {
         let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
-        assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-emit-llvm"]), "{:?}", j[0].1);
+        assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-outer-vec", "-emit-llvm"]), "{:?}", j[0].1);
         assert!(!j[0].1.iter().any(|a| a.contains("modulo") || a.contains("ilp") || a.starts_with("-g")), "{:?}", j[0].1);
         assert_eq!(
             j[1].1,
@@ -723,12 +732,25 @@ mod tests {
     #[test]
     fn masked_tail_runs_the_plugin_pass_from_o2() {
         let flag = "-dsp-masked-tail".to_string();
-        assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-emit-llvm"]));
+        assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-outer-vec", "-emit-llvm"]));
         assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
         assert!(jobs("-O1 -fmasked-tail -c x.c")[0].1.contains(&flag));
         assert!(!jobs("-O3 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&flag));
         assert!(!jobs("-O2 -c x.c")[1].1.iter().any(|a| a.contains("masked")));
         assert!(!jobs("-O2 -E x.c")[0].1.contains(&flag));
+    }
+
+    #[test]
+    fn outer_loop_vectorization_runs_the_plugin_pass_from_o2() {
+        let flag = "-dsp-outer-vec".to_string();
+        assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-outer-vec", "-emit-llvm"]));
+        assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
+        assert!(jobs("-O1 -fouter-loop-vectorize -c x.c")[0].1.contains(&flag));
+        assert!(!jobs("-O3 -fouter-loop-vectorize -fno-outer-loop-vectorize -c x.c")[0].1.contains(&flag));
+        assert!(!jobs("-O2 -E x.c")[0].1.contains(&flag));
+        assert!(!jobs("-O2 -fno-vectorize -c x.c")[0].1.contains(&flag));
+        assert!(jobs("-O2 -fno-vectorize -fvectorize -c x.c")[0].1.contains(&flag));
+        assert!(jobs("-O2 -fno-vectorize -fouter-loop-vectorize -c x.c")[0].1.contains(&flag));
     }
 
     #[test]

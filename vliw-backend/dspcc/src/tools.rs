@@ -197,6 +197,14 @@ impl Target {
         }
         vec!["-mllvm".into(), "-dsp-masked-tail".into()]
     }
+
+    /// clang's flags for outer-loop vectorization (the plugin's `dsp-outer-vec`), if on and the machine has vectors.
+    pub fn outer_vec_flags(&self, on: bool) -> Vec<String> {
+        if !on || self.lanes.is_none_or(|l| l <= 1) {
+            return Vec::new();
+        }
+        vec!["-mllvm".into(), "-dsp-outer-vec".into()]
+    }
 }
 
 #[cfg(test)]

@@ -55,6 +55,16 @@ pub fn lower_vector_op(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
             let x = fx.reg(i.operand(1))?;
             let idx = i.operand(2);
             let sc = elem_sc(fx, vt)?;
+            // Into poison or undef: every other lane may hold anything, so x in
+            // all of them (the usual first half of a splat) is one broadcast.
+            if let (true, Shape::Native { file, elem, chunks, .. }) = (i.operand(0).is_undef(), fx.shape(vt)?) {
+                if elem != Sc::I1 {
+                    if let Some(r) = broadcast(fx, x, file) {
+                        fx.set(i, Val::N(vec![r; chunks as usize]));
+                        return Ok(());
+                    }
+                }
+            }
             if let (Some((k, _)), Val::N(chunks), Shape::Native { file, elem, .. }) = (idx.const_int(), &v, fx.shape(vt)?) {
                 if elem != Sc::I1 {
                     let per = chunk_lanes(fx, file) as u64;
