@@ -162,14 +162,11 @@ fn gep_attr(m: LLVMModuleRef, i: LLVMValueRef, get: &dyn Fn(LLVMValueRef) -> Att
         Attr::Linear(s) => s,
         Attr::Varying => return Attr::Varying,
     };
-    // Only a single index varies the address: the first, scaled by the source element's size.
+    let scales = gep_scales(m, i);
     for k in 1..n {
-        match get(unsafe { LLVMGetOperand(i, k) }) {
-            Attr::Uniform => {}
-            Attr::Linear(s) if k == 1 => {
-                let elem = unsafe { LLVMGetGEPSourceElementType(i) };
-                step += s.wrapping_mul(type_size(m, elem) as i64);
-            }
+        match (get(unsafe { LLVMGetOperand(i, k) }), scales[k as usize - 1]) {
+            (Attr::Uniform, _) => {}
+            (Attr::Linear(s), Some(size)) => step = step.wrapping_add(s.wrapping_mul(size)),
             _ => return Attr::Varying,
         }
     }
@@ -177,6 +174,32 @@ fn gep_attr(m: LLVMModuleRef, i: LLVMValueRef, get: &dyn Fn(LLVMValueRef) -> Att
         Attr::Uniform
     } else {
         Attr::Linear(step)
+    }
+}
+
+/// The bytes one unit of each of a GEP's indices adds to the address: the
+/// source element's size for the first, the element size of the array
+/// stepped into for the others; `None` for a struct field index.
+pub fn gep_scales(m: LLVMModuleRef, gep: LLVMValueRef) -> Vec<Option<i64>> {
+    unsafe {
+        let n = LLVMGetNumOperands(gep) as u32;
+        let mut ty = LLVMGetGEPSourceElementType(gep);
+        let mut out = vec![Some(type_size(m, ty) as i64)];
+        for k in 2..n {
+            match LLVMGetTypeKind(ty) {
+                inkwell::llvm_sys::LLVMTypeKind::LLVMArrayTypeKind | inkwell::llvm_sys::LLVMTypeKind::LLVMVectorTypeKind => {
+                    ty = LLVMGetElementType(ty);
+                    out.push(Some(type_size(m, ty) as i64));
+                }
+                inkwell::llvm_sys::LLVMTypeKind::LLVMStructTypeKind => {
+                    let f = ir::const_u64(LLVMGetOperand(gep, k)).unwrap_or(0) as u32;
+                    ty = LLVMStructGetTypeAtIndex(ty, f);
+                    out.push(None);
+                }
+                _ => out.push(None),
+            }
+        }
+        out
     }
 }
 

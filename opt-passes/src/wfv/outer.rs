@@ -46,7 +46,9 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
     for f in ir::defined_functions(m) {
         let mut tried: Vec<LLVMBasicBlockRef> = Vec::new();
         // Innermost candidates first; the CFG is rebuilt after each rewrite.
-        while let Some((header, latch_term)) = next_candidate(f, &tried) {
+        // Blocks of vector loops made here: loops around them are not remarked on.
+        let mut ours: Vec<LLVMBasicBlockRef> = Vec::new();
+        while let Some((header, latch_term, vectors)) = next_candidate(f, &tried, &ours) {
             tried.push(header);
             let missed = |why: String| Remark {
                 kind: RemarkKind::Missed,
@@ -54,6 +56,10 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
                 name: "OuterLoopNotVectorized",
                 msg: format!("outer loop not vectorized: {why}"),
             };
+            if vectors {
+                remarks.push(missed("its body already holds vectors (an inner loop is vectorized)".into()));
+                continue;
+            }
             if let Err(why) = independent(m, f, header) {
                 remarks.push(missed(why));
                 continue;
@@ -62,6 +68,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
             match vloop::rewrite(&cx, f, latch_term, &HashMap::new(), Goal::Whole) {
                 Ok(_) => {
                     changed = true;
+                    ours.extend(ir::blocks(f).into_iter().skip(nblocks as usize));
                     ir::delete_dead(f);
                     remarks.push(Remark {
                         kind: RemarkKind::Passed,
@@ -81,42 +88,24 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
 }
 
 /// The smallest loop of `f` that contains another loop and was not tried:
-/// its header and its latch's terminator. Loops with several latches, or
-/// whose body already holds vectors, are skipped.
-fn next_candidate(
-    f: LLVMValueRef,
-    tried: &[LLVMBasicBlockRef],
-) -> Option<(LLVMBasicBlockRef, LLVMValueRef)> {
+/// its header, its latch's terminator and whether its body already holds
+/// vectors. Loops with several latches, loops marked `vectorize(disable)`
+/// (the user asked) and loops around blocks in `ours` (vector loops made
+/// here) are skipped without a remark.
+fn next_candidate(f: LLVMValueRef, tried: &[LLVMBasicBlockRef], ours: &[LLVMBasicBlockRef]) -> Option<(LLVMBasicBlockRef, LLVMValueRef, bool)> {
     let cfg = Cfg::new(f);
     let loops = cfg.loops();
     let mut outer: Vec<&Loop> = loops
         .iter()
         .filter(|l| !tried.contains(&cfg.blocks[l.header]) && l.latches.len() == 1)
-        .filter(|l| {
-            loops
-                .iter()
-                .any(|q| q.header != l.header && l.contains(q.header))
-        })
-        .filter(|l| !holds_vectors(&cfg, l))
+        .filter(|l| !ours.iter().any(|b| cfg.index.get(b).is_some_and(|&x| l.contains(x))))
+        .filter(|l| loops.iter().any(|q| q.header != l.header && l.contains(q.header)))
         .collect();
     outer.sort_by_key(|l| l.size());
-    let l = outer.first()?;
-    let t = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l.latches[0]]) };
-    if super::directives::vectorization_disabled(t) {
-        // Not a candidate, and nothing to say: the user asked.
-        return next_candidate_after(f, tried, cfg.blocks[l.header]);
-    }
-    Some((cfg.blocks[l.header], t))
-}
-
-fn next_candidate_after(
-    f: LLVMValueRef,
-    tried: &[LLVMBasicBlockRef],
-    skip: LLVMBasicBlockRef,
-) -> Option<(LLVMBasicBlockRef, LLVMValueRef)> {
-    let mut t = tried.to_vec();
-    t.push(skip);
-    next_candidate(f, &t)
+    outer.into_iter().find_map(|l| {
+        let t = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l.latches[0]]) };
+        (!super::directives::vectorization_disabled(t)).then(|| (cfg.blocks[l.header], t, holds_vectors(&cfg, l)))
+    })
 }
 
 fn holds_vectors(cfg: &Cfg, l: &Loop) -> bool {
@@ -437,3 +426,7 @@ fn const_i64(v: LLVMValueRef) -> Option<i64> {
             .then(|| LLVMConstIntGetSExtValue(v))
     }
 }
+
+#[cfg(test)]
+#[path = "outer_tests.rs"]
+mod tests;

@@ -372,13 +372,11 @@ impl<'a> Emitter<'a> {
                         Lin { stride, .. } => stride,
                         Vec(_) => return None,
                     };
+                    let scales = super::attrs::gep_scales(self.cx.m, i);
                     for (k, o) in ops.iter().enumerate().skip(1) {
-                        match o {
-                            Uni(_) => {}
-                            Lin { stride, .. } if k == 1 => {
-                                let size = inkwell::llvm_sys::target::LLVMABISizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(self.cx.m), src);
-                                step += stride.wrapping_mul(size as i64);
-                            }
+                        match (o, scales[k - 1]) {
+                            (Uni(_), _) => {}
+                            (Lin { stride, .. }, Some(size)) => step = step.wrapping_add(stride.wrapping_mul(size)),
                             _ => return None,
                         }
                     }
