@@ -52,6 +52,10 @@ pub(crate) fn mask_chunks(fx: &mut Fx, m: V, chunks: u32) -> Result<Vec<Reg>, St
 const TYS: [Ty; 3] = [Ty::I32, Ty::U32, Ty::F32];
 
 fn load(fx: &mut Fx, i: V) -> Result<(), String> {
+    crate::memory::with_object(fx, i.operand(0), |fx| masked_load(fx, i))
+}
+
+fn masked_load(fx: &mut Fx, i: V) -> Result<(), String> {
     if crate::fuse::widening_masked_load(fx, i)? {
         return Ok(());
     }
@@ -86,6 +90,10 @@ fn load(fx: &mut Fx, i: V) -> Result<(), String> {
 }
 
 fn store(fx: &mut Fx, i: V) -> Result<(), String> {
+    crate::memory::with_object(fx, i.operand(1), |fx| masked_store(fx, i))
+}
+
+fn masked_store(fx: &mut Fx, i: V) -> Result<(), String> {
     if crate::fuse::narrowing_masked_store(fx, i)? {
         return Ok(());
     }

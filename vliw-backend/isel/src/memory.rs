@@ -408,6 +408,16 @@ pub fn lower_store(fx: &mut Fx, i: V) -> Result<(), String> {
     r
 }
 
+/// Runs `f` with the accesses it emits marked as reaching the object `p` is
+/// based on (see [`object_of`]): for the fused and masked accesses that do
+/// not go through [`lower_load`] and [`lower_store`].
+pub fn with_object<T>(fx: &mut Fx, p: V, f: impl FnOnce(&mut Fx) -> Result<T, String>) -> Result<T, String> {
+    fx.object = object_of(fx, p);
+    let r = f(fx);
+    fx.object = None;
+    r
+}
+
 /// The identified object pointer `p` is based on (through GEPs, casts, and
 /// phis and selects whose inputs all agree), numbered per function: a
 /// `noalias` argument, a global variable, an alloca. `None` when it may be

@@ -119,17 +119,23 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
         stores.push((b, (i + 1).max(first_non_phi), v, slot));
     }
     stores.sort_by_key(|&(b, at, _, _)| std::cmp::Reverse((b, at)));
-    let mut slot_of: HashMap<VReg, dsp_mir::FrameIndex> = HashMap::new();
-    for &(b, at, v, slot) in &stores {
-        let st = sem_inst(
+    // Each slot is an identified object of its own: nothing else reaches
+    // it, so the loop's other accesses need no dependence on (or run-time
+    // overlap check against) its reloads.
+    let first_free = f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| i.object).map(|o| o.0 + 1).max().unwrap_or(0);
+    let mut slot_of: HashMap<VReg, (dsp_mir::FrameIndex, dsp_mir::MemObject)> = HashMap::new();
+    for (k, &(b, at, v, slot)) in stores.iter().enumerate() {
+        let object = dsp_mir::MemObject(first_free + k as u32);
+        let mut st = sem_inst(
             m,
             store,
             None,
             &[Operand::Reg(Reg::Phys(sp)), Operand::Frame { index: slot, offset: 0 }, Operand::Reg(Reg::Virt(v))],
             None,
         );
+        st.object = Some(object);
         f.block_mut(b).insts.insert(at, st);
-        slot_of.insert(v, slot);
+        slot_of.insert(v, (slot, object));
     }
     // One reload before each instruction that reads a chosen invariant, so
     // that every reloaded value lives only from its load to that one use.
@@ -140,19 +146,21 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
             let mut here: HashMap<VReg, VReg> = HashMap::new();
             for r in dsp_mir::uses_defs(m, &inst).0 {
                 let Reg::Virt(v) = r else { continue };
-                let Some(&slot) = slot_of.get(&v) else { continue };
+                let Some(&(slot, object)) = slot_of.get(&v) else { continue };
                 if here.contains_key(&v) {
                     continue;
                 }
                 let nv = f.new_vreg(file);
                 here.insert(v, nv);
-                body.push(sem_inst(
+                let mut ld = sem_inst(
                     m,
                     load,
                     Some(Operand::Reg(Reg::Virt(nv))),
                     &[Operand::Reg(Reg::Phys(sp)), Operand::Frame { index: slot, offset: 0 }],
                     None,
-                ));
+                );
+                ld.object = Some(object);
+                body.push(ld);
             }
             crate::licm::rename_inst_reads(m, &mut inst, &here);
         }
