@@ -25,6 +25,7 @@ pub mod names;
 mod passes;
 pub mod pipeline;
 pub mod ssp;
+pub mod streams;
 
 pub use dsp_sched::FunctionStats;
 
@@ -118,6 +119,7 @@ pub fn compile_module(
     ssp::run(module).map_err(|e| vec![e])?;
     if opts.lsr {
         lsr::run(module).map_err(|e| vec![e])?;
+        streams::run(module);
     }
     if opts.counted_loops {
         counted_loops::run(module).map_err(|e| vec![e])?;
