@@ -214,7 +214,8 @@ fn plan(body: LLVMBasicBlockRef, machine: &Machine) -> Option<Plan> {
         let cmp_n = LLVMGetCondition(mbr);
         let (x, y) = icmp_pair(cmp_n, false)?;
         let n = if x == n_vec { y } else if y == n_vec { x } else { return None };
-        if block_of(cmp_n) != Some(middle) || LLVMTypeOf(n) != LLVMTypeOf(index) || elem_bits(LLVMTypeOf(n)) != 32 {
+        // (The compare may have been hoisted out of an outer loop.)
+        if LLVMTypeOf(n) != LLVMTypeOf(index) || elem_bits(LLVMTypeOf(n)) != 32 {
             return None;
         }
         let (exit, scalar_ph) = (LLVMGetSuccessor(mbr, 0), LLVMGetSuccessor(mbr, 1));
@@ -402,10 +403,28 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
         let insts = instructions(p.body);
         let latch_cond = LLVMGetCondition(br);
         let compared = [LLVMGetOperand(latch_cond, 0), LLVMGetOperand(latch_cond, 1)];
+        // Short trip counts (N < VF) reach the tail too, past the vector
+        // loop: the header phis then take their initial values.
+        let short = if reductions { None } else { short_trips(p) };
         for &i in insts.iter().take_while(|&&i| is_phi(i)) {
             let carried = incoming_from(i, p.body).expect("checked");
             let is_index_next = compared.contains(&carried) && compared.contains(&p.n_vec) && carried != p.n_vec;
-            map.insert(i, if is_index_next { p.n_vec } else { carried });
+            let v = match short {
+                _ if is_index_next => p.n_vec,
+                Some(s) => {
+                    let init = incoming_from(i, s.vector_ph).expect("checked");
+                    let mb = Builder::at_start(p.middle);
+                    let phi = mb.phi(LLVMTypeOf(i), "tail.in");
+                    let (mut vs, mut bs) = ([carried, init], [p.body, s.vector_ph]);
+                    LLVMAddIncoming(phi, vs.as_mut_ptr(), bs.as_mut_ptr(), 2);
+                    phi
+                }
+                None => carried,
+            };
+            map.insert(i, v);
+        }
+        if let Some(s) = short {
+            s.commit(p);
         }
         let i32 = LLVMInt32TypeInContext(ctx);
         let remap = |v: LLVMValueRef, map: &HashMap<LLVMValueRef, LLVMValueRef>| *map.get(&v).unwrap_or(&v);
@@ -480,6 +499,65 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
             LLVMInstructionEraseFromParent(p.cmp_n);
         }
         drop_incoming(p.scalar_ph, p.middle);
+    }
+}
+
+/// The blocks that let a trip count below the vectorization factor run as
+/// the masked tail alone: the minimum-iterations check that sends such
+/// loops to the scalar loop (`br (icmp ult N, VF), scalar.ph, …`) and the
+/// vector loop's preheader.
+#[derive(Clone, Copy)]
+struct ShortTrips {
+    check: LLVMValueRef,
+    vector_ph: LLVMBasicBlockRef,
+}
+
+fn short_trips(p: &Plan) -> Option<ShortTrips> {
+    unsafe {
+        let index = instructions(p.body).into_iter().take_while(|&i| is_phi(i)).find(|&i| {
+            let c = LLVMGetCondition(LLVMGetBasicBlockTerminator(p.body));
+            operands(c).iter().any(|&o| opcode_of(o) == Some(LLVMOpcode::LLVMAdd) && LLVMGetOperand(o, 0) == i)
+        })?;
+        if LLVMCountIncoming(index) != 2 {
+            return None;
+        }
+        let vector_ph = (0..2).map(|k| LLVMGetIncomingBlock(index, k)).find(|&b| b != p.body)?;
+        let t = LLVMGetBasicBlockTerminator(vector_ph);
+        if LLVMIsConditional(t) != 0 || LLVMGetSuccessor(t, 0) != p.body {
+            return None;
+        }
+        // The check: a predecessor of scalar.ph branching there on N < VF.
+        let check = users(LLVMBasicBlockAsValue(p.scalar_ph)).into_iter().find(|&u| {
+            if LLVMIsABranchInst(u).is_null() || LLVMIsConditional(u) == 0 || LLVMGetSuccessor(u, 0) != p.scalar_ph {
+                return false;
+            }
+            let c = LLVMGetCondition(u);
+            !LLVMIsAICmpInst(c).is_null()
+                && LLVMGetICmpPredicate(c) == LLVMIntPredicate::LLVMIntULT
+                && LLVMGetOperand(c, 0) == p.n
+                && const_u64(LLVMGetOperand(c, 1)) == Some(p.vf as u64)
+        })?;
+        Some(ShortTrips { check, vector_ph })
+    }
+}
+
+impl ShortTrips {
+    /// Rewires: the check sends only N = 0 (2^32 iterations) to the scalar
+    /// loop; the preheader skips the vector loop when n.vec = 0 (the middle
+    /// block then finds N != n.vec and runs the tail).
+    fn commit(self, p: &Plan) {
+        unsafe {
+            let b = Builder::before(self.check);
+            let zero = LLVMConstInt(LLVMTypeOf(p.n), 0, 0);
+            let none = b.icmp(LLVMIntPredicate::LLVMIntEQ, p.n, zero);
+            LLVMSetCondition(self.check, none);
+            let t = LLVMGetBasicBlockTerminator(self.vector_ph);
+            let b = Builder::before(t);
+            let empty = b.icmp(LLVMIntPredicate::LLVMIntEQ, p.n_vec, zero);
+            let br = LLVMBuildCondBr(b.raw(), empty, p.middle, p.body);
+            let _ = br;
+            LLVMInstructionEraseFromParent(t);
+        }
     }
 }
 
