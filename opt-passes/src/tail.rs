@@ -406,6 +406,7 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
         // Short trip counts (N < VF) reach the tail too, past the vector
         // loop: the header phis then take their initial values.
         let short = if reductions { None } else { short_trips(p) };
+        let mut tail_in: Vec<LLVMValueRef> = Vec::new();
         for &i in insts.iter().take_while(|&&i| is_phi(i)) {
             let carried = incoming_from(i, p.body).expect("checked");
             let is_index_next = compared.contains(&carried) && compared.contains(&p.n_vec) && carried != p.n_vec;
@@ -417,6 +418,7 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
                     let phi = mb.phi(LLVMTypeOf(i), "tail.in");
                     let (mut vs, mut bs) = ([carried, init], [p.body, s.vector_ph]);
                     LLVMAddIncoming(phi, vs.as_mut_ptr(), bs.as_mut_ptr(), 2);
+                    tail_in.push(phi);
                     phi
                 }
                 None => carried,
@@ -465,7 +467,7 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
         // What the middle block reads of the body: the carried vectors, kept
         // in the inactive lanes.
         let mut tail_of: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-        for i in instructions(p.middle) {
+        for i in instructions(p.middle).into_iter().filter(|i| !tail_in.contains(i)) {
             for (k, o) in operands(i).into_iter().enumerate() {
                 if block_of(o) != Some(p.body) {
                     continue;
@@ -675,6 +677,28 @@ declare i32 @llvm.vector.reduce.add.v16i32(<16 x i32>)
         assert_eq!(out.matches("call void @llvm.masked.store").count(), 1, "{out}");
         // Interleaved loops are left alone.
         assert!(!run_pass_on("dsp-masked-tail", &vectorized(false, 2), "ftm").contains("masked"));
+    }
+
+    #[test]
+    fn trip_counts_below_one_vector_run_as_the_tail_alone() {
+        // A vector phi besides the index, so that the tail needs its initial value.
+        let src = vectorized(false, 1)
+            .replace("  %px = getelementptr inbounds i32, ptr %x, i32 %i\n", "  %v = phi <16 x i32> [ zeroinitializer, %ph ], [ %v.next, %body ]\n  %px = getelementptr inbounds i32, ptr %x, i32 %i\n")
+            .replace("  %i.next = add nuw", "  %v.next = add <16 x i32> %v, %vx0\n  store <16 x i32> %v, ptr %py0, align 4\n  %i.next = add nuw");
+        let out = run_pass_on("dsp-masked-tail", &src, "ftm");
+        check_in_order(
+            &out,
+            &[
+                "entry:",
+                "icmp eq i32 %n, 0",
+                "ph:",
+                "icmp eq i32 %nvec, 0",
+                "label %middle, label %body",
+                "middle:",
+                "phi <16 x i32> [ %v.next, %body ], [ zeroinitializer, %ph ]",
+                "masked.tail:",
+            ],
+        );
     }
 
     #[test]
