@@ -24,6 +24,12 @@ static cl::opt<bool> DspMaskedTail("dsp-masked-tail", cl::init(false),
 static cl::opt<bool> DspWfv("dsp-wfv", cl::init(true),
     cl::desc("run dsp-wfv (function-level vectorization of vec-function directives) from -O1 at the optimizer-last extension point"));
 
+static cl::opt<std::string> DspWfvOpt("dsp-wfv-opt", cl::init("all"),
+    cl::desc("dsp-wfv's analyses and optimizations: naive, mem or all (seed 001's configurations)"));
+
+static cl::opt<bool> DspWfvAuto("dsp-wfv-auto", cl::init(false),
+    cl::desc("dsp-wfv also vectorizes calls in loops to functions proven safe without directives"));
+
 static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
     cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
 
@@ -78,7 +84,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (DspWfv && Level != OptimizationLevel::O0)
-          MPM.addPass(DspPass("dsp-wfv"));
+          MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + ">"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspMaskedTail)

@@ -100,12 +100,24 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
     ),
 ];
 
-/// The pass called `name`.
+/// The pass called `name` (parameters in `<…>` after it, as in
+/// `dsp-wfv<mem;auto>`, are the pass's own: see [`wfv::Options::parse`]).
 pub fn pass_by_name(name: &str) -> Option<Pass> {
-    PASSES
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|(_, p, _)| *p)
+    let (base, params) = split_params(name);
+    let pass = PASSES.iter().find(|(n, _, _)| *n == base).map(|(_, p, _)| *p)?;
+    match (pass, params) {
+        (_, None) => Some(pass),
+        (Pass::Wfv, Some(p)) => wfv::Options::parse(p).ok().map(|_| pass),
+        _ => None,
+    }
+}
+
+/// A pass name and its parameters (the text inside a trailing `<…>`).
+fn split_params(name: &str) -> (&str, Option<&str>) {
+    match name.split_once('<') {
+        Some((base, rest)) if rest.ends_with('>') => (base, Some(&rest[..rest.len() - 1])),
+        _ => (name, None),
+    }
 }
 
 /// The machine the passes target: `isa` if not empty, else `$DSP_ISA`, else the default.
@@ -135,7 +147,8 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     };
     if pass == Pass::Wfv {
         let Some(m) = machine.as_ref() else { return Ok(false) };
-        let (changed, remarks) = wfv::run(module, &caps::Caps::new(m))?;
+        let opts = wfv::Options::parse(split_params(name).1.unwrap_or(""))?;
+        let (changed, remarks) = wfv::run(module, &caps::Caps::new(m), &opts)?;
         plugin::emit_remarks("wfv", &remarks);
         return Ok(changed);
     }
@@ -159,7 +172,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::ExpandIntrinsics => caps.is_some_and(|c| expand(module, &c)),
         Pass::CanonLoops => loops::run(module),
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
-        Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c).map(|r| r.0).unwrap_or(false)),
+        Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c, &wfv::Options::default()).map(|r| r.0).unwrap_or(false)),
         Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
         Pass::Prepare => {
             let w = wide::run(module);

@@ -49,8 +49,55 @@ pub struct Remark {
     pub msg: String,
 }
 
+/// How much of its analysis and optimization the vectorizer uses: seed
+/// 001's configurations (§4.1), and automatic candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// No attributes: every value varying, every branch linearized, every
+    /// memory access a gather or scatter (the seed's Naive).
+    Naive,
+    /// Uniform, consecutive and aligned attributes (the seed's MEM); every
+    /// branch still linearized.
+    Mem,
+    /// Those, plus uniform branches kept as branches and branches on
+    /// superword conditions around linearized blocks (the seed's All).
+    All,
+}
+
+/// The pass's parameters: `dsp-wfv<naive|mem|all[;auto]>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub level: Level,
+    /// Also candidates without directives (`-fvec-function=auto`).
+    pub auto: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { level: Level::All, auto: false }
+    }
+}
+
+impl Options {
+    /// Parses `naive`, `mem` or `all`, optionally with `;auto` (empty: the default).
+    pub fn parse(params: &str) -> Result<Options, String> {
+        let mut o = Options::default();
+        for p in params.split(';').filter(|p| !p.is_empty()) {
+            match p {
+                "naive" => o.level = Level::Naive,
+                "mem" => o.level = Level::Mem,
+                "all" => o.level = Level::All,
+                "auto" => o.auto = true,
+                _ => return Err(format!("dsp-wfv: unknown parameter '{p}' (expected naive, mem, all or auto)")),
+            }
+        }
+        Ok(o)
+    }
+}
+
 /// Runs the vectorizer on `m`; returns whether it changed and its remarks.
-pub fn run(m: LLVMModuleRef, caps: &Caps) -> Result<(bool, Vec<Remark>), String> {
+pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<Remark>), String> {
+    let _ = opts;
     let d = directives::read_module(m).map_err(|e| e.to_string())?;
     let mut remarks = Vec::new();
     if d.functions.is_empty() && d.loops.is_empty() {

@@ -58,7 +58,7 @@ fn attributes_order_and_variants() {
     assert_eq!((order.len(), order[0], order[3]), (4, 0, 3), "entry first, join last: {order:?}");
 
     let m = isa_tablegen::Machine::load("ftm").unwrap();
-    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m)).unwrap();
+    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m), &Options::default()).unwrap();
     assert!(changed);
     let text = t.text();
     crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));

@@ -205,6 +205,10 @@ pub struct Options {
     /// default) or ignored (`-fno-vec-function`: still checked, nothing
     /// reaches the IR), the last one given.
     pub vec_function: bool,
+    /// `-fvec-function=auto`: also candidates found without directives.
+    pub vec_function_auto: bool,
+    /// `-fvec-function-opt=naive|mem|all` (seed 001's configurations), as given.
+    pub vec_function_opt: Option<String>,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -249,6 +253,8 @@ impl Default for Options {
             masked_tail: None,
             outer_vec: None,
             vec_function: true,
+            vec_function_auto: false,
+            vec_function_opt: None,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -405,6 +411,20 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-outer-loop-vectorize" => o.outer_vec = Some(false),
             "-fvec-function" => o.vec_function = true,
             "-fno-vec-function" => o.vec_function = false,
+            "-fvec-function=auto" => {
+                o.vec_function = true;
+                o.vec_function_auto = true;
+            }
+            _ if a.starts_with("-fvec-function=") => {
+                return Err(ArgError(format!("invalid value '{}' in '{a}' (expected auto)", &a["-fvec-function=".len()..])))
+            }
+            _ if a.starts_with("-fvec-function-opt=") => {
+                let v = &a["-fvec-function-opt=".len()..];
+                if !matches!(v, "naive" | "mem" | "all") {
+                    return Err(ArgError(format!("invalid value '{v}' in '{a}' (expected naive, mem or all)")));
+                }
+                o.vec_function_opt = Some(v.to_string());
+            }
             "--modulo-scheduler" => o.modulo_scheduler = Some(scheduler(a, value(args, &mut i, a)?)?),
             "--ilp-time-limit" => o.ilp_time_limit = Some(seconds(a, value(args, &mut i, a)?)?),
             "--pipeline-report" => o.pipeline_report = Some(value(args, &mut i, a)?.to_string()),
@@ -541,6 +561,11 @@ OPTIONS:
                                            -fno-vectorize turns it off too; remarks: -Rpass=outer-vec)
   -fvec-function -fno-vec-function         vectorization directives (#pragma simd, #pragma omp declare simd/simd)
                                            honoured (default) or ignored
+  -fvec-function=auto                      also vectorize calls in loops to functions proven safe without directives
+  -fvec-function-opt=naive|mem|all         the function vectorizer's analyses and optimizations (seed 001's
+                                           configurations): none, uniform/consecutive/aligned attributes, or
+                                           those plus kept uniform branches and branches on superword conditions
+                                           (default all; remarks: -Rpass=wfv)
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   -floop-strength-reduce -fno-loop-strength-reduce
                                            LLVM's loop strength reduction before selection (on from -O1)

@@ -305,7 +305,20 @@ impl Planner<'_> {
         .chain(self.o.remarks.iter().cloned())
         .chain(self.t.masked_tail_flags(self.masked_tail()))
         .chain(self.t.outer_vec_flags(self.outer_vec()))
+        .chain(self.wfv_flags())
         .collect()
+    }
+
+    /// The function vectorizer's options (`-fvec-function-opt=`, `-fvec-function=auto`).
+    fn wfv_flags(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(opt) = &self.o.vec_function_opt {
+            v.extend(["-mllvm".to_string(), format!("-dsp-wfv-opt={opt}")]);
+        }
+        if self.o.vec_function_auto {
+            v.extend(["-mllvm".to_string(), "-dsp-wfv-auto".to_string()]);
+        }
+        v
     }
 
     /// Whether outer loops are vectorized whole: `-fouter-loop-vectorize` /
@@ -751,6 +764,15 @@ mod tests {
         assert!(!jobs("-O2 -fno-vectorize -c x.c")[0].1.contains(&flag));
         assert!(jobs("-O2 -fno-vectorize -fvectorize -c x.c")[0].1.contains(&flag));
         assert!(jobs("-O2 -fno-vectorize -fouter-loop-vectorize -c x.c")[0].1.contains(&flag));
+    }
+
+    #[test]
+    fn function_vectorizer_options_reach_the_plugin() {
+        assert!(has(&jobs("-O2 -fvec-function-opt=naive -c x.c")[0].1, &["-mllvm", "-dsp-wfv-opt=naive"]));
+        assert!(has(&jobs("-O2 -fvec-function=auto -c x.c")[0].1, &["-mllvm", "-dsp-wfv-auto"]));
+        assert!(!jobs("-O2 -c x.c")[0].1.iter().any(|a| a.starts_with("-dsp-wfv")));
+        assert!(plan_for("-fvec-function-opt=fast -c x.c").is_err());
+        assert!(plan_for("-fvec-function=manual -c x.c").is_err());
     }
 
     #[test]
