@@ -214,7 +214,9 @@ pub fn analyse(
     entry: usize,
     args: &HashMap<LLVMValueRef, Attr>,
     exits: &[usize],
+    level: super::Level,
 ) -> Attrs {
+    use super::Level;
     let nb = cfg.blocks.len();
     let mut values: HashMap<LLVMValueRef, Attr> = args.clone();
     let insts: Vec<(usize, LLVMValueRef)> = (0..nb)
@@ -246,7 +248,8 @@ pub fn analyse(
             };
             let is_phi = ir::opcode(i) == O::LLVMPHI;
             let divergent_phi = is_phi && divergent && nest.header_of(b).is_none() && cfg.preds[b].len() > 1 && b != entry;
-            let new = transfer(m, i, &get, divergent_phi);
+            // Naive: no analysis, every computed value differs per instance.
+            let new = if level == Level::Naive { Attr::Varying } else { transfer(m, i, &get, divergent_phi) };
             let old = snapshot[&i];
             let mut diverges = false;
             if unsafe { !LLVMIsATerminatorInst(i).is_null() } && !exits.contains(&b) {
@@ -255,7 +258,9 @@ pub fn analyse(
                     O::LLVMSwitch => Some(unsafe { LLVMGetOperand(i, 0) }),
                     _ => None,
                 };
-                diverges = cond.is_some_and(|c| get(c) != Attr::Uniform) && !div_causing[b];
+                // Below All, every branch on a computed condition is linearized.
+                let linearize = |c: LLVMValueRef| level != Level::All && unsafe { LLVMIsAConstant(c).is_null() };
+                diverges = cond.is_some_and(|c| get(c) != Attr::Uniform || linearize(c)) && !div_causing[b];
             }
             let joined = if old == Attr::Uniform { new } else { old.join(new) };
             if joined != old {

@@ -23,6 +23,23 @@ use super::mask::{self, Mask};
 use super::widen::{nm, Emitter, VVal, R};
 use crate::ir;
 
+/// Whether block `bb` is worth a branch around it (the branch costs a mask
+/// reduction and the machine's branch delay): it calls, touches memory
+/// (gathers, masked accesses, per-lane code) or computes eight or more
+/// instructions besides its phis and terminator.
+fn worth_a_branch(bb: LLVMBasicBlockRef) -> bool {
+    let insts: Vec<LLVMValueRef> = ir::instructions(bb)
+        .into_iter()
+        .filter(|&i| ir::opcode(i) != O::LLVMPHI && unsafe { LLVMIsATerminatorInst(i).is_null() })
+        .collect();
+    let costly = |i: &LLVMValueRef| match ir::opcode(*i) {
+        O::LLVMLoad | O::LLVMStore => true,
+        O::LLVMCall => !ir::called_intrinsic(*i).is_some_and(|n| n.starts_with("llvm.dbg.") || n.starts_with("llvm.lifetime.")),
+        _ => false,
+    };
+    insts.len() >= 8 || insts.iter().any(costly)
+}
+
 /// The block whose terminator uses operand `k` of `user` (for a phi: its
 /// incoming block, unless that edge leaves a loop the phi is not in).
 fn use_block(e: &Emitter, user: LLVMValueRef, k: u32) -> Option<usize> {
@@ -49,6 +66,55 @@ impl Emitter<'_> {
             _ if uni => Err("internal: a uniform phi with a varying incoming value".into()),
             x => Ok(self.vector(x, t)),
         }
+    }
+
+    /// Branch on superword condition (seed 001 §2.2.1, BON): `b`'s body
+    /// only when some lane of its mask `m` is active. Every effect in it is
+    /// masked, and a later use of its values is either masked or in a block
+    /// whose mask is within `m`, so the skipped path may carry any value: a
+    /// zero, joined by a phi for each value the body made.
+    fn body_on_superword(&mut self, b: usize, m: Mask) -> R<()> {
+        let any = mask::any(self.cx, self.b, m);
+        let before = self.cur();
+        let then = self.new_block("wfv.boscc");
+        let first_new = ir::blocks(self.f).len() - 1;
+        let skip_ph = self.new_block("wfv.boscc.skip");
+        unsafe { LLVMBuildCondBr(self.b, any, then, skip_ph) };
+        self.at_end(then);
+        self.body(b, m)?;
+        let end = self.cur();
+        let join = self.new_block("wfv.boscc.join");
+        self.br(join);
+        self.at_end(skip_ph);
+        self.br(join);
+        self.at_end(join);
+        let made: Vec<LLVMBasicBlockRef> = ir::blocks(self.f).into_iter().skip(first_new).filter(|&x| x != skip_ph && x != join).collect();
+        let inside = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() && made.contains(&LLVMGetInstructionParent(v)) };
+        let join_value = |e: &mut Self, v: LLVMValueRef| -> LLVMValueRef {
+            if !inside(v) {
+                return v;
+            }
+            unsafe {
+                let t = LLVMTypeOf(v);
+                let phi = LLVMBuildPhi(e.b, t, nm());
+                let mut vals = [v, LLVMConstNull(t)];
+                let mut bbs = [end, skip_ph];
+                LLVMAddIncoming(phi, vals.as_mut_ptr(), bbs.as_mut_ptr(), 2);
+                phi
+            }
+        };
+        for i in ir::instructions(self.r.cfg.blocks[b]) {
+            let Some(&v) = self.map.get(&i) else { continue };
+            let joined = match v {
+                VVal::Uni(s) => VVal::Uni(join_value(self, s)),
+                VVal::Vec(x) => VVal::Vec(join_value(self, x)),
+                VVal::Lin { base, stride } => VVal::Lin { base: join_value(self, base), stride },
+            };
+            self.map.insert(i, joined);
+        }
+        let _ = before;
+        self.boscc += 1;
+        Ok(())
     }
 
     /// Emits `i`'s block's instructions (not phis, not the terminator).
@@ -312,7 +378,12 @@ impl Emitter<'_> {
                 }
                 now.insert(k, Mask::V(cx.zeros()));
             }
-            self.body(b, bm)?;
+            let by_all = b == self.r.entry || self.r.attrs.by_all[b];
+            if self.cx.level == super::Level::All && header.is_none() && !by_all && worth_a_branch(bb) {
+                self.body_on_superword(b, bm)?;
+            } else {
+                self.body(b, bm)?;
+            }
             unsafe { LLVMSetCurrentDebugLocation2(self.b, std::ptr::null_mut()) };
             if self.r.exits.contains(&b) {
                 self.last.insert(b, self.cur());

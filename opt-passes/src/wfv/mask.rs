@@ -17,11 +17,13 @@ pub struct Cx {
     pub m: LLVMModuleRef,
     pub ctx: LLVMContextRef,
     pub lanes: u32,
+    /// The analyses and optimizations to use.
+    pub level: super::Level,
 }
 
 impl Cx {
     pub fn new(m: LLVMModuleRef, lanes: u32) -> Cx {
-        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes }
+        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All }
     }
     pub fn vty(&self, t: LLVMTypeRef) -> LLVMTypeRef {
         unsafe { LLVMVectorType(t, self.lanes) }

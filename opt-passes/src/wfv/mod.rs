@@ -97,7 +97,6 @@ impl Options {
 
 /// Runs the vectorizer on `m`; returns whether it changed and its remarks.
 pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<Remark>), String> {
-    let _ = opts;
     let d = directives::read_module(m).map_err(|e| e.to_string())?;
     let mut remarks = Vec::new();
     if d.functions.is_empty() && d.loops.is_empty() {
@@ -112,7 +111,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
     // Canonical loops (preheaders, single latches); the latches may be new blocks: read again.
     crate::loops::run(m);
     let d = directives::read_module(m).map_err(|e| e.to_string())?;
-    let cx = Cx::new(m, lanes);
+    let cx = Cx { level: opts.level, ..Cx::new(m, lanes) };
     // The variants wanted, and those refused up front.
     let mut wanted: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
     for vfn in &d.functions {
@@ -173,10 +172,10 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
                         at: f,
                         name: "Attributes",
                         msg: format!(
-                            "'{name}': {} uniform, {} consecutive, {} varying values; {} divergent branches ({}), {} by_all and {} blend blocks, {} loops; {} vector calls, {} calls per lane, {} gathers/scatters",
+                            "'{name}': {} uniform, {} consecutive, {} varying values; {} divergent branches ({}), {} by_all and {} blend blocks, {} loops; {} vector calls, {} calls per lane, {} gathers/scatters, {} blocks behind branches on superword conditions",
                             s.uniform, s.consecutive, s.varying, s.divergent_branches,
                             if s.divergent_branches > 0 { "control flow linearized" } else { "control flow kept" },
-                            s.by_all, s.blend, s.loops, s.vector_calls, s.lane_calls, s.gathers
+                            s.by_all, s.blend, s.loops, s.vector_calls, s.lane_calls, s.gathers, s.boscc
                         ),
                     });
                 }

@@ -49,7 +49,7 @@ fn attributes_order_and_variants() {
     let mut args = HashMap::new();
     args.insert(unsafe { LLVMGetParam(f, 0) }, attrs::Attr::Varying);
     args.insert(unsafe { LLVMGetParam(f, 1) }, attrs::Attr::Uniform);
-    let at = attrs::analyse(t.m, &cfg, &nest, &region, 0, &args, &[]);
+    let at = attrs::analyse(t.m, &cfg, &nest, &region, 0, &args, &[], Level::All);
     assert!(at.divergent() && at.div_causing[0]);
     assert!(at.by_all[0] && at.by_all[3] && !at.by_all[1] && at.blend[3] && at.rewire[1] && at.rewire[2]);
     let b = crate::ir::instructions(cfg.blocks[2])[0];
@@ -76,4 +76,58 @@ fn mangling() {
     let d = dsp_vec_contract::parse_variants("args(3) uniform(0) linear(1:4) aligned(1:64) mask").unwrap();
     assert_eq!(variant::mangle(&d[0], true, 16, "f"), "_ZGVxM16ul4a64v_f");
     assert_eq!(variant::mangle(&d[0], false, 8, "f"), "_ZGVxN8ul4a64v_f");
+}
+
+/// A uniform branch (on `k`) and a divergent one (on `x`) guarding a load.
+const LEVELS: &str = r#"
+define i32 @h(i32 %x, i32 %k, ptr %p) "dsp-vec-function"="args(3) uniform(1,2) nomask" {
+entry:
+  %u = icmp sgt i32 %k, 0
+  br i1 %u, label %pos, label %join0
+pos:
+  %k2 = mul i32 %k, 3
+  br label %join0
+join0:
+  %kk = phi i32 [ %k2, %pos ], [ %k, %entry ]
+  %c = icmp sgt i32 %x, %kk
+  br i1 %c, label %then, label %join
+then:
+  %q = getelementptr i32, ptr %p, i32 %x
+  %v = load i32, ptr %q
+  %w = add i32 %v, %x
+  br label %join
+join:
+  %r = phi i32 [ %w, %then ], [ %x, %join0 ]
+  ret i32 %r
+}
+"#;
+
+fn analysis_of(level: Level) -> (String, String) {
+    let t = TestModule::parse(LEVELS);
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m), &Options { level, auto: false }).unwrap();
+    assert!(changed, "{remarks:?}");
+    let text = t.text();
+    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let a = remarks.iter().find(|r| r.kind == RemarkKind::Analysis).map(|r| r.msg.clone()).unwrap_or_default();
+    (a, text)
+}
+
+#[test]
+fn levels_naive_mem_and_all() {
+    // All: the uniform branch stays a branch, the divergent one is
+    // linearized, and the block with the load sits behind a branch on its mask.
+    let (all, text) = analysis_of(Level::All);
+    assert!(all.contains("1 divergent branches"), "{all}");
+    assert!(all.contains("1 blocks behind branches on superword conditions"), "{all}");
+    assert!(text.contains("wfv.boscc"), "{text}");
+    // MEM: attributes, but every branch linearized, no superword branches.
+    let (mem, text) = analysis_of(Level::Mem);
+    assert!(mem.contains("2 divergent branches") && mem.contains("0 blocks behind"), "{mem}");
+    assert!(!text.contains("wfv.boscc"), "{text}");
+    // Naive: no value found uniform (the uniform parameters are still passed as scalars).
+    let (naive, _) = analysis_of(Level::Naive);
+    assert!(naive.contains("2 divergent branches") && naive.contains("1 gathers/scatters"), "{naive}");
+    let uniform = |s: &str| s.split(": ").nth(1).and_then(|x| x.split(' ').next()).and_then(|n| n.parse::<usize>().ok()).unwrap_or(99);
+    assert!(uniform(&naive) <= 2 && uniform(&naive) < uniform(&all), "{naive} / {all}");
 }

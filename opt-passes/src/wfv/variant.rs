@@ -38,6 +38,7 @@ pub struct Stats {
     pub vector_calls: usize,
     pub lane_calls: usize,
     pub gathers: usize,
+    pub boscc: usize,
 }
 
 /// Whether a vector of `t` may be a parameter or result of a variant (32-bit lanes).
@@ -162,7 +163,7 @@ pub fn generate(cx: &Cx, f: LLVMValueRef, decl: &VecFunctionDecl, masked: bool, 
         };
         args.insert(p, a);
     }
-    let at = attrs::analyse(cx.m, &cfg, &nest, &region, 0, &args, &[]);
+    let at = attrs::analyse(cx.m, &cfg, &nest, &region, 0, &args, &[], cx.level);
     let order = linearize::order(&cfg, &nest, &region, 0, &[]);
     let r = Region { cfg: &cfg, nest: &nest, attrs: &at, blocks: region.clone(), entry: 0, exits: Vec::new() };
     let mut e = Emitter::new(cx, vf, &r, variants, false);
@@ -190,7 +191,7 @@ pub fn generate(cx: &Cx, f: LLVMValueRef, decl: &VecFunctionDecl, masked: bool, 
     } else {
         e.emit_cfg(&order, m, entry)?;
     }
-    let mut st = Stats { vector_calls: e.vector_calls, lane_calls: e.lane_calls, gathers: e.gathers, loops: nest.loops.len(), ..Default::default() };
+    let mut st = Stats { vector_calls: e.vector_calls, lane_calls: e.lane_calls, gathers: e.gathers, boscc: e.boscc, loops: nest.loops.len(), ..Default::default() };
     for (&v, &a) in &at.values {
         if unsafe { LLVMIsAInstruction(v).is_null() && LLVMIsAArgument(v).is_null() } || unsafe { LLVMGetTypeKind(LLVMTypeOf(v)) } == LLVMTypeKind::LLVMVoidTypeKind {
             continue;

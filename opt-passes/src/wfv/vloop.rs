@@ -175,7 +175,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     let nest = Nest::new(&cfg, &region, Some(h))?;
     let mut args = HashMap::new();
     args.insert(iv, Attr::Linear(1));
-    let at = attrs::analyse(cx.m, &cfg, &nest, &region, h, &args, &[latch]);
+    let at = attrs::analyse(cx.m, &cfg, &nest, &region, h, &args, &[latch], cx.level);
     if goal == Goal::Whole && at.divergent() {
         return Err("its body diverges (a branch or inner loop bound differs between iterations)".into());
     }

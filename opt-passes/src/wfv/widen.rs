@@ -77,6 +77,8 @@ pub struct Emitter<'a> {
     pub vector_calls: usize,
     pub lane_calls: usize,
     pub gathers: usize,
+    /// Blocks behind a branch on superword condition.
+    pub boscc: usize,
     /// Pointer parameters with an `alignment` clause, and their alignment.
     pub aligned: Vec<(LLVMValueRef, u32)>,
     /// The CFG is linearized (values leaving loops are in result vectors).
@@ -136,6 +138,7 @@ impl<'a> Emitter<'a> {
             vector_calls: 0,
             lane_calls: 0,
             gathers: 0,
+            boscc: 0,
             aligned: Vec::new(),
             linearized: false,
         }
