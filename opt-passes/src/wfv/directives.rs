@@ -38,6 +38,8 @@ pub struct VecLoop {
     pub origin: LoopOrigin,
     /// LLVM's loop vectorizer already made this loop (or its remainder).
     pub vectorized: bool,
+    /// Found without a directive (`-fvec-function=auto`).
+    pub auto: bool,
 }
 
 /// Everything the directives say about a module.
@@ -227,7 +229,7 @@ pub fn read_module(m: LLVMModuleRef) -> Result<Directives, DirectiveError> {
                 .map_err(|origin| DirectiveError::LoopOrigin { function: ir::value_name(f), origin })?;
             if let Some(origin) = origin {
                 ids.push((id, d.loops.len()));
-                d.loops.push(VecLoop { function: f, latches: vec![t], origin, vectorized: is_vectorized(id) });
+                d.loops.push(VecLoop { function: f, latches: vec![t], origin, vectorized: is_vectorized(id), auto: false });
             }
         }
         f = unsafe { LLVMGetNextFunction(f) };

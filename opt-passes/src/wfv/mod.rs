@@ -12,6 +12,7 @@
 //! scalar, with a remark saying why (`-Rpass-missed=wfv`).
 
 pub mod attrs;
+pub mod auto;
 pub mod control;
 pub mod directives;
 pub mod linearize;
@@ -99,7 +100,7 @@ impl Options {
 pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<Remark>), String> {
     let d = directives::read_module(m).map_err(|e| e.to_string())?;
     let mut remarks = Vec::new();
-    if d.functions.is_empty() && d.loops.is_empty() {
+    if d.functions.is_empty() && d.loops.is_empty() && !opts.auto {
         return Ok((false, remarks));
     }
     let Some(lanes) = caps.m.vector_lanes(32) else {
@@ -110,7 +111,29 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
     };
     // Canonical loops (preheaders, single latches); the latches may be new blocks: read again.
     crate::loops::run(m);
-    let d = directives::read_module(m).map_err(|e| e.to_string())?;
+    let mut d = directives::read_module(m).map_err(|e| e.to_string())?;
+    // Automatic candidates: their functions, with the cost model below.
+    let mut found_fns: Vec<LLVMValueRef> = Vec::new();
+    if opts.auto {
+        let found = auto::find(m, &d);
+        remarks.extend(found.remarks);
+        for vfn in found.functions {
+            match d.functions.iter_mut().find(|x| x.function == vfn.function) {
+                Some(x) => {
+                    for v in vfn.variants {
+                        if !x.variants.contains(&v) {
+                            x.variants.push(v);
+                        }
+                    }
+                }
+                None => {
+                    found_fns.push(vfn.function);
+                    d.functions.push(vfn);
+                }
+            }
+        }
+        d.loops.extend(found.loops);
+    }
     let cx = Cx { level: opts.level, ..Cx::new(m, lanes) };
     // The variants wanted, and those refused up front.
     let mut wanted: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
@@ -151,6 +174,11 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
         let mut stats = Vec::new();
         for (f, vf, name, decl, masked) in &made {
             match variant::generate(&cx, *f, decl, *masked, *vf, &variants) {
+                // The cost model of automatic candidates: nothing lane by lane.
+                Ok(s) if found_fns.contains(f) && s.lane_calls > 0 => {
+                    failed = Some((*f, format!("not profitable without a directive: {} call(s) would run lane by lane", s.lane_calls)));
+                    break;
+                }
                 Ok(s) => stats.push((*f, name.clone(), s)),
                 Err(e) => {
                     failed = Some((*f, e));

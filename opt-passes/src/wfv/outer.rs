@@ -60,7 +60,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
                 remarks.push(missed("its body already holds vectors (an inner loop is vectorized)".into()));
                 continue;
             }
-            if let Err(why) = independent(m, f, header) {
+            if let Err(why) = independent(m, f, header, false) {
                 remarks.push(missed(why));
                 continue;
             }
@@ -319,11 +319,17 @@ struct Access {
 
 /// Whether the iterations of the loop headed by `header` are independent
 /// (see the module doc); why not otherwise.
+///
+/// With `readonly_calls`, calls of functions that only read memory are
+/// allowed too, when every store of the loop goes to a `noalias` argument
+/// or a stack object of `f` (which the callee cannot reach).
 pub fn independent(
     m: LLVMModuleRef,
     f: LLVMValueRef,
     header: LLVMBasicBlockRef,
+    readonly_calls: bool,
 ) -> Result<(), String> {
+    let mut calls_read = false;
     let cfg = Cfg::new(f);
     let h = cfg.index[&header];
     let loops = cfg.loops();
@@ -368,6 +374,10 @@ pub fn independent(
                         continue;
                     }
                     let callee = unsafe { LLVMGetCalledValue(i) };
+                    if readonly_calls && only_reads(i) {
+                        calls_read = true;
+                        continue;
+                    }
                     return Err(format!(
                         "it calls '{}', which may touch memory",
                         ir::value_name(callee)
@@ -399,6 +409,9 @@ pub fn independent(
         }
     }
     for s in accesses.iter().filter(|a| a.store) {
+        if calls_read && !matches!(s.obj, Obj::Arg(_, true) | Obj::Alloca(_)) {
+            return Err("a function it calls may read what it stores (stores only through 'restrict' pointers allow calls)".into());
+        }
         for a in &accesses {
             if a.obj != s.obj {
                 if a.obj.may_overlap(s.obj) {
@@ -418,6 +431,22 @@ pub fn independent(
         }
     }
     Ok(())
+}
+
+/// Whether call `i` only reads memory: its callee (or the call) has a
+/// `memory` attribute without write effects on any location.
+pub fn only_reads(i: LLVMValueRef) -> bool {
+    unsafe {
+        let callee = LLVMGetCalledValue(i);
+        if callee.is_null() || LLVMIsAFunction(callee).is_null() {
+            return false;
+        }
+        let kind = LLVMGetEnumAttributeKindForName(c"memory".as_ptr(), 6);
+        // MemoryEffects: two bits per location, Ref = 1, Mod = 2.
+        let reads = |a: LLVMAttributeRef| !a.is_null() && LLVMGetEnumAttributeValue(a) & 0xAAAA_AAAA == 0;
+        let idx = inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+        reads(LLVMGetCallSiteEnumAttribute(i, idx, kind)) || reads(LLVMGetEnumAttributeAtIndex(callee, idx, kind))
+    }
 }
 
 fn const_i64(v: LLVMValueRef) -> Option<i64> {

@@ -32,7 +32,7 @@ use crate::ir;
 pub fn run(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>, remarks: &mut Vec<Remark>) -> bool {
     let at = l.latches[0];
     let missed = |remarks: &mut Vec<Remark>, why: String| {
-        remarks.push(Remark { kind: RemarkKind::Missed, at, name: "LoopNotVectorized", msg: format!("vec-function loop not vectorized: {why}") });
+        remarks.push(Remark { kind: RemarkKind::Missed, at, name: "LoopNotVectorized", msg: format!("{} not vectorized: {why}", if l.auto { "loop (found without a directive)" } else { "vec-function loop" }) });
         false
     };
     if l.vectorized {
@@ -45,7 +45,11 @@ pub fn run(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>, 
                 kind: RemarkKind::Passed,
                 at,
                 name: "LoopVectorized",
-                msg: format!("vec-function loop vectorized: {} iterations per step, {calls} call(s) of vector variants ('{variant}'), remainder in the scalar loop", cx.lanes),
+                msg: format!(
+                    "{} vectorized: {} iterations per step, {calls} call(s) of vector variants ('{variant}'), remainder in the scalar loop",
+                    if l.auto { "loop (found without a directive)" } else { "vec-function loop" },
+                    cx.lanes
+                ),
             });
             true
         }

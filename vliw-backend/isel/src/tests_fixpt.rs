@@ -100,3 +100,51 @@ fn masked_loads_stores_and_lane_masks_use_the_mask_instructions() {
         }
     }
 }
+
+/// Lane-mask arithmetic as the function vectorizer emits it: a splat of a
+/// scalar condition, a select of masks, and/xor of masks, and an any-lane test.
+fn mask_logic_ir(lanes: u32) -> String {
+    let v = format!("<{lanes} x i32>");
+    let mk = format!("<{lanes} x i1>");
+    format!(
+        r#"
+define {v} @f({v} %x, {v} %y, i32 %k) {{
+entry:
+  br label %loop
+loop:
+  %live = phi {mk} [ zeroinitializer, %entry ], [ %next, %loop ]
+  %acc = phi {v} [ %x, %entry ], [ %acc2, %loop ]
+  %c = icmp slt i32 %k, 7
+  %ins = insertelement {mk} poison, i1 %c, i32 0
+  %splat = shufflevector {mk} %ins, {mk} poison, <{lanes} x i32> zeroinitializer
+  %lt = icmp slt {v} %acc, %y
+  %sel = select {mk} %lt, {mk} %splat, {mk} zeroinitializer
+  %flip = xor {mk} %sel, %lt
+  %next = and {mk} %flip, %live
+  %acc2 = add {v} %acc, %x
+  %any = call i1 @llvm.vector.reduce.or.v{lanes}i1({mk} %next)
+  br i1 %any, label %loop, label %exit
+exit:
+  ret {v} %acc2
+}}
+declare i1 @llvm.vector.reduce.or.v{lanes}i1({mk})
+"#
+    )
+}
+
+#[test]
+fn lane_masks_stay_in_mask_registers() {
+    for m in machines() {
+        let lanes = m.vector_lanes(32).unwrap();
+        let ll = std::env::temp_dir().join(format!("dsp-isel-masklogic-{}-{}.ll", std::process::id(), m.name));
+        std::fs::write(&ll, mask_logic_ir(lanes)).unwrap();
+        let module = select_file(&m, &ll, &IselOptions::default()).unwrap_or_else(|e| panic!("{}: {e:?}", m.name));
+        let f = func(&module, "f");
+        let text = dsp_mir::print::function(&m, f);
+        // No lane is taken out of a mask one by one: no per-lane shifts of a mask's bits.
+        assert!(count_sem(&m, f, SemOp::Shr) <= 1, "{}: {text}", m.name);
+        assert!(count_sem(&m, f, SemOp::Extract) + count_sem(&m, f, SemOp::Insert) == 0, "{}: {text}", m.name);
+        let blocks_insts: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
+        assert!(blocks_insts < 40, "{}: {blocks_insts} instructions\n{text}", m.name);
+    }
+}

@@ -352,6 +352,23 @@ fn scalar_lane(fx: &mut Fx, i: V, op: Op, src: Sc, dst: Sc, a: &[Reg]) -> Result
     }
 }
 
+/// A predicate `p` as a lane mask of mask file `file` with every lane `p`:
+/// `0 - p` (all bits set when true) moved into a mask register.
+pub fn mask_splat(fx: &mut Fx, p: Reg, file: isa_tablegen::RegFileId) -> Result<Option<Reg>, String> {
+    if fx.m.regfile(file).mask_of.is_none() {
+        return Ok(None);
+    }
+    let int = fx.addr_file()?;
+    let one = inst::pred_to_int(fx, p)?;
+    let mut all = fx.op(SemOp::Sub, Ty::I32, int, &[A::I(0), A::R(one)])?;
+    // Only the lanes' bits, as constant masks have them.
+    let per = chunk_lanes(fx, file);
+    if per < 32 {
+        all = fx.op(SemOp::And, Ty::I32, int, &[A::R(all), A::I((1i64 << per) - 1)])?;
+    }
+    Ok(fx.try_op(SemOp::Mov, Some(Ty::U32), None, Some(file), &[A::R(all)]).flatten())
+}
+
 /// A splat constant operand as an immediate.
 fn splat_imm(v: V) -> Option<i64> {
     if v.is_null_or_zero() {
@@ -397,7 +414,9 @@ fn native_op(fx: &mut Fx, i: V, op: Op) -> Result<Option<Val>, String> {
         _ => None,
     };
     if let Some((sop, is_shift)) = bin {
-        if elem == Sc::I1 {
+        // Lane masks: and/or/xor of whole mask registers (mand, mor, mxor).
+        let mask_logic = matches!(op, LLVMAnd | LLVMOr | LLVMXor) && fx.m.regfile(file).mask_of.is_some();
+        if elem == Sc::I1 && !mask_logic {
             return Ok(None);
         }
         let ty = match op {
@@ -408,7 +427,8 @@ fn native_op(fx: &mut Fx, i: V, op: Op) -> Result<Option<Val>, String> {
         let Some(a) = operand_native(fx, 0)? else { return Ok(None) };
         // The second operand: a splat scalar (shifts take a scalar amount), or a vector.
         let b_op = i.operand(1);
-        let splat = splat_imm(b_op);
+        // (A mask's lanes are bits: an i1 splat is no immediate.)
+        let splat = if elem == Sc::I1 { None } else { splat_imm(b_op) };
         let mut out = Vec::new();
         for c in 0..chunks {
             let mut done = None;
@@ -495,6 +515,30 @@ fn native_op(fx: &mut Fx, i: V, op: Op) -> Result<Option<Val>, String> {
                         _ => return Ok(None),
                     };
                 }
+                out.push(r);
+            }
+            Ok(Some(Val::N(out)))
+        }
+        LLVMSelect if elem == Sc::I1 => {
+            // Of lane masks: (c & a) | (~c & b) on mask registers.
+            let Some(a) = operand_native(fx, 1)? else { return Ok(None) };
+            let Some(b) = operand_native(fx, 2)? else { return Ok(None) };
+            let masks: Vec<Reg> = match fx.val(i.operand(0))? {
+                Val::N(ms) if ms.len() == chunks => ms,
+                Val::S(p) => match mask_splat(fx, p, file)? {
+                    Some(m) => vec![m; chunks],
+                    None => return Ok(None),
+                },
+                _ => return Ok(None),
+            };
+            let logic = |fx: &mut Fx, op: SemOp, args: &[A]| fx.try_op(op, Some(Ty::U32), None, Some(file), args).flatten();
+            let mut out = Vec::new();
+            for c in 0..chunks {
+                let (Some(ca), Some(nc)) = (logic(fx, SemOp::And, &[A::R(masks[c]), A::R(a[c])]), logic(fx, SemOp::Not, &[A::R(masks[c])])) else {
+                    return Ok(None);
+                };
+                let Some(ncb) = logic(fx, SemOp::And, &[A::R(nc), A::R(b[c])]) else { return Ok(None) };
+                let Some(r) = logic(fx, SemOp::Or, &[A::R(ca), A::R(ncb)]) else { return Ok(None) };
                 out.push(r);
             }
             Ok(Some(Val::N(out)))

@@ -58,6 +58,12 @@ pub fn lower_vector_op(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
             // Into poison or undef: every other lane may hold anything, so x in
             // all of them (the usual first half of a splat) is one broadcast.
             if let (true, Shape::Native { file, elem, chunks, .. }) = (i.operand(0).is_undef(), fx.shape(vt)?) {
+                if elem == Sc::I1 {
+                    if let Some(m) = crate::vector::mask_splat(fx, x, file)? {
+                        fx.set(i, Val::N(vec![m; chunks as usize]));
+                        return Ok(());
+                    }
+                }
                 if elem != Sc::I1 {
                     if let Some(r) = broadcast(fx, x, file) {
                         fx.set(i, Val::N(vec![r; chunks as usize]));
@@ -130,6 +136,13 @@ fn shuffle(fx: &mut Fx, i: V) -> Result<(), String> {
     if mask.iter().all(|m| *m == Some(0)) && a.opcode() == Some(Op::LLVMInsertElement) {
         if let Some((0, _)) = a.operand(2).const_int() {
             if let Shape::Native { file, chunks, elem, .. } = fx.shape(t)? {
+                if elem == Sc::I1 {
+                    let x = fx.reg(a.operand(1))?;
+                    if let Some(m) = crate::vector::mask_splat(fx, x, file)? {
+                        fx.set(i, Val::N(vec![m; chunks as usize]));
+                        return Ok(());
+                    }
+                }
                 if elem != Sc::I1 {
                     let x = fx.reg(a.operand(1))?;
                     if let Some(r) = broadcast(fx, x, file) {
@@ -483,6 +496,29 @@ fn reduce(fx: &mut Fx, i: V, kind: &str) -> Result<Reg, String> {
             "fadd" if reassoc => Some((SemOp::ReduceAdd, SemOp::Add, Ty::F32)),
             _ => None,
         };
+        // Lane masks: any / all lanes set, from the mask register's bits.
+        if elem == Sc::I1 && matches!(kind, "or" | "and") && fx.m.regfile(file).mask_of.is_some() {
+            let int = fx.addr_file()?;
+            let per = crate::vector::chunk_lanes(fx, file);
+            let low = if per >= 32 { -1i64 } else { (1i64 << per) - 1 };
+            let mut acc: Option<Reg> = None;
+            for &c in chunks.iter() {
+                let Some(Some(bits)) = fx.try_op(SemOp::Mov, Some(Ty::U32), None, Some(int), &[A::R(c)]) else { break };
+                let bits = if per < 32 { fx.op(SemOp::And, Ty::I32, int, &[A::R(bits), A::I(low)])? } else { bits };
+                let p = if kind == "or" {
+                    inst::icmp(fx, crate::llvm::IntPred::LLVMIntNE, Sc::Int(32), A::R(bits), A::I(0))?
+                } else {
+                    inst::icmp(fx, crate::llvm::IntPred::LLVMIntEQ, Sc::Int(32), A::R(bits), A::I(low))?
+                };
+                acc = Some(match acc {
+                    None => p,
+                    Some(a) => inst::binop(fx, if kind == "or" { Op::LLVMOr } else { Op::LLVMAnd }, Sc::I1, A::R(a), A::R(p))?,
+                });
+            }
+            if let Some(a) = acc {
+                return Ok(a);
+            }
+        }
         if let (Some((rop, cop, ty)), false) = (red, elem == Sc::I1) {
             let mut acc = Some(chunks[0]);
             for c in &chunks[1..] {
