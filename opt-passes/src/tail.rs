@@ -67,7 +67,9 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> bool {
     if caps.m.vector_lanes(32).is_none() {
         return false;
     }
-    let mut changed = false;
+    // Canonical loops (dedicated exits): the same shape whether or not
+    // dsp-outer-vec ran before.
+    let mut changed = crate::loops::run(m);
     for f in defined_functions(m) {
         for b in blocks(f) {
             if let Some(plan) = plan(b, caps.m) {

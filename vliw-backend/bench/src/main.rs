@@ -65,6 +65,13 @@ struct Cli {
     /// the two side by side with their ratios to the bound and the speedup.
     #[arg(long)]
     compare_pipelining: bool,
+    /// Build every run twice, with `-fno-FLAG` and with the default, and
+    /// print the two side by side: the on/off column of one optimization
+    /// (e.g. `outer-loop-vectorize`, `masked-tail`, `loop-strength-reduce`,
+    /// `move-loop-invariants`, `vec-function`; `modulo-sched` is
+    /// `--compare-pipelining`).
+    #[arg(long, value_name = "FLAG")]
+    compare: Option<String>,
     /// Skip the naive scalar builds (the `scalar` and `speedup` columns).
     #[arg(long)]
     no_scalar: bool,
@@ -218,16 +225,26 @@ fn main() -> ExitCode {
         .flatten()
         .collect();
     // The builds of a comparison: (variant, flags); one plain build otherwise.
-    let variants: Vec<(&'static str, Vec<String>)> = if cli.compare_pipelining {
+    let compare: Option<String> = match (&cli.compare, cli.compare_pipelining) {
+        (Some(f), _) => Some(f.trim_start_matches("-f").trim_start_matches("no-").to_string()),
+        (None, true) => Some("modulo-sched".to_string()),
+        (None, false) => None,
+    };
+    let variants: Vec<(&'static str, Vec<String>)> = if let Some(flag) = &compare {
         let mut off = extra.clone();
-        off.push("-fno-modulo-sched".to_string());
-        vec![(".noswp", off), ("", extra.clone())]
+        off.push(format!("-fno-{flag}"));
+        vec![(".off", off), ("", extra.clone())]
     } else {
         vec![("", extra.clone())]
     };
+    let (off_label, on_label) = match compare.as_deref() {
+        Some("modulo-sched") => ("no SWP".to_string(), "SWP".to_string()),
+        Some(f) => (format!("no {f}"), f.to_string()),
+        None => (String::new(), String::new()),
+    };
     let mut scalar_flags = extra.clone();
     scalar_flags.extend(SCALAR_FLAGS.iter().map(|f| f.to_string()));
-    let with_scalar = !cli.compare_pipelining && !cli.no_scalar;
+    let with_scalar = compare.is_none() && !cli.no_scalar;
     let mut jobs = Vec::new();
     for mi in 0..machines.len() {
         for &(kernel, size) in &cases {
@@ -298,7 +315,7 @@ fn main() -> ExitCode {
             .filter(|(j, _)| !is_scalar(j))
             .map(|(_, r)| r.clone())
             .collect();
-        if cli.compare_pipelining {
+        if compare.is_some() {
             let pairs: Vec<(Row, Row)> = rows
                 .chunks(2)
                 .filter_map(|c| match c {
@@ -306,7 +323,7 @@ fn main() -> ExitCode {
                     _ => None,
                 })
                 .collect();
-            println!("{}", render_compare(m, &pairs, "no SWP", "SWP", sem));
+            println!("{}", render_compare(m, &pairs, &off_label, &on_label, sem));
         } else {
             let table: Vec<TableRow> = rows
                 .into_iter()
