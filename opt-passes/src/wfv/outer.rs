@@ -41,7 +41,6 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
         return (false, remarks);
     };
     crate::loops::run(m);
-    let cx = Cx::new(m, lanes);
     let mut changed = false;
     for f in ir::defined_functions(m) {
         let mut tried: Vec<LLVMBasicBlockRef> = Vec::new();
@@ -64,27 +63,59 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
                 remarks.push(missed(why));
                 continue;
             }
-            let nblocks = unsafe { LLVMCountBasicBlocks(f) };
-            match vloop::rewrite(&cx, f, latch_term, &HashMap::new(), Goal::Whole) {
-                Ok(_) => {
-                    changed = true;
-                    ours.extend(ir::blocks(f).into_iter().skip(nblocks as usize));
-                    ir::delete_dead(f);
-                    remarks.push(Remark {
-                        kind: RemarkKind::Passed,
-                        at: latch_term,
-                        name: "OuterLoopVectorized",
-                        msg: format!("outer loop vectorized: {lanes} iterations side by side, inner loops in source order per lane, remainder in the scalar loop"),
-                    });
-                }
-                Err(why) => {
-                    vloop::discard_blocks_after(f, nblocks);
-                    remarks.push(missed(why));
+            // An inner loop's recurrence (a carried sum) bounds each group's
+            // speed, not the units: INTERLEAVE groups side by side first,
+            // then single groups for what is left, then the scalar loop.
+            let widths = if inner_recurrence(f, header) { vec![lanes * INTERLEAVE, lanes] } else { vec![lanes] };
+            let mut made: Vec<u32> = Vec::new();
+            let mut last_err = String::new();
+            for width in widths {
+                let cxw = Cx { lanes: width, ..Cx::new(m, lanes) };
+                let nblocks = unsafe { LLVMCountBasicBlocks(f) };
+                match vloop::rewrite(&cxw, f, latch_term, &HashMap::new(), Goal::Whole) {
+                    Ok(_) => {
+                        made.push(width);
+                        ours.extend(ir::blocks(f).into_iter().skip(nblocks as usize));
+                        ir::delete_dead(f);
+                    }
+                    Err(why) => {
+                        vloop::discard_blocks_after(f, nblocks);
+                        last_err = why;
+                    }
                 }
             }
+            if made.is_empty() {
+                remarks.push(missed(last_err));
+                continue;
+            }
+            changed = true;
+            let groups: Vec<String> = made.iter().map(|w| w.to_string()).collect();
+            remarks.push(Remark {
+                kind: RemarkKind::Passed,
+                at: latch_term,
+                name: "OuterLoopVectorized",
+                msg: format!(
+                    "outer loop vectorized: {} iterations side by side, inner loops in source order per lane, remainder in the scalar loop",
+                    groups.join(", then ")
+                ),
+            });
         }
     }
     (changed, remarks)
+}
+
+/// Vector groups run side by side when an inner loop carries a value.
+const INTERLEAVE: u32 = 4;
+
+/// Whether a loop nested in the loop headed by `header` carries a value
+/// from one iteration to the next besides its counter (a phi more).
+fn inner_recurrence(f: LLVMValueRef, header: LLVMBasicBlockRef) -> bool {
+    let cfg = Cfg::new(f);
+    let loops = cfg.loops();
+    let Some(l) = loops.iter().find(|l| cfg.blocks[l.header] == header) else { return false };
+    loops.iter().filter(|q| q.header != l.header && l.contains(q.header)).any(|q| {
+        ir::instructions(cfg.blocks[q.header]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).count() >= 2
+    })
 }
 
 /// The smallest loop of `f` that contains another loop and was not tried:
