@@ -135,8 +135,9 @@ pub fn host_ref(setup: &Setup, kernel: &'static Kernel, size: u64) -> HostRef {
     }
 }
 
-/// Compiles `src` with `dspcc --isa=ISA ARGS... SRC -o EXE`.
-pub fn dspcc_build(dspcc: &Path, isa: &str, args: &[String], src: &Path, exe: &Path) -> Result<(), String> {
+/// Compiles `src` with `dspcc --isa=ISA ARGS... SRC -o EXE`; returns what
+/// dspcc wrote on stderr (remarks, warnings).
+pub fn dspcc_build(dspcc: &Path, isa: &str, args: &[String], src: &Path, exe: &Path) -> Result<String, String> {
     if let Some(dir) = exe.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -152,7 +153,7 @@ pub fn dspcc_build(dspcc: &Path, isa: &str, args: &[String], src: &Path, exe: &P
     if !out.status.success() {
         return Err(format!("dspcc failed: {}", first_lines(&out.stderr, 3)));
     }
-    Ok(())
+    Ok(String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 /// Compiles one job with dspcc for `machine` (named to dspcc as `isa`: a

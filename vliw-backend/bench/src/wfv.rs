@@ -18,6 +18,8 @@
 //! must print the same bits). The cycles are those of each program's
 //! `kernel` function together with everything it calls (the vector
 //! variants, the scalar vector function, libm): [`Scope::WithCallees`].
+//! Builds that honour the directives also get `-Rpass-missed=wfv`, and what
+//! the vectorizer refused is kept with the run ([`Outcome::refused`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -122,6 +124,32 @@ pub struct Outcome {
     /// dspcc's wall-clock time.
     pub compile_secs: f64,
     pub run: Result<Run, String>,
+    /// dsp-wfv's "not vectorized" remarks (`FILE:LINE:COL: text`).
+    pub refused: Vec<String>,
+}
+
+/// Whether a configuration honours the directives.
+pub fn vectorizes_functions(config: &Config) -> bool {
+    !config.flags.contains(&"-fno-vec-function")
+}
+
+/// The `-Rpass-missed=wfv` remarks in dspcc's stderr, without their
+/// directory and the `[-Rpass-missed=wfv]` tag.
+pub fn refusals(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_suffix(" [-Rpass-missed=wfv]"))
+        .map(|l| {
+            let l = l.replacen(": remark:", ":", 1);
+            match l.split_once(':') {
+                Some((path, rest)) => {
+                    let file = path.rsplit_once('/').map_or(path, |(_, f)| f);
+                    format!("{file}:{rest}")
+                }
+                None => l,
+            }
+        })
+        .collect()
 }
 
 /// The host build's flags beside [`crate::runner::HOST_FLAGS`] for a
@@ -145,7 +173,8 @@ fn source(setup: &Setup, program: &Program) -> PathBuf {
 
 /// The dspcc arguments of a configuration (before the source file).
 pub fn dspcc_args(config: &Config) -> Vec<String> {
-    BASE_FLAGS.iter().chain(config.flags).map(|f| f.to_string()).chain(["-lm".to_string()]).collect()
+    let remarks = vectorizes_functions(config).then_some("-Rpass-missed=wfv");
+    BASE_FLAGS.iter().chain(config.flags).chain(&remarks).chain(&["-lm"]).map(|f| f.to_string()).collect()
 }
 
 /// Builds and runs one job on `machine` (named to dspcc as `isa`).
@@ -157,10 +186,11 @@ pub fn run_job(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Outcom
     let start = Instant::now();
     let built = dspcc_build(&setup.dspcc, isa, &dspcc_args(&job.config), &source(setup, job.program), &exe);
     let compile_secs = start.elapsed().as_secs_f64();
-    let run = built.and_then(|()| {
+    let refused = built.as_deref().map(refusals).unwrap_or_default();
+    let run = built.and_then(|_| {
         measure::run_scoped(machine, &exe, KERNEL_FUNC, Scope::WithCallees, setup.max_cycles)
     });
-    Outcome { compile_secs, run }
+    Outcome { compile_secs, run, refused }
 }
 
 /// `bench/wfv`, from where this crate is.
@@ -198,6 +228,12 @@ mod tests {
     #[test]
     fn configurations_and_host_defines() {
         assert_eq!(dspcc_args(&TABLE2[0]), ["-O2", "-ffp-contract=off", "-fno-vec-function", "-lm"]);
+        assert_eq!(
+            dspcc_args(&TABLE2[3]),
+            ["-O2", "-ffp-contract=off", "-fvec-function-opt=all", "-Rpass-missed=wfv", "-lm"]
+        );
+        let err = "/x/y/h.c:20:1: remark: 'f' not vectorized: a/b [-Rpass-missed=wfv]\n   20 | code\n";
+        assert_eq!(refusals(err), ["h.c:20:1: 'f' not vectorized: a/b"]);
         assert!(defines(&TABLE2[3]).is_empty());
         assert_eq!(defines(&FIG5[1]), ["-DNO_DIRECTIVES"]);
         let g = geomean(&[2.0, 8.0, 0.0]).unwrap();

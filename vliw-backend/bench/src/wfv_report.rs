@@ -1,8 +1,9 @@
 //! The function-vectorization benchmark's tables ([`crate::wfv`]): per
 //! machine, a row per program with the kernel's cycles in each
 //! configuration, the speedups over the baseline configuration, the
-//! geometric mean of each speedup, dspcc's compile times, and the problems
-//! (failed builds or runs, outputs that differ from the host's) below.
+//! geometric mean of each speedup, dspcc's compile times, and below it what
+//! the vectorizer refused (its remarks, once per program and text) and the
+//! problems (failed builds or runs, outputs that differ from the host's).
 
 use std::fmt::Write as _;
 
@@ -93,8 +94,27 @@ pub fn render(title: &str, configs: &[Config], baseline: usize, rows: &[ProgramR
         let _ = write!(s, " {:>12}", cell(geomean(&v)));
     }
     let _ = writeln!(s);
+    refused(&mut s, configs, rows);
     problems(&mut s, configs, rows);
     s
+}
+
+fn refused(s: &mut String, configs: &[Config], rows: &[ProgramRow]) {
+    for r in rows {
+        // Each remark once, with the configurations that gave it.
+        let mut seen: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (c, (o, _)) in configs.iter().zip(&r.cells) {
+            for text in &o.refused {
+                match seen.iter_mut().find(|(t, _)| *t == text.as_str()) {
+                    Some((_, names)) => names.push(c.name),
+                    None => seen.push((text, vec![c.name])),
+                }
+            }
+        }
+        for (text, names) in seen {
+            let _ = writeln!(s, "  refused ({}; {}): {text}", r.name, names.join(", "));
+        }
+    }
 }
 
 fn problems(s: &mut String, configs: &[Config], rows: &[ProgramRow]) {
@@ -122,6 +142,7 @@ mod tests {
     fn outcome(cycles: u64) -> Outcome {
         Outcome {
             compile_secs: 0.5,
+            refused: vec!["h.c:1:1: 'f' not vectorized: why".to_string()],
             run: Ok(Run {
                 stdout: b"x\n".to_vec(),
                 stderr: Vec::new(),
@@ -153,5 +174,6 @@ mod tests {
         assert!(t.lines().any(|l| l.starts_with("geomean") && l.contains("4.00x")), "{t}");
         assert!(t.contains("MISMATCH!") && t.contains("! C Naive: output differs"), "{t}");
         assert!(rows[2].bad() && !rows[0].bad());
+        assert_eq!(t.matches("refused (A; Scalar, Naive): h.c:1:1: 'f' not vectorized: why").count(), 1, "{t}");
     }
 }

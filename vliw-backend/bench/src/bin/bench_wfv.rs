@@ -172,7 +172,11 @@ fn main() -> ExitCode {
                             });
                             let outcome = match found {
                                 Some((_, Some(o))) => o.clone(),
-                                _ => wfv::Outcome { compile_secs: 0.0, run: Err("the worker thread died".into()) },
+                                _ => wfv::Outcome {
+                                    compile_secs: 0.0,
+                                    run: Err("the worker thread died".into()),
+                                    refused: Vec::new(),
+                                },
                             };
                             let check = Check::of(&outcome.run, &host_of(p, c));
                             (outcome, check)
