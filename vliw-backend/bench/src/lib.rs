@@ -62,6 +62,13 @@
 //! modulo scheduler and prints the tables of [`loops`] from the pipeliner's
 //! JSON reports (read by [`json`]).
 //!
+//! # The function-level vectorization benchmark
+//!
+//! `dsp-bench-wfv` (`scripts/bench-wfv`) builds seed 001's programs
+//! (`wfv/*.c`) in the configurations of its Table 2 and Fig. 5 and prints
+//! both tables per machine ([`wfv`], [`wfv_report`]); its cycles are the
+//! kernel's with its callees ([`measure::Scope::WithCallees`]).
+//!
 //! Usage: `dsp-bench [MACHINE...]` runs the matrix (see `--help`);
 //! `dsp-bench bounds [MACHINE...]` prints only the bounds and the
 //! instruction each essential operation maps to.
@@ -74,3 +81,5 @@ pub mod loops;
 pub mod measure;
 pub mod report;
 pub mod runner;
+pub mod wfv;
+pub mod wfv_report;

@@ -17,8 +17,9 @@ use clap::Parser;
 use dsp_bench::chain::{kernel_bound, FpSemantics};
 use dsp_bench::kernels::{Kernel, KERNELS};
 use dsp_bench::report::{render, render_compare, Check, Row, TableRow};
-use dsp_bench::runner::{default_kernels_dir, host_ref, parallel, run_job, HostRef, Job, Setup};
-use isa_tablegen::Machine;
+use dsp_bench::runner::{
+    default_kernels_dir, host_ref, load_machines, parallel, run_job, tool_dir, HostRef, Job, Setup,
+};
 
 #[derive(Parser)]
 #[command(
@@ -120,13 +121,10 @@ fn main() -> ExitCode {
     } else {
         cli.machines.clone()
     };
-    let mut machines: Vec<(String, Machine)> = Vec::new();
-    for spec in specs {
-        match Machine::load(&spec) {
-            Ok(m) => machines.push((spec, m)),
-            Err(e) => return usage_error(e),
-        }
-    }
+    let machines = match load_machines(specs) {
+        Ok(m) => m,
+        Err(e) => return usage_error(e),
+    };
     let kernels: Vec<&'static Kernel> = if cli.kernels.is_empty() {
         KERNELS.iter().collect()
     } else {
@@ -196,10 +194,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
 
-    let exe_dir = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("."));
+    let exe_dir = tool_dir();
     let setup = Setup {
         kernels_dir: cli.kernels_dir.clone().unwrap_or_else(default_kernels_dir),
         dspcc: cli.dspcc.clone().unwrap_or_else(|| exe_dir.join("dspcc")),

@@ -8,10 +8,19 @@
 //! are therefore exactly its "cycles per function" entry of `dsp-sim
 //! --strict --stats-json` (checked on every run), and its bundles and
 //! operations (nops excluded) count the same bundles.
+//!
+//! [`Scope::WithCallees`] measures a function together with every function
+//! it calls directly or through others (the closure of the static call
+//! graph: the simulator's decoded `call` targets; calls through registers
+//! are not followed): the sum of their "cycles per function" entries. The
+//! function-vectorization benchmark needs it, its kernels calling vector
+//! variants and libm. A callee also called from outside the kernel (say
+//! `memcpy`, by `printf` too) would be counted whole.
 
 use std::path::Path;
 
 use dsp_obj::Executable;
+use dsp_sim::decode::{Kind, Program};
 use dsp_sim::{Config, Outcome, Sim};
 use isa_tablegen::{InstrId, Machine, OperandKind};
 
@@ -72,11 +81,55 @@ pub fn is_vector(m: &Machine, i: InstrId) -> bool {
     })
 }
 
+/// What a measurement covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The function's own bundles.
+    Function,
+    /// The function and every function it calls, transitively.
+    WithCallees,
+}
+
 /// Runs the executable file `exe` on `m` (strict) and measures function `func`.
 pub fn run(m: &Machine, exe: &Path, func: &str, max_cycles: u64) -> Result<Run, String> {
+    run_scoped(m, exe, func, Scope::Function, max_cycles)
+}
+
+/// Runs the executable file `exe` on `m` (strict) and measures `func` over `scope`.
+pub fn run_scoped(
+    m: &Machine,
+    exe: &Path,
+    func: &str,
+    scope: Scope,
+    max_cycles: u64,
+) -> Result<Run, String> {
     let bytes = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
     let image = dsp_obj::read_executable(&bytes).map_err(|e| format!("{}: {e}", exe.display()))?;
-    run_image(m, &image, func, max_cycles).map_err(|e| format!("{}: {e}", exe.display()))
+    run_image_scoped(m, &image, func, scope, max_cycles)
+        .map_err(|e| format!("{}: {e}", exe.display()))
+}
+
+/// The indices (into `p.funcs`) of `f` and of every function reachable from
+/// it through direct calls, sorted.
+pub fn call_closure(p: &Program, f: usize) -> Vec<usize> {
+    let mut seen = vec![false; p.funcs.len()];
+    let mut stack = vec![f];
+    seen[f] = true;
+    while let Some(g) = stack.pop() {
+        let (lo, hi) = (p.funcs[g].addr, p.funcs[g].end);
+        for (o, op) in p.ops.iter().enumerate() {
+            if !matches!(op.kind, Kind::Call) || p.op_pc[o] < lo || p.op_pc[o] >= hi {
+                continue;
+            }
+            if let Some(t) = p.func_index(op.aux) {
+                if !seen[t] {
+                    seen[t] = true;
+                    stack.push(t);
+                }
+            }
+        }
+    }
+    (0..p.funcs.len()).filter(|&i| seen[i]).collect()
 }
 
 /// Runs a loaded executable on `m` (strict) and measures function `func`.
@@ -84,6 +137,17 @@ pub fn run_image(
     m: &Machine,
     image: &Executable,
     func: &str,
+    max_cycles: u64,
+) -> Result<Run, String> {
+    run_image_scoped(m, image, func, Scope::Function, max_cycles)
+}
+
+/// Runs a loaded executable on `m` (strict) and measures `func` over `scope`.
+pub fn run_image_scoped(
+    m: &Machine,
+    image: &Executable,
+    func: &str,
+    scope: Scope,
     max_cycles: u64,
 ) -> Result<Run, String> {
     if image.machine.fingerprint != m.fingerprint {
@@ -110,9 +174,13 @@ pub fn run_image(
         .position(|f| f.name == func)
         .ok_or_else(|| format!("no function '{func}'"))?;
     let p = &sim.prog;
+    let funcs = match scope {
+        Scope::Function => vec![f],
+        Scope::WithCallees => call_closure(p, f),
+    };
     let mut k = KernelStats::default();
     for (i, b) in p.bundles.iter().enumerate() {
-        if p.func_index(b.pc) != Some(f) {
+        if !p.func_index(b.pc).is_some_and(|g| funcs.contains(&g)) {
             continue;
         }
         let range = b.first as usize..(b.first + b.n) as usize;
@@ -127,14 +195,16 @@ pub fn run_image(
         k.ops += useful * sim.issues[i];
     }
     let stats = sim.stats();
-    let reported = stats
+    let names: Vec<&str> = funcs.iter().map(|&g| p.funcs[g].name.as_str()).collect();
+    let reported: u64 = stats
         .functions
         .iter()
-        .find(|s| s.name == func)
-        .map_or(0, |s| s.cycles);
+        .filter(|s| names.contains(&s.name.as_str()))
+        .map(|s| s.cycles)
+        .sum();
     if reported != k.cycles {
         return Err(format!(
-            "'{func}' took {} cycles by the bundle counters but {reported} by dsp-sim's statistics",
+            "'{func}' ({scope:?}) took {} cycles by the bundle counters but {reported} by dsp-sim's statistics",
             k.cycles
         ));
     }
@@ -222,6 +292,11 @@ kern:
             assert_eq!(k.vector_ops, 1 + 10, "{name}: {k:?}");
             assert_eq!(k.code_bundles, 1 + w + 3 + d + 1 + d, "{name}: {k:?}");
             assert!(run.total_bundles > k.bundles);
+            // main and the kern it calls, not the start-up code around main.
+            let main = run_image(&m, &exe, "main", 1_000_000).unwrap().kernel;
+            let both = run_image_scoped(&m, &exe, "main", Scope::WithCallees, 1_000_000).unwrap();
+            assert_eq!(both.kernel.cycles, main.cycles + k.cycles, "{name}");
+            assert!(both.kernel.cycles < both.total_cycles, "{name}");
             assert!(run_image(&m, &exe, "nothing", 1_000_000)
                 .unwrap_err()
                 .contains("no function 'nothing'"));

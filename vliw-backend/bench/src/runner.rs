@@ -98,63 +98,73 @@ fn first_lines(bytes: &[u8], n: usize) -> String {
         .join("\n")
 }
 
+/// Builds `src` for the host (`host_cc`, [`HOST_FLAGS`] and `args`, linked
+/// with libm) into `exe`, runs it and returns what it printed.
+pub fn host_output(host_cc: &str, src: &Path, args: &[String], exe: &Path) -> Result<Vec<u8>, String> {
+    if let Some(dir) = exe.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let out = output_of(
+        Command::new(host_cc)
+            .args(HOST_FLAGS)
+            .args(args)
+            .arg(src)
+            .arg("-o")
+            .arg(exe)
+            .arg("-lm"),
+        host_cc,
+    )?;
+    if !out.status.success() {
+        return Err(format!("host build failed: {}", first_lines(&out.stderr, 5)));
+    }
+    let run = output_of(&mut Command::new(exe), &exe.display().to_string())?;
+    if !run.status.success() {
+        return Err(format!("host run exited with {}", run.status));
+    }
+    Ok(run.stdout)
+}
+
 /// Builds and runs the host reference of `kernel` at `size`.
 pub fn host_ref(setup: &Setup, kernel: &'static Kernel, size: u64) -> HostRef {
-    let dir = setup.work.join("host");
-    let exe = dir.join(format!("{}.{size}", kernel.name));
+    let exe = setup.work.join("host").join(format!("{}.{size}", kernel.name));
     let src = setup.kernels_dir.join(format!("{}.c", kernel.name));
-    let output = (|| {
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let out = output_of(
-            Command::new(&setup.host_cc)
-                .args(HOST_FLAGS)
-                .arg(format!("-DSIZE={size}"))
-                .arg(&src)
-                .arg("-o")
-                .arg(&exe)
-                .arg("-lm"),
-            &setup.host_cc,
-        )?;
-        if !out.status.success() {
-            return Err(format!(
-                "host build failed: {}",
-                first_lines(&out.stderr, 5)
-            ));
-        }
-        let run = output_of(&mut Command::new(&exe), &exe.display().to_string())?;
-        if !run.status.success() {
-            return Err(format!("host run exited with {}", run.status));
-        }
-        Ok(run.stdout)
-    })();
     HostRef {
         kernel: kernel.name,
         size,
-        output,
+        output: host_output(&setup.host_cc, &src, &[format!("-DSIZE={size}")], &exe),
     }
+}
+
+/// Compiles `src` with `dspcc --isa=ISA ARGS... SRC -o EXE`; returns what
+/// dspcc wrote on stderr (remarks, warnings).
+pub fn dspcc_build(dspcc: &Path, isa: &str, args: &[String], src: &Path, exe: &Path) -> Result<String, String> {
+    if let Some(dir) = exe.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let out = output_of(
+        Command::new(dspcc)
+            .arg(format!("--isa={isa}"))
+            .args(args)
+            .arg(src)
+            .arg("-o")
+            .arg(exe),
+        &dspcc.display().to_string(),
+    )?;
+    if !out.status.success() {
+        return Err(format!("dspcc failed: {}", first_lines(&out.stderr, 3)));
+    }
+    Ok(String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 /// Compiles one job with dspcc for `machine` (named to dspcc as `isa`: a
 /// shipped name or a `.isa` file); returns the executable.
 pub fn compile(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result<PathBuf, String> {
     let dir = setup.work.join(&machine.name);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let exe = dir.join(format!("{}.{}.O{}{}", job.kernel.name, job.size, job.level, job.variant));
     let src = setup.kernels_dir.join(format!("{}.c", job.kernel.name));
-    let out = output_of(
-        Command::new(&setup.dspcc)
-            .arg(format!("--isa={isa}"))
-            .arg(format!("-O{}", job.level))
-            .arg(format!("-DSIZE={}", job.size))
-            .args(&job.flags)
-            .arg(&src)
-            .arg("-o")
-            .arg(&exe),
-        &setup.dspcc.display().to_string(),
-    )?;
-    if !out.status.success() {
-        return Err(format!("dspcc failed: {}", first_lines(&out.stderr, 3)));
-    }
+    let mut args = vec![format!("-O{}", job.level), format!("-DSIZE={}", job.size)];
+    args.extend(job.flags.iter().cloned());
+    dspcc_build(&setup.dspcc, isa, &args, &src, &exe)?;
     Ok(exe)
 }
 
@@ -162,6 +172,23 @@ pub fn compile(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result
 pub fn run_job(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result<Run, String> {
     let exe = compile(setup, isa, machine, job)?;
     measure::run(machine, &exe, job.kernel.func, setup.max_cycles)
+}
+
+/// Loads the machines named by `specs` (shipped names or `.isa` files),
+/// each with its spec (what dspcc's `--isa=` gets).
+pub fn load_machines(specs: Vec<String>) -> Result<Vec<(String, Machine)>, String> {
+    specs
+        .into_iter()
+        .map(|spec| Machine::load(&spec).map(|m| (spec, m)).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// The directory of the running program (where dspcc is, next to it).
+pub fn tool_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// The repository-relative default places, from where this crate is.
