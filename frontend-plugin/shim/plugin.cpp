@@ -510,6 +510,9 @@ struct ContractPass : llvm::PassInfoMixin<ContractPass> {
         continue;
       if (dsp_fp_kind(T.get()) == KindText) {
         F->addFnAttr("dsp-vec-function", llvm::StringRef(Msg, Len));
+        // LLVM's loop and SLP vectorizers skip noimplicitfloat functions:
+        // dsp-wfv vectorizes this one across calls and needs its scalar body.
+        F->addFnAttr(llvm::Attribute::NoImplicitFloat);
         Changed = true;
       } else {
         S->error(FDs.Loc, llvm::StringRef(Msg, Len));
@@ -530,10 +533,16 @@ struct ContractPass : llvm::PassInfoMixin<ContractPass> {
         if (Known == Renamed.end()) {
           llvm::MDNode *New = ID;
           const char *Origin = nullptr;
-          if (!rewrite(ID, Origin) && Origin) {
+          bool Here = rewrite(ID, Origin);
+          if (Origin) {
+            llvm::LLVMContext &C = M.getContext();
             llvm::SmallVector<llvm::Metadata *, 8> Ops(ID->op_begin(), ID->op_end());
-            Ops.push_back(property(M.getContext(), Origin));
-            New = llvm::MDNode::getDistinct(M.getContext(), Ops);
+            if (!Here)
+              Ops.push_back(property(C, Origin));
+            // LLVM's unroller leaves the loop whole: dsp-wfv runs it lanes
+            // iterations at a time and needs its counter stepping by one.
+            Ops.push_back(llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.unroll.disable")}));
+            New = llvm::MDNode::getDistinct(C, Ops);
             New->replaceOperandWith(0, New);
           }
           Changed |= Origin != nullptr;

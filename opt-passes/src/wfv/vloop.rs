@@ -149,11 +149,18 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     }
     let (a, b) = unsafe { (LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1)) };
     let mut pred = unsafe { LLVMGetICmpPredicate(cond) };
+    // The incremented counter against the bound, or (as InstCombine leaves
+    // `i + 1 <= m` in a loop known to run) the counter itself against
+    // `m`, tested for equality: the bound is then `m + 1`.
+    let mut plus_one = false;
     let n = if a == next {
         b
     } else if b == next {
         pred = swap(pred);
         a
+    } else if a == iv || b == iv {
+        plus_one = true;
+        if a == iv { b } else { a }
     } else {
         return Err("its exit test does not compare the incremented counter".into());
     };
@@ -164,7 +171,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     if !continue_if {
         pred = invert(pred);
     }
-    if !matches!(pred, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) {
+    if !matches!(pred, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) || plus_one && pred != P::LLVMIntNE {
         return Err(format!("its exit test ({pred:?}) is not one of <, != on the counter"));
     }
     for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b)) {
@@ -192,6 +199,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     let check = e.new_block("wfv.check");
     e.at_end(check);
     let (tc, vtc) = unsafe {
+        let n = if plus_one { LLVMBuildAdd(b, n, c(1), nm()) } else { n };
         let diff = LLVMBuildSub(b, n, start, nm());
         let tc = match pred {
             P::LLVMIntNE => diff,
