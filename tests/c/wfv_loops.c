@@ -1,4 +1,6 @@
-// wfv_loops: vec-function loops LLVM would otherwise reshape: a constant trip count (not unrolled first), an inclusive bound (InstCombine tests the counter itself), and a vector function whose own loop LLVM's vectorizers would take.
+// wfv_loops: vec-function loops LLVM would otherwise reshape: a constant trip count (not unrolled first), an inclusive bound (InstCombine tests the counter itself), a vector function whose own loop LLVM's vectorizers would take, and a libm call with a uniform argument (made once, errno as in scalar code).
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"
@@ -20,7 +22,13 @@ __attribute__((noinline)) uint32_t scramble(uint32_t seed, const uint32_t *tab) 
     return h;
 }
 
+#pragma simd declare vec-function uniform(s) nomask
+__attribute__((noinline)) float scaled(float x, float s) {
+    return x * sqrtf(s) + 1.0f;
+}
+
 int out[120];
+float fout[120];
 uint32_t hout[120];
 uint32_t tab[16];
 
@@ -42,6 +50,12 @@ __attribute__((noinline)) void hashes(int n) {
         hout[i] = scramble((uint32_t)i * 2654435761u, tab);
 }
 
+__attribute__((noinline)) void scale_all(int n, float s) {
+#pragma simd vec-function
+    for (int i = 0; i < n; i++)
+        fout[i] = scaled((float)i, s);
+}
+
 static uint32_t sum(const int *p, int n) {
     uint32_t s = 0;
     for (int i = 0; i < n; i++)
@@ -61,6 +75,12 @@ int main(void) {
     for (int n = 0; n < 120; n += 17) {
         hashes(n);
         printf("hashes %3d %08x\n", n, (unsigned)sum((const int *)hout, n));
+    }
+    for (int k = 0; k < 3; k++) {
+        float s = k == 1 ? -4.0f : 2.25f * (float)(k + 1);
+        errno = 0;
+        scale_all(37, s);
+        printf("scaled %.9g %.9g nan %d errno %s\n", isnan(fout[0]) ? 0.0 : (double)fout[0], isnan(fout[36]) ? 0.0 : (double)fout[36], isnan(fout[5]) != 0, errno == EDOM ? "EDOM" : errno == 0 ? "0" : "other");
     }
     return 0;
 }

@@ -113,6 +113,18 @@ pub fn scalar_ok(t: LLVMTypeRef) -> bool {
     ) && (unsafe { LLVMGetTypeKind(t) } != LLVMIntegerTypeKind || unsafe { LLVMGetIntTypeWidth(t) } <= 64)
 }
 
+/// C's math functions whose only effect is `errno`, set from their arguments.
+const C_MATH: &[&str] = &[
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "hypot", "sin", "cos", "tan", "asin", "acos",
+    "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fmod", "remainder", "erf", "erfc", "lgamma", "tgamma",
+];
+
+/// Whether `callee` is one of [`C_MATH`] (or its `f` form), declared here, not defined.
+fn is_c_math(callee: LLVMValueRef, name: &str) -> bool {
+    let declared = unsafe { !LLVMIsAFunction(callee).is_null() && LLVMCountBasicBlocks(callee) == 0 };
+    declared && C_MATH.iter().any(|&f| name == f || name.strip_suffix('f') == Some(f))
+}
+
 /// Element-wise intrinsics emitted as vector intrinsics.
 const VECTOR_INTRINSICS: &[&str] = &["llvm.fabs", "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax", "llvm.minnum", "llvm.maxnum", "llvm.fmuladd"];
 /// Intrinsics without effect on the vector code.
@@ -462,6 +474,31 @@ impl<'a> Emitter<'a> {
         if pure && ops.iter().all(|o| matches!(o, VVal::Uni(_))) {
             let s: Vec<LLVMValueRef> = ops.iter().map(|o| if let VVal::Uni(s) = o { *s } else { unreachable!() }).collect();
             let c = self.clone_scalar(i, &s);
+            self.map.insert(i, VVal::Uni(c));
+            return Ok(());
+        }
+        if !pure && !void && ops.iter().all(|o| matches!(o, VVal::Uni(_))) && is_c_math(callee, &name) {
+            // Every active instance would make the same call and get the same
+            // result and errno: one call, when any instance is active.
+            let s: Vec<LLVMValueRef> = ops.iter().map(|o| if let VVal::Uni(s) = o { *s } else { unreachable!() }).collect();
+            let c = if m == Mask::All {
+                self.clone_scalar(i, &s)
+            } else {
+                let any = mask::any(self.cx, self.b, m);
+                let (before, then, next) = (self.cur(), self.new_block("ucall"), self.new_block("ucall.next"));
+                unsafe { LLVMBuildCondBr(self.b, any, then, next) };
+                self.at_end(then);
+                let c = self.clone_scalar(i, &s);
+                self.br(next);
+                self.at_end(next);
+                unsafe {
+                    let phi = LLVMBuildPhi(self.b, ty, nm());
+                    let mut vals = [LLVMGetPoison(ty), c];
+                    let mut bbs = [before, then];
+                    LLVMAddIncoming(phi, vals.as_mut_ptr(), bbs.as_mut_ptr(), 2);
+                    phi
+                }
+            };
             self.map.insert(i, VVal::Uni(c));
             return Ok(());
         }
