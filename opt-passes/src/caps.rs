@@ -90,6 +90,12 @@ impl<'a> Caps<'a> {
         })
     }
 
+    /// Whether the machine has any instruction with semantics `op.ty`
+    /// (whatever its register files: e.g. a gather's base and indices).
+    pub fn has_any(&self, op: SemOp, ty: Ty) -> bool {
+        self.m.instrs.iter().any(|ins| ins.sem.op == op && ins.sem.ty == Some(ty))
+    }
+
     /// The machine's natural scalar integer width: the widest `add` on a scalar file.
     pub fn has_scalar_i64(&self) -> bool {
         self.m.scalar_file(Ty::I64).is_some()

@@ -19,11 +19,20 @@ pub struct Cx {
     pub lanes: u32,
     /// The analyses and optimizations to use.
     pub level: super::Level,
+    /// The machine gathers and scatters 32-bit elements (else lane by lane).
+    pub gather: bool,
+    pub scatter: bool,
 }
 
 impl Cx {
+    /// With the machine's gather and scatter.
+    pub fn for_machine(m: LLVMModuleRef, lanes: u32, caps: &crate::caps::Caps) -> Cx {
+        use isa_tablegen::{SemOp, Ty};
+        Cx { gather: caps.has_any(SemOp::Gather, Ty::I32), scatter: caps.has_any(SemOp::Scatter, Ty::I32), ..Cx::new(m, lanes) }
+    }
+
     pub fn new(m: LLVMModuleRef, lanes: u32) -> Cx {
-        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All }
+        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All, gather: false, scatter: false }
     }
     pub fn vty(&self, t: LLVMTypeRef) -> LLVMTypeRef {
         unsafe { LLVMVectorType(t, self.lanes) }

@@ -98,6 +98,15 @@ impl Emitter<'_> {
                     }
                 })
             }
+            _ if cx.gather && native_elem(ty) && align >= 4 => {
+                // The machine's gather: inactive lanes read nothing of theirs.
+                self.gathers += 1;
+                let pt = unsafe { LLVMTypeOf(LLVMGetOperand(i, 0)) };
+                let ptrs = self.vector(p, pt);
+                let vt = cx.vty(ty);
+                let args = [ptrs, unsafe { LLVMConstInt(cx.i32(), align as u64, 0) }, m.value(cx), unsafe { LLVMGetPoison(vt) }];
+                VVal::Vec(intrinsic(cx, self.b, "llvm.masked.gather", &[vt, unsafe { LLVMTypeOf(ptrs) }], &args))
+            }
             _ => {
                 self.gathers += 1;
                 let pt = unsafe { LLVMTypeOf(LLVMGetOperand(i, 0)) };
@@ -160,6 +169,14 @@ impl Emitter<'_> {
                         intrinsic(cx, self.b, "llvm.masked.store", &[cx.vty(ty), unsafe { LLVMTypeOf(base) }], &args);
                     }
                 }
+            }
+            _ if cx.scatter && native_elem(ty) && align >= 4 => {
+                // The machine's scatter, lanes in order (the last one wins, as in scalar code).
+                self.gathers += 1;
+                let pt = unsafe { LLVMTypeOf(ptr) };
+                let (ptrs, vv) = (self.vector(p, pt), self.vector(v, ty));
+                let args = [vv, ptrs, unsafe { LLVMConstInt(cx.i32(), align as u64, 0) }, m.value(cx)];
+                intrinsic(cx, self.b, "llvm.masked.scatter", &[cx.vty(ty), unsafe { LLVMTypeOf(ptrs) }], &args);
             }
             _ => {
                 self.gathers += 1;

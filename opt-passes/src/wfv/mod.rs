@@ -134,7 +134,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
         }
         d.loops.extend(found.loops);
     }
-    let cx = Cx { level: opts.level, ..Cx::new(m, lanes) };
+    let cx = Cx { level: opts.level, ..Cx::for_machine(m, lanes, caps) };
     // The variants wanted, and those refused up front.
     let mut wanted: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
     for vfn in &d.functions {

@@ -70,7 +70,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
             let mut made: Vec<u32> = Vec::new();
             let mut last_err = String::new();
             for width in widths {
-                let cxw = Cx { lanes: width, ..Cx::new(m, lanes) };
+                let cxw = Cx { lanes: width, ..Cx::for_machine(m, lanes, caps) };
                 let nblocks = unsafe { LLVMCountBasicBlocks(f) };
                 match vloop::rewrite(&cxw, f, latch_term, &HashMap::new(), Goal::Whole) {
                     Ok(_) => {

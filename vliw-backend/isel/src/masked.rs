@@ -10,6 +10,12 @@
 //!   with the broadcast n, and with the base (a lane whose index wrapped is
 //!   inactive).
 //!
+//! - `llvm.masked.gather(ptrs, align, mask, passthru)` and
+//!   `llvm.masked.scatter(value, ptrs, align, mask)` of 32-bit elements: the
+//!   machine's `gather`/`scatter` (`vgath`/`vscat` on ftm: base plus element
+//!   index per lane) with base 0 and each pointer divided by 4; an inactive
+//!   lane reads the stack pointer's word, or writes a stack slot of its own.
+//!
 //! 8- and 16-bit elements widened on load or narrowed on store are in
 //! `fuse`. Only vectors in native registers; others are reported as unsupported
 //! (a masked access cannot be split into plain loads without touching the
@@ -30,6 +36,8 @@ pub fn lower(fx: &mut Fx, i: V, base: &str) -> Result<(), String> {
     match base {
         "masked.load" => load(fx, i),
         "masked.store" => store(fx, i),
+        "masked.gather" => gather(fx, i),
+        "masked.scatter" => scatter(fx, i),
         _ => active_lane_mask(fx, i),
     }
 }
@@ -112,6 +120,114 @@ fn masked_store(fx: &mut Fx, i: V) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The element indices (pointers / 4) of the pointer vector `ptrs` for the
+/// machine's gather and scatter; a lane inactive under `masks` gets `spare`'s.
+fn word_indices(fx: &mut Fx, ptrs: V, masks: Option<&[Reg]>, spare: Reg, file: RegFileId, chunks: u32) -> Result<Vec<Reg>, String> {
+    let Val::N(ps) = fx.val(ptrs)? else { return Err("internal: native pointer vector expected".into()) };
+    if ps.len() != chunks as usize {
+        return Err("a gather's pointers and values differ in shape".into());
+    }
+    let int = fx.addr_file()?;
+    let spare_idx = fx.op(SemOp::Shr, Ty::U32, int, &[A::R(spare), A::I(2)])?;
+    let spare_v = broadcast(fx, spare_idx, file).ok_or("the machine has no broadcast")?;
+    let mut out = Vec::new();
+    for (c, &p) in ps.iter().enumerate() {
+        let idx = fx.try_op(SemOp::Shr, Some(Ty::U32), None, Some(file), &[A::R(p), A::I(2)]).flatten();
+        let idx = match idx {
+            Some(r) => r,
+            None => {
+                let two = fx.imm(2, int)?;
+                fx.try_op(SemOp::Shr, Some(Ty::U32), None, Some(file), &[A::R(p), A::R(two)]).flatten().ok_or("the machine has no vector shift")?
+            }
+        };
+        out.push(match masks {
+            None => idx,
+            Some(ms) => TYS
+                .iter()
+                .find_map(|&ty| fx.try_op(SemOp::Select, Some(ty), None, Some(file), &[A::R(ms[c]), A::R(idx), A::R(spare_v)]).flatten())
+                .ok_or("the machine has no vector select by lane mask")?,
+        });
+    }
+    Ok(out)
+}
+
+/// The mask chunks of a masked operation, or `None` when it is all ones.
+fn mask_or_all(fx: &mut Fx, m: V, chunks: u32) -> Result<Option<Vec<Reg>>, String> {
+    let all = m.is_constant() && !m.is_undef() && (0..crate::vector::vec_info(m.ty())?.1).all(|k| m.aggregate_element(k).and_then(|e| e.const_int()).is_some_and(|(v, _)| v & 1 == 1));
+    if all {
+        return Ok(None);
+    }
+    mask_chunks(fx, m, chunks).map(Some)
+}
+
+fn gather(fx: &mut Fx, i: V) -> Result<(), String> {
+    let t = i.ty();
+    let (file, chunks) = native(fx, t, "a gather")?;
+    if elem_bits(fx, t)? != 32 || i.operand(1).const_int().is_none_or(|(a, _)| a < 4) {
+        return Err("a gather of other than aligned 32-bit elements is not supported".into());
+    }
+    let masks = mask_or_all(fx, i.operand(2), chunks)?;
+    let sp = Reg::Phys(fx.sp()?);
+    let idx = word_indices(fx, i.operand(0), masks.as_deref(), sp, file, chunks)?;
+    let int = fx.addr_file()?;
+    let zero = fx.imm(0, int)?;
+    let pass = i.operand(3);
+    let keep_pass = masks.is_some() && !pass.is_undef();
+    let pass_val = if keep_pass { Some(fx.val(pass)?) } else { None };
+    let mut out = Vec::new();
+    for c in 0..chunks as usize {
+        let mut r = fx
+            .try_op(SemOp::Gather, Some(Ty::I32), None, Some(file), &[A::R(zero), A::R(idx[c])])
+            .flatten()
+            .ok_or("the machine has no gather")?;
+        if let (Some(Val::N(p)), Some(ms)) = (&pass_val, &masks) {
+            let sel = TYS.iter().find_map(|&ty| fx.try_op(SemOp::Select, Some(ty), None, Some(file), &[A::R(ms[c]), A::R(r), A::R(p[c])]));
+            r = sel.flatten().ok_or("the machine has no vector select by lane mask")?;
+        }
+        out.push(r);
+    }
+    fx.set(i, Val::N(out));
+    Ok(())
+}
+
+fn scatter(fx: &mut Fx, i: V) -> Result<(), String> {
+    let v = i.operand(0);
+    let (file, chunks) = native(fx, v.ty(), "a scatter")?;
+    if elem_bits(fx, v.ty())? != 32 || i.operand(2).const_int().is_none_or(|(a, _)| a < 4) {
+        return Err("a scatter of other than aligned 32-bit elements is not supported".into());
+    }
+    let Val::N(vals) = fx.val(v)? else { return Err("internal: native value expected".into()) };
+    let masks = mask_or_all(fx, i.operand(3), chunks)?;
+    // Inactive lanes write a word of their own on the stack.
+    let spare = match masks {
+        Some(_) => {
+            let slot = fx.f.new_frame_object(4, 4, dsp_mir::FrameKind::Local);
+            let sp = Reg::Phys(fx.sp()?);
+            crate::intrinsics::addr_reg(fx, &crate::memory::Addr { base: sp, off: A::F(slot, 0) })?
+        }
+        None => Reg::Phys(fx.sp()?),
+    };
+    let idx = word_indices(fx, i.operand(1), masks.as_deref(), spare, file, chunks)?;
+    let int = fx.addr_file()?;
+    let zero = fx.imm(0, int)?;
+    for c in 0..chunks as usize {
+        let args = [A::R(zero), A::R(idx[c]), A::R(vals[c])];
+        if !TYS.iter().any(|&ty| fx.try_op(SemOp::Scatter, Some(ty), None, None, &args).is_some()) {
+            return Err("the machine has no scatter".into());
+        }
+    }
+    Ok(())
+}
+
+/// Bits of the elements of vector type `t`.
+fn elem_bits(fx: &Fx, t: crate::llvm::T) -> Result<u32, String> {
+    Ok(match crate::vector::elem_sc(fx, t)? {
+        Sc::Int(b) => b,
+        Sc::F32 | Sc::Ptr => 32,
+        _ => 0,
+    })
 }
 
 fn active_lane_mask(fx: &mut Fx, i: V) -> Result<(), String> {

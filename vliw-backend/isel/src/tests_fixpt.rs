@@ -148,3 +148,43 @@ fn lane_masks_stay_in_mask_registers() {
         assert!(blocks_insts < 40, "{}: {blocks_insts} instructions\n{text}", m.name);
     }
 }
+
+/// A gather and a scatter of 32-bit elements, under a mask and unmasked.
+fn gather_ir(lanes: u32) -> String {
+    let v = format!("<{lanes} x float>");
+    let p = format!("<{lanes} x ptr>");
+    let mk = format!("<{lanes} x i1>");
+    format!(
+        r#"
+define {v} @f({p} %ptrs, {v} %x) {{
+  %m = fcmp ogt {v} %x, zeroinitializer
+  %a = call {v} @llvm.masked.gather.v{lanes}f32.v{lanes}p0({p} %ptrs, i32 4, {mk} %m, {v} %x)
+  call void @llvm.masked.scatter.v{lanes}f32.v{lanes}p0({v} %a, {p} %ptrs, i32 4, {mk} %m)
+  %ones = insertelement {mk} poison, i1 true, i32 0
+  %all = shufflevector {mk} %ones, {mk} poison, <{lanes} x i32> zeroinitializer
+  %b = call {v} @llvm.masked.gather.v{lanes}f32.v{lanes}p0({p} %ptrs, i32 4, {mk} %all, {v} poison)
+  ret {v} %b
+}}
+declare {v} @llvm.masked.gather.v{lanes}f32.v{lanes}p0({p}, i32, {mk}, {v})
+declare void @llvm.masked.scatter.v{lanes}f32.v{lanes}p0({v}, {p}, i32, {mk})
+"#
+    )
+}
+
+#[test]
+fn gathers_and_scatters_use_the_machine_instructions() {
+    for m in machines() {
+        if !m.instrs.iter().any(|i| i.sem.op == SemOp::Gather) {
+            continue;
+        }
+        let lanes = m.vector_lanes(32).unwrap();
+        let ll = std::env::temp_dir().join(format!("dsp-isel-gather-{}-{}.ll", std::process::id(), m.name));
+        std::fs::write(&ll, gather_ir(lanes)).unwrap();
+        let module = select_file(&m, &ll, &IselOptions::default()).unwrap_or_else(|e| panic!("{}: {e:?}", m.name));
+        let f = func(&module, "f");
+        let text = dsp_mir::print::function(&m, f);
+        assert_eq!(count_sem(&m, f, SemOp::Gather), 2, "{}: {text}", m.name);
+        assert_eq!(count_sem(&m, f, SemOp::Scatter), 1, "{}: {text}", m.name);
+        assert!(count_sem(&m, f, SemOp::Extract) + count_sem(&m, f, SemOp::Insert) == 0, "{}: {text}", m.name);
+    }
+}
