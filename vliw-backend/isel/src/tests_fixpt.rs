@@ -188,3 +188,46 @@ fn gathers_and_scatters_use_the_machine_instructions() {
         assert!(count_sem(&m, f, SemOp::Extract) + count_sem(&m, f, SemOp::Insert) == 0, "{}: {text}", m.name);
     }
 }
+
+/// A vector of addresses as dsp-wfv writes a strided access: a broadcast
+/// base plus (x + <0, 1, …>) · n, as a vector GEP.
+fn vector_gep_ir(lanes: u32) -> String {
+    let iota: Vec<String> = (0..lanes).map(|k| format!("i32 {k}")).collect();
+    format!(
+        r#"
+define <{lanes} x i32> @f(ptr %base, i32 %x, i32 %n) {{
+  %nv0 = insertelement <{lanes} x i32> poison, i32 %n, i32 0
+  %nv = shufflevector <{lanes} x i32> %nv0, <{lanes} x i32> poison, <{lanes} x i32> zeroinitializer
+  %xv0 = insertelement <{lanes} x i32> poison, i32 %x, i32 0
+  %xv = shufflevector <{lanes} x i32> %xv0, <{lanes} x i32> poison, <{lanes} x i32> zeroinitializer
+  %lane = add <{lanes} x i32> %xv, <{iota}>
+  %idx = mul <{lanes} x i32> %nv, %lane
+  %b0 = insertelement <{lanes} x ptr> poison, ptr %base, i32 0
+  %b = shufflevector <{lanes} x ptr> %b0, <{lanes} x ptr> poison, <{lanes} x i32> zeroinitializer
+  %p = getelementptr i32, <{lanes} x ptr> %b, <{lanes} x i32> %idx
+  %v = call <{lanes} x i32> @llvm.masked.gather.v{lanes}i32.v{lanes}p0(<{lanes} x ptr> %p, i32 4, <{lanes} x i1> splat (i1 true), <{lanes} x i32> poison)
+  ret <{lanes} x i32> %v
+}}
+declare <{lanes} x i32> @llvm.masked.gather.v{lanes}i32.v{lanes}p0(<{lanes} x ptr>, i32, <{lanes} x i1>, <{lanes} x i32>)
+"#,
+        iota = iota.join(", ")
+    )
+}
+
+#[test]
+fn vector_addresses_and_lane_numbers_stay_in_vector_registers() {
+    for m in machines() {
+        if !m.instrs.iter().any(|i| i.sem.op == SemOp::Gather) {
+            continue;
+        }
+        let lanes = m.vector_lanes(32).unwrap();
+        let ll = std::env::temp_dir().join(format!("dsp-isel-vgep-{}-{}.ll", std::process::id(), m.name));
+        std::fs::write(&ll, vector_gep_ir(lanes)).unwrap();
+        let module = select_file(&m, &ll, &IselOptions::default()).unwrap_or_else(|e| panic!("{}: {e:?}", m.name));
+        let f = func(&module, "f");
+        let text = dsp_mir::print::function(&m, f);
+        assert_eq!(count_sem(&m, f, SemOp::Iota), 1, "{}: {text}", m.name);
+        assert_eq!(count_sem(&m, f, SemOp::Extract) + count_sem(&m, f, SemOp::Insert), 0, "{}: {text}", m.name);
+        assert_eq!(count_sem(&m, f, SemOp::Store), 0, "no constant through the stack: {}: {text}", m.name);
+    }
+}

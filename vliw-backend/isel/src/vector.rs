@@ -280,6 +280,19 @@ pub fn constant_vector(fx: &mut Fx, v: V, t: T) -> Result<Val, String> {
             return Ok(Val::N(vec![r; chunks as usize]));
         }
     }
+    // Integer lanes c + s·k: the machine's iota, scaled and offset.
+    if let (Shape::Native { file, chunks, .. }, Sc::Int(32)) = (fx.shape(t)?, sc) {
+        let consts: Vec<i64> = bits.iter().filter_map(|b| b.as_ref().ok().copied()).collect();
+        if consts.len() == bits.len() && consts.len() >= 2 {
+            let (c, step) = (consts[0], consts[1].wrapping_sub(consts[0]));
+            let affine = consts.iter().enumerate().all(|(k, &x)| (x as i32) == (c.wrapping_add(step.wrapping_mul(k as i64))) as i32);
+            if affine {
+                if let Some(v) = affine_vector(fx, file, chunks, c, step)? {
+                    return Ok(v);
+                }
+            }
+        }
+    }
     let lf = fx.sc_file(sc)?;
     let mut lanes = Vec::new();
     for b in bits {
@@ -289,6 +302,44 @@ pub fn constant_vector(fx: &mut Fx, v: V, t: T) -> Result<Val, String> {
         });
     }
     from_lanes(fx, lanes, t)
+}
+
+/// The vector `c + step·k` (lane k, over `chunks` registers) from the
+/// machine's iota; `None` when an operation is missing.
+fn affine_vector(fx: &mut Fx, file: RegFileId, chunks: u32, c: i64, step: i64) -> Result<Option<Val>, String> {
+    let int = fx.addr_file()?;
+    let per = chunk_lanes(fx, file) as i64;
+    let vop = |fx: &mut Fx, op: SemOp, args: &[A]| fx.try_op(op, Some(Ty::I32), None, Some(file), args).flatten();
+    let Some(iota) = vop(fx, SemOp::Iota, &[]) else { return Ok(None) };
+    let scaled = match step {
+        1 => iota,
+        s if s > 0 && (s as u64).is_power_of_two() => {
+            let sh = fx.imm(s.trailing_zeros() as i64, int)?;
+            let Some(r) = vop(fx, SemOp::Shl, &[A::R(iota), A::I(s.trailing_zeros() as i64)]).or_else(|| vop(fx, SemOp::Shl, &[A::R(iota), A::R(sh)])) else {
+                return Ok(None);
+            };
+            r
+        }
+        s => {
+            let k = fx.imm(s, int)?;
+            let Some(b) = broadcast(fx, k, file) else { return Ok(None) };
+            let Some(r) = vop(fx, SemOp::Mul, &[A::R(iota), A::R(b)]) else { return Ok(None) };
+            r
+        }
+    };
+    let mut out = Vec::new();
+    for ch in 0..chunks as i64 {
+        let off = c.wrapping_add(step.wrapping_mul(ch * per));
+        if off == 0 {
+            out.push(scaled);
+            continue;
+        }
+        let o = fx.imm(off as i32 as i64, int)?;
+        let Some(b) = broadcast(fx, o, file) else { return Ok(None) };
+        let Some(r) = vop(fx, SemOp::Add, &[A::R(scaled), A::R(b)]) else { return Ok(None) };
+        out.push(r);
+    }
+    Ok(Some(Val::N(out)))
 }
 
 /// The value of lane-wise LLVM instructions on vectors (arithmetic, compares, casts, select).

@@ -338,7 +338,97 @@ fn affine_index(fx: &mut Fx, file: isa_tablegen::RegFileId, off: i64, step: i64)
 }
 
 /// A GEP producing a vector of pointers: lane by lane.
+/// A GEP of pointer vectors in vector registers: the base (broadcast when
+/// scalar) plus each index times its stride, with vector shifts, multiplies
+/// and adds (32-bit indices; constant struct fields as broadcast offsets).
+/// `None` when the machine lacks an operation or the shapes do not fit.
+fn native_vector_gep(fx: &mut Fx, i: V) -> Result<Option<Val>, String> {
+    let Shape::Native { file, chunks, .. } = fx.shape(i.ty())? else { return Ok(None) };
+    let chunks = chunks as usize;
+    let dl = fx.dl;
+    let int = fx.addr_file()?;
+    let vec_op = |fx: &mut Fx, op: SemOp, args: &[A]| fx.try_op(op, Some(Ty::I32), None, Some(file), args).flatten();
+    // A value as `chunks` vector registers (broadcast when scalar).
+    let as_vector = |fx: &mut Fx, v: V| -> Result<Option<Vec<Reg>>, String> {
+        if matches!(v.ty().kind(), TyKind::Vector(..)) {
+            return Ok(match (fx.shape(v.ty())?, fx.val(v)?) {
+                (Shape::Native { chunks: c, .. }, Val::N(rs)) if c as usize == chunks => Some(rs),
+                _ => None,
+            });
+        }
+        let x = fx.reg(v)?;
+        Ok(broadcast(fx, x, file).map(|b| vec![b; chunks]))
+    };
+    let Some(mut acc) = as_vector(fx, i.operand(0))? else { return Ok(None) };
+    let mut ty = i.gep_source_type();
+    for k in 1..i.num_operands() {
+        let idx = i.operand(k);
+        let stride = if k == 1 {
+            dl.alloc_size(ty) as i64
+        } else {
+            match ty.kind() {
+                TyKind::Struct(fields) => {
+                    let Some((x, _)) = idx.const_int().or_else(|| idx.aggregate_element(0).and_then(|e| e.const_int())) else { return Ok(None) };
+                    let off = dl.field_offset(ty, x as u32) as i64;
+                    ty = fields[x as usize];
+                    if off != 0 {
+                        let o = fx.imm(off, int)?;
+                        let Some(b) = broadcast(fx, o, file) else { return Ok(None) };
+                        for a in acc.iter_mut() {
+                            let Some(r) = vec_op(fx, SemOp::Add, &[A::R(*a), A::R(b)]) else { return Ok(None) };
+                            *a = r;
+                        }
+                    }
+                    continue;
+                }
+                TyKind::Array(e, _) | TyKind::Vector(e, _) => {
+                    ty = e;
+                    dl.alloc_size(e) as i64
+                }
+                _ => return Ok(None),
+            }
+        };
+        let ibits = match idx.ty().kind() {
+            TyKind::Vector(e, _) => Fx::int_bits(e).unwrap_or(0),
+            TyKind::Int(b) => b,
+            _ => 0,
+        };
+        if ibits != 32 {
+            return Ok(None);
+        }
+        if idx.is_null_or_zero() || idx.const_int().is_some_and(|(v, _)| v == 0) {
+            continue;
+        }
+        let Some(x) = as_vector(fx, idx)? else { return Ok(None) };
+        for (a, x) in acc.iter_mut().zip(x) {
+            let scaled = match stride {
+                1 => Some(x),
+                s if s > 0 && (s as u64).is_power_of_two() => {
+                    let sh = s.trailing_zeros() as i64;
+                    vec_op(fx, SemOp::Shl, &[A::R(x), A::I(sh)]).or_else(|| {
+                        let r = fx.imm(sh, int).ok()?;
+                        vec_op(fx, SemOp::Shl, &[A::R(x), A::R(r)])
+                    })
+                }
+                s => {
+                    let c = fx.imm(s, int)?;
+                    let b = broadcast(fx, c, file);
+                    b.and_then(|b| vec_op(fx, SemOp::Mul, &[A::R(x), A::R(b)]))
+                }
+            };
+            let Some(scaled) = scaled else { return Ok(None) };
+            let Some(r) = vec_op(fx, SemOp::Add, &[A::R(*a), A::R(scaled)]) else { return Ok(None) };
+            *a = r;
+        }
+    }
+    Ok(Some(Val::N(acc)))
+}
+
 pub fn lower_vector_gep(fx: &mut Fx, i: V) -> Result<(), String> {
+    if let Some(v) = native_vector_gep(fx, i)? {
+        fx.set(i, v);
+        return Ok(());
+    }
     let t = i.ty();
     let n = vec_info(t)?.1 as usize;
     let dl = fx.dl;
