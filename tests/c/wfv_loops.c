@@ -1,4 +1,4 @@
-// wfv_loops: vec-function loops LLVM would otherwise reshape: a constant trip count (not unrolled first), an inclusive bound (InstCombine tests the counter itself), a vector function whose own loop LLVM's vectorizers would take, and a libm call with a uniform argument (made once, errno as in scalar code).
+// wfv_loops: vec-function loops LLVM would otherwise reshape: a constant trip count (not unrolled first), an inclusive bound (InstCombine tests the counter itself), a vector function whose own loop LLVM's vectorizers would take, a libm call with a uniform argument (made once, errno as in scalar code) and libm's vector variants.
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -24,7 +24,8 @@ __attribute__((noinline)) uint32_t scramble(uint32_t seed, const uint32_t *tab) 
 
 #pragma simd declare vec-function uniform(s) nomask
 __attribute__((noinline)) float scaled(float x, float s) {
-    return x * sqrtf(s) + 1.0f;
+    /* sqrtf(s): once per call; sqrtf(x), floorf, fabsf: libm's vector variants. */
+    return x * sqrtf(s) + 1.0f + sqrtf(x + 0.5f) + floorf(x * 0.37f) + fabsf(x - 9.5f);
 }
 
 int out[120];

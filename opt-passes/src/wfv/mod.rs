@@ -137,10 +137,27 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
     let cx = Cx { level: opts.level, ..Cx::for_machine(m, lanes, caps) };
     // The variants wanted, and those refused up front.
     let mut wanted: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
+    // Declared here, defined elsewhere (libm's variants, another file's):
+    // their variants are called as the directive promises them.
+    let mut external: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
     for vfn in &d.functions {
         for decl in &vfn.variants {
             if unsafe { LLVMCountBasicBlocks(vfn.function) } == 0 {
-                continue; // a declaration: its definition elsewhere gets the remark
+                // Its definition elsewhere gets the remarks.
+                if variant::refuse_declaration(vfn.function, decl, lanes).is_none() {
+                    let masks: &[bool] = match decl.mask {
+                        MaskMode::Both => &[false, true],
+                        MaskMode::Masked => &[true],
+                        MaskMode::Unmasked => &[false],
+                    };
+                    for &masked in masks {
+                        let name = variant::mangle(decl, masked, lanes, &vfn.name);
+                        if !external.iter().any(|w| w.1 == name) {
+                            external.push((vfn.function, name, decl.clone(), masked));
+                        }
+                    }
+                }
+                continue;
             }
             if let Some(why) = variant::refuse(vfn.function, decl, lanes) {
                 remarks.push(Remark { kind: RemarkKind::Missed, at: vfn.function, name: "NotVectorized", msg: format!("'{}' not vectorized: {why}", vfn.name) });
@@ -164,6 +181,10 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
     let (made, variants) = loop {
         let todo: Vec<_> = wanted.iter().filter(|w| !bad.contains(&w.0)).collect();
         let mut variants: HashMap<LLVMValueRef, Vec<Callee>> = HashMap::new();
+        for w in &external {
+            let vf = variant::declare(&cx, w.0, &w.2, w.3, &w.1);
+            variants.entry(w.0).or_default().push(Callee { func: vf, decl: w.2.clone(), masked: w.3 });
+        }
         let mut made = Vec::new();
         for w in &todo {
             let vf = variant::declare(&cx, w.0, &w.2, w.3, &w.1);

@@ -85,6 +85,14 @@ pub fn refuse(f: LLVMValueRef, decl: &VecFunctionDecl, lanes: u32) -> Option<Str
         if !LLVMGetEnumAttributeAtIndex(f, inkwell::llvm_sys::LLVMAttributeFunctionIndex, kind).is_null() {
             return Some("it is compiled without optimization (optnone)".into());
         }
+    }
+    refuse_declaration(f, decl, lanes)
+}
+
+/// Why no variant of `f` (declared, perhaps defined elsewhere) can exist for
+/// `decl` at `lanes`: the checks of its signature and clauses.
+pub fn refuse_declaration(f: LLVMValueRef, decl: &VecFunctionDecl, lanes: u32) -> Option<String> {
+    unsafe {
         if LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) != 0 {
             return Some("it is variadic".into());
         }
@@ -132,6 +140,11 @@ pub fn declare(cx: &Cx, f: LLVMValueRef, decl: &VecFunctionDecl, masked: bool, n
         }
         let vty = LLVMFunctionType(vret, params.as_mut_ptr(), params.len() as u32, 0);
         let cname = std::ffi::CString::new(name).unwrap_or_default();
+        // A variant of a function defined elsewhere, declared on an earlier try.
+        let known = LLVMGetNamedFunction(cx.m, cname.as_ptr());
+        if !known.is_null() && LLVMCountBasicBlocks(known) == 0 && LLVMCountBasicBlocks(f) == 0 {
+            return known;
+        }
         let vf = LLVMAddFunction(cx.m, cname.as_ptr(), vty);
         let linkage = LLVMGetLinkage(f);
         if matches!(linkage, LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage) {

@@ -118,15 +118,29 @@ double cbrt(double);
 float cbrtf(float);
 long double cbrtl(long double);
 double fabs(double);
+/* libm has vector variants of these (seed 001's function-level
+   vectorization: dspcc's vectorizer calls them from vectorized loops and
+   functions, lane for lane the same results and errno); the directive
+   needs dspcc's clang plugin. */
+#if defined(__dsp__)
+#define __DSP_VECTOR_VARIANTS _Pragma("simd declare vec-function")
+#else
+#define __DSP_VECTOR_VARIANTS
+#endif
+
+__DSP_VECTOR_VARIANTS
 float fabsf(float);
 long double fabsl(long double);
 double sqrt(double);
+__DSP_VECTOR_VARIANTS
 float sqrtf(float);
 long double sqrtl(long double);
 double ceil(double);
+__DSP_VECTOR_VARIANTS
 float ceilf(float);
 long double ceill(long double);
 double floor(double);
+__DSP_VECTOR_VARIANTS
 float floorf(float);
 long double floorl(long double);
 double nearbyint(double);
@@ -136,9 +150,11 @@ double rint(double);
 float rintf(float);
 long double rintl(long double);
 double round(double);
+__DSP_VECTOR_VARIANTS
 float roundf(float);
 long double roundl(long double);
 double trunc(double);
+__DSP_VECTOR_VARIANTS
 float truncf(float);
 long double truncl(long double);
 double atan2(double, double);
@@ -151,6 +167,7 @@ double remainder(double, double);
 float remainderf(float, float);
 long double remainderl(long double, long double);
 double copysign(double, double);
+__DSP_VECTOR_VARIANTS
 float copysignf(float, float);
 long double copysignl(long double, long double);
 double nextafter(double, double);
@@ -160,9 +177,11 @@ double fdim(double, double);
 float fdimf(float, float);
 long double fdiml(long double, long double);
 double fmax(double, double);
+__DSP_VECTOR_VARIANTS
 float fmaxf(float, float);
 long double fmaxl(long double, long double);
 double fmin(double, double);
+__DSP_VECTOR_VARIANTS
 float fminf(float, float);
 long double fminl(long double, long double);
 double hypot(double, double);
