@@ -202,7 +202,14 @@ fn registered_at_the_optimizer_last_extension_point() {
     let text = String::from_utf8_lossy(&out.stdout);
     // The function-level vectorizer first, then the preparation for the
     // backend, after the last function pass of the default pipeline.
-    assert!(text.contains("),dsp-wfv,dsp-prepare,"), "{text}");
+    assert!(text.contains("),dsp-wfv<all>,dsp-prepare,"), "{text}");
+    // The vectorizer's parameters parse in -passes=; unknown ones do not.
+    for (params, ok) in [("naive;auto", true), ("mem", true), ("fast", false)] {
+        let out = run(Command::new("opt-19")
+            .arg(format!("-load-pass-plugin={}", plugin().display()))
+            .args([&format!("-passes=dsp-wfv<{params}>"), "-disable-output", "/dev/null"]));
+        assert_eq!(out.status.success(), ok, "{params}: {}", String::from_utf8_lossy(&out.stderr));
+    }
 }
 
 #[test]
