@@ -156,7 +156,10 @@ fn the_contract_survives_dspccs_pipeline_on_every_machine() {
     write(&dir, "k.c", SRC);
     for m in machines() {
         for level in ["-O0", "-O1", "-O2", "-O3"] {
-            let out = run_ok(dspcc(&dir).args([&format!("--isa={m}"), level, "-Wno-pass-failed", "-S", "-emit-llvm", "-o", "-", "k.c"]));
+            // Up to the vectorizer (which consumes the contract: a loop it
+            // rewrites takes its mark with it, a declaration all of whose
+            // calls became variant calls is dropped).
+            let out = run_ok(dspcc(&dir).args([&format!("--isa={m}"), level, "-Wno-pass-failed", "-mllvm", "-dsp-wfv=false", "-S", "-emit-llvm", "-o", "-", "k.c"]));
             let ir = String::from_utf8(out.stdout).unwrap();
             check(&read(&ir), &format!("dspcc --isa={m} {level}"), &ir);
         }

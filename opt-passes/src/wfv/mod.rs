@@ -31,6 +31,7 @@ use inkwell::llvm_sys::prelude::*;
 use self::mask::Cx;
 use self::widen::Callee;
 use crate::caps::Caps;
+use crate::ir;
 use dsp_vec_contract::MaskMode;
 
 /// The kind of a remark (`-Rpass`, `-Rpass-missed`, `-Rpass-analysis`).
@@ -244,7 +245,11 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
     };
     let mut changed = !made.is_empty();
     for l in &d.loops {
-        changed |= vloop::run(&cx, l, &variants, &mut remarks);
+        // A loop inside one rewritten before it went with that loop's scalar copy.
+        let live = ir::blocks(l.function).into_iter().any(|b| unsafe { LLVMGetBasicBlockTerminator(b) } == l.latches[0]);
+        if live {
+            changed |= vloop::run(&cx, l, &variants, &mut remarks);
+        }
     }
     Ok((changed, remarks))
 }

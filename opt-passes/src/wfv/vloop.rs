@@ -40,13 +40,13 @@ pub fn run(cx: &Cx, l: &VecLoop, variants: &HashMap<LLVMValueRef, Vec<Callee>>, 
     }
     let nblocks = unsafe { LLVMCountBasicBlocks(l.function) };
     match rewrite(cx, l.function, l.latches[0], variants, Goal::Calls) {
-        Ok((calls, variant)) => {
+        Ok((calls, variant, at)) => {
             remarks.push(Remark {
                 kind: RemarkKind::Passed,
                 at,
                 name: "LoopVectorized",
                 msg: format!(
-                    "{} vectorized: {} iterations per step, {calls} call(s) of vector variants ('{variant}'), remainder in the scalar loop",
+                    "{} vectorized: {} iterations per step, {calls} call(s) of vector variants ('{variant}'), the rest as one step under a lane mask",
                     if l.auto { "loop (found without a directive)" } else { "vec-function loop" },
                     cx.lanes
                 ),
@@ -89,8 +89,10 @@ pub enum Goal {
 }
 
 /// Rewrites the loop whose latch ends in `latch_term` to run `lanes`
-/// iterations at a time; the number of vector calls made and the variants' names.
-pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &HashMap<LLVMValueRef, Vec<Callee>>, goal: Goal) -> R<(usize, String)> {
+/// iterations at a time (a `vec-function` loop: the rest as one masked
+/// step; an outer loop: the rest in the scalar loop); the number of vector
+/// calls made and the variants' names.
+pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &HashMap<LLVMValueRef, Vec<Callee>>, goal: Goal) -> R<(usize, String, LLVMValueRef)> {
     if !cx.lanes.is_power_of_two() {
         return Err("the lane count is not a power of two".into());
     }
@@ -242,6 +244,59 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
         let mut bbs = [check, end];
         LLVMAddIncoming(k, vals.as_mut_ptr(), bbs.as_mut_ptr(), 2);
     }
+    // After the vector loop of a vec-function loop: done, or the rest as one
+    // step under the lane mask `k < tc - vtc` (seed 001 §3.1); the scalar
+    // loop goes. An outer loop keeps its scalar loop for what is left (it
+    // may be vectorized again, narrower).
+    if goal == Goal::Calls {
+        let tail = e.new_block("wfv.tail");
+        e.at_end(vexit);
+        // (At the loop's source line: the remarks' anchor once the loop is gone.)
+        let anchor = unsafe {
+            let done = LLVMBuildICmp(b, P::LLVMIntEQ, vtc, tc, nm());
+            LLVMBuildCondBr(b, done, exit, tail)
+        };
+        let mut t2 = Emitter::new(cx, f, &r, variants, true);
+        t2.at_end(tail);
+        let b2 = t2.b;
+        let mask = unsafe {
+            let base = LLVMBuildAdd(b2, start, vtc, nm());
+            t2.map.insert(iv, VVal::Lin { base, stride: 1 });
+            let left = LLVMBuildSub(b2, tc, vtc, nm());
+            let vt = cx.vty(ity);
+            let ins = LLVMBuildInsertElement(b2, LLVMGetPoison(vt), left, c(0), nm());
+            let splat = LLVMBuildShuffleVector(b2, ins, LLVMGetPoison(vt), LLVMConstNull(cx.vty(cx.i32())), nm());
+            let mut lanes: Vec<LLVMValueRef> = (0..cx.lanes).map(|k| c(k as i64)).collect();
+            let iota = LLVMConstVector(lanes.as_mut_ptr(), cx.lanes);
+            LLVMBuildICmp(b2, P::LLVMIntULT, iota, splat, nm())
+        };
+        if at.divergent() {
+            t2.emit_linear(&order, Mask::V(mask), tail)?;
+        } else {
+            t2.emit_cfg(&order, Mask::V(mask), tail)?;
+        }
+        let [tend] = t2.ends[..] else { return Err("internal: the masked tail has no single end".into()) };
+        t2.at_end(tend);
+        t2.br(exit);
+        let calls = calls + t2.vector_calls;
+        // The scalar loop has no way in left: it goes.
+        unsafe {
+            LLVMSetSuccessor(pre_term, 0, check);
+            let dead: Vec<LLVMBasicBlockRef> = (0..cfg.blocks.len()).filter(|&x| lp.contains(x)).map(|x| cfg.blocks[x]).collect();
+            for &d in &dead {
+                for i in ir::instructions(d) {
+                    if LLVMGetTypeKind(LLVMTypeOf(i)) != inkwell::llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+                        LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+                    }
+                }
+            }
+            for &d in &dead {
+                LLVMDeleteBasicBlock(d);
+            }
+        }
+        let names: Vec<String> = variants.values().flatten().map(|c| ir::value_name(c.func)).filter(|n| !n.contains("xM")).collect();
+        return Ok((calls, names.join("', '"), anchor));
+    }
     // After the vector loop: done, or the scalar loop from start + vtc.
     let rph = e.new_block("wfv.scalar.ph");
     e.at_end(vexit);
@@ -264,7 +319,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
         LLVMInstructionEraseFromParent(iv);
     }
     let names: Vec<String> = variants.values().flatten().map(|c| ir::value_name(c.func)).filter(|n| !n.contains("xM")).collect();
-    Ok((calls, names.join("', '")))
+    Ok((calls, names.join("', '"), latch_term))
 }
 
 fn swap(p: P) -> P {
