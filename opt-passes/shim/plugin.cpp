@@ -27,6 +27,9 @@ static cl::opt<bool> DspWfv("dsp-wfv", cl::init(true),
 static cl::opt<std::string> DspWfvOpt("dsp-wfv-opt", cl::init("all"),
     cl::desc("dsp-wfv's analyses and optimizations: naive, mem or all (seed 001's configurations)"));
 
+static cl::opt<bool> DspWfvBoscc("dsp-wfv-boscc", cl::init(true),
+    cl::desc("dsp-wfv's branches on superword conditions around linearized blocks (seed 001 §2.2.1)"));
+
 static cl::opt<bool> DspWfvAuto("dsp-wfv-auto", cl::init(false),
     cl::desc("dsp-wfv also vectorizes calls in loops to functions proven safe without directives"));
 
@@ -84,7 +87,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (DspWfv && Level != OptimizationLevel::O0)
-          MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + ">"));
+          MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + ">"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspMaskedTail)

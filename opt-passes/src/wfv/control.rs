@@ -24,20 +24,18 @@ use super::widen::{nm, Emitter, VVal, R};
 use crate::ir;
 
 /// Whether block `bb` is worth a branch around it (the branch costs a mask
-/// reduction and the machine's branch delay): it calls, touches memory
-/// (gathers, masked accesses, per-lane code) or computes eight or more
-/// instructions besides its phis and terminator.
+/// reduction and the machine's branch delay; masked arithmetic, masked and
+/// gathered memory are cheap): it calls a function (run per lane or as a
+/// variant), or computes sixteen or more instructions besides its phis and
+/// terminator. Measured on bench-wfv: a lower bar (memory, eight
+/// instructions) lost more on BitonicSort than it won anywhere.
 fn worth_a_branch(bb: LLVMBasicBlockRef) -> bool {
     let insts: Vec<LLVMValueRef> = ir::instructions(bb)
         .into_iter()
         .filter(|&i| ir::opcode(i) != O::LLVMPHI && unsafe { LLVMIsATerminatorInst(i).is_null() })
         .collect();
-    let costly = |i: &LLVMValueRef| match ir::opcode(*i) {
-        O::LLVMLoad | O::LLVMStore => true,
-        O::LLVMCall => !ir::called_intrinsic(*i).is_some_and(|n| n.starts_with("llvm.dbg.") || n.starts_with("llvm.lifetime.")),
-        _ => false,
-    };
-    insts.len() >= 8 || insts.iter().any(costly)
+    let calls = |i: &LLVMValueRef| ir::opcode(*i) == O::LLVMCall && ir::called_intrinsic(*i).is_none();
+    insts.len() >= 16 || insts.iter().any(calls)
 }
 
 /// The block whose terminator uses operand `k` of `user` (for a phi: its
@@ -379,7 +377,7 @@ impl Emitter<'_> {
                 now.insert(k, Mask::V(cx.zeros()));
             }
             let by_all = b == self.r.entry || self.r.attrs.by_all[b];
-            if self.cx.level == super::Level::All && header.is_none() && !by_all && worth_a_branch(bb) {
+            if self.cx.level == super::Level::All && self.cx.boscc && header.is_none() && !by_all && worth_a_branch(bb) {
                 self.body_on_superword(b, bm)?;
             } else {
                 self.body(b, bm)?;

@@ -22,6 +22,8 @@ pub struct Cx {
     /// The machine gathers and scatters 32-bit elements (else lane by lane).
     pub gather: bool,
     pub scatter: bool,
+    /// Branches on superword conditions around linearized blocks (level All).
+    pub boscc: bool,
 }
 
 impl Cx {
@@ -32,7 +34,7 @@ impl Cx {
     }
 
     pub fn new(m: LLVMModuleRef, lanes: u32) -> Cx {
-        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All, gather: false, scatter: false }
+        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All, gather: false, scatter: false, boscc: true }
     }
     pub fn vty(&self, t: LLVMTypeRef) -> LLVMTypeRef {
         unsafe { LLVMVectorType(t, self.lanes) }

@@ -66,17 +66,19 @@ pub enum Level {
     All,
 }
 
-/// The pass's parameters: `dsp-wfv<naive|mem|all[;auto]>`.
+/// The pass's parameters: `dsp-wfv<naive|mem|all[;auto][;no-boscc]>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     pub level: Level,
     /// Also candidates without directives (`-fvec-function=auto`).
     pub auto: bool,
+    /// Branches on superword conditions at level `All` (§2.2.1; `no-boscc` off).
+    pub boscc: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { level: Level::All, auto: false }
+        Options { level: Level::All, auto: false, boscc: true }
     }
 }
 
@@ -90,7 +92,8 @@ impl Options {
                 "mem" => o.level = Level::Mem,
                 "all" => o.level = Level::All,
                 "auto" => o.auto = true,
-                _ => return Err(format!("dsp-wfv: unknown parameter '{p}' (expected naive, mem, all or auto)")),
+                "no-boscc" => o.boscc = false,
+                _ => return Err(format!("dsp-wfv: unknown parameter '{p}' (expected naive, mem, all, auto or no-boscc)")),
             }
         }
         Ok(o)
@@ -135,7 +138,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
         }
         d.loops.extend(found.loops);
     }
-    let cx = Cx { level: opts.level, ..Cx::for_machine(m, lanes, caps) };
+    let cx = Cx { level: opts.level, boscc: opts.boscc, ..Cx::for_machine(m, lanes, caps) };
     // The variants wanted, and those refused up front.
     let mut wanted: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
     // Declared here, defined elsewhere (libm's variants, another file's):

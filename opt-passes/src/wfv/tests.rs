@@ -94,12 +94,14 @@ join0:
 then:
   %q = getelementptr i32, ptr %p, i32 %x
   %v = load i32, ptr %q
-  %w = add i32 %v, %x
+  %e = call i32 @ext(i32 %v)
+  %w = add i32 %e, %x
   br label %join
 join:
   %r = phi i32 [ %w, %then ], [ %x, %join0 ]
   ret i32 %r
 }
+declare i32 @ext(i32)
 "#;
 
 fn analysis_of(level: Level) -> (String, String) {
@@ -116,7 +118,7 @@ fn analysis_of(level: Level) -> (String, String) {
 #[test]
 fn levels_naive_mem_and_all() {
     // All: the uniform branch stays a branch, the divergent one is
-    // linearized, and the block with the load sits behind a branch on its mask.
+    // linearized, and the block with the call sits behind a branch on its mask.
     let (all, text) = analysis_of(Level::All);
     assert!(all.contains("1 divergent branches"), "{all}");
     assert!(all.contains("1 blocks behind branches on superword conditions"), "{all}");

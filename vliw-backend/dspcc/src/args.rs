@@ -209,6 +209,8 @@ pub struct Options {
     pub vec_function_auto: bool,
     /// `-fvec-function-opt=naive|mem|all` (seed 001's configurations), as given.
     pub vec_function_opt: Option<String>,
+    /// `-fno-vec-function-boscc`: no branches on superword conditions.
+    pub no_boscc: bool,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -255,6 +257,7 @@ impl Default for Options {
             vec_function: true,
             vec_function_auto: false,
             vec_function_opt: None,
+            no_boscc: false,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -411,6 +414,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-outer-loop-vectorize" => o.outer_vec = Some(false),
             "-fvec-function" => o.vec_function = true,
             "-fno-vec-function" => o.vec_function = false,
+            "-fvec-function-boscc" => o.no_boscc = false,
+            "-fno-vec-function-boscc" => o.no_boscc = true,
             "-fvec-function=auto" => {
                 o.vec_function = true;
                 o.vec_function_auto = true;
@@ -566,6 +571,8 @@ OPTIONS:
                                            configurations): none, uniform/consecutive/aligned attributes, or
                                            those plus kept uniform branches and branches on superword conditions
                                            (default all; remarks: -Rpass=wfv)
+  -fvec-function-boscc -fno-vec-function-boscc
+                                           those branches on superword conditions on (default) or off
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   -floop-strength-reduce -fno-loop-strength-reduce
                                            LLVM's loop strength reduction before selection (on from -O1)

@@ -318,6 +318,9 @@ impl Planner<'_> {
         if self.o.vec_function_auto {
             v.extend(["-mllvm".to_string(), "-dsp-wfv-auto".to_string()]);
         }
+        if self.o.no_boscc {
+            v.extend(["-mllvm".to_string(), "-dsp-wfv-boscc=false".to_string()]);
+        }
         v
     }
 
@@ -771,6 +774,7 @@ mod tests {
         assert!(has(&jobs("-O2 -fvec-function-opt=naive -c x.c")[0].1, &["-mllvm", "-dsp-wfv-opt=naive"]));
         assert!(has(&jobs("-O2 -fvec-function=auto -c x.c")[0].1, &["-mllvm", "-dsp-wfv-auto"]));
         assert!(!jobs("-O2 -c x.c")[0].1.iter().any(|a| a.starts_with("-dsp-wfv")));
+        assert!(has(&jobs("-O2 -fno-vec-function-boscc -c x.c")[0].1, &["-mllvm", "-dsp-wfv-boscc=false"]));
         assert!(plan_for("-fvec-function-opt=fast -c x.c").is_err());
         assert!(plan_for("-fvec-function=manual -c x.c").is_err());
     }
