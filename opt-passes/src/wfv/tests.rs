@@ -107,7 +107,7 @@ declare i32 @ext(i32)
 fn analysis_of(level: Level) -> (String, String) {
     let t = TestModule::parse(LEVELS);
     let m = isa_tablegen::Machine::load("ftm").unwrap();
-    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m), &Options { level, auto: false }).unwrap();
+    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m), &Options { level, auto: false, boscc: true }).unwrap();
     assert!(changed, "{remarks:?}");
     let text = t.text();
     crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
