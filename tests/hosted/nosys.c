@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -58,6 +59,8 @@ int main(void)
     printf("fchown %d errno %d\n", r, errno);
     struct passwd pw, *res = &pw;
     char buf[64];
+    pthread_t t;
+    printf("pthread_create %d pthread_join %d\n", pthread_create(&t, NULL, NULL, NULL), pthread_join(t, NULL));
     printf("getpwuid %p getpwnam %p getpwuid_r %d %p\n", (void *)getpwuid(getuid()), (void *)getpwnam("root"),
            getpwuid_r(0, &pw, buf, sizeof buf, &res), (void *)res);
     return 0;

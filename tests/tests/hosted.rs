@@ -196,7 +196,7 @@ fn impossible_calls_link_and_fail_with_enosys() {
         "fork -1 errno 38\nexecv -1 errno 38\npopen (nil) errno 38\npipe -1 errno 38\nwaitpid -1 errno 10\nsystem(NULL) 0\n\
          dlopen (nil): dlopen: dynamic loading is not supported on this static target\nsched_yield 0 nprocs 1\nsigaction 0\n\
          kill self 0 got 10\ngetrusage 0\nmmap failed 1 errno 38 munmap -1\nioctl -1 errno 25\nutime -1 errno 38\n\
-         utimes -1 errno 38\nfchown -1 errno 38\ngetpwuid (nil) getpwnam (nil) getpwuid_r 0 (nil)\n"
+         utimes -1 errno 38\nfchown -1 errno 38\npthread_create 38 pthread_join 3\ngetpwuid (nil) getpwnam (nil) getpwuid_r 0 (nil)\n"
     );
     let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&exe).unwrap().permissions());
     assert_eq!(mode & 0o111, 0o111, "executables are executable: {mode:o}");
