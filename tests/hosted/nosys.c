@@ -6,9 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utime.h>
 
 static int got;
 static void on_usr1(int sig) { got = sig; }
@@ -39,5 +45,23 @@ int main(void)
     printf("kill self %d got %d\n", r, got);
     struct rusage ru;
     printf("getrusage %d\n", getrusage(RUSAGE_SELF, &ru));
+    /* What the SQLite shell and others include: no MMU, no devices, no users. */
+    void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    printf("mmap failed %d errno %d munmap %d\n", m == MAP_FAILED, errno, munmap(m, 4096));
+    struct winsize ws;
+    r = ioctl(1, TIOCGWINSZ, &ws);
+    printf("ioctl %d errno %d\n", r, errno);
+    r = utime("x", NULL);
+    printf("utime %d errno %d\n", r, errno);
+    r = utimes("x", NULL);
+    printf("utimes %d errno %d\n", r, errno);
+    r = fchown(1, 0, 0);
+    printf("fchown %d errno %d\n", r, errno);
+    struct passwd pw, *res = &pw;
+    char buf[64];
+    pthread_t t;
+    printf("pthread_create %d pthread_join %d\n", pthread_create(&t, NULL, NULL, NULL), pthread_join(t, NULL));
+    printf("getpwuid %p getpwnam %p getpwuid_r %d %p\n", (void *)getpwuid(getuid()), (void *)getpwnam("root"),
+           getpwuid_r(0, &pw, buf, sizeof buf, &res), (void *)res);
     return 0;
 }

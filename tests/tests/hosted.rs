@@ -195,7 +195,8 @@ fn impossible_calls_link_and_fail_with_enosys() {
         String::from_utf8_lossy(&out.stdout),
         "fork -1 errno 38\nexecv -1 errno 38\npopen (nil) errno 38\npipe -1 errno 38\nwaitpid -1 errno 10\nsystem(NULL) 0\n\
          dlopen (nil): dlopen: dynamic loading is not supported on this static target\nsched_yield 0 nprocs 1\nsigaction 0\n\
-         kill self 0 got 10\ngetrusage 0\n"
+         kill self 0 got 10\ngetrusage 0\nmmap failed 1 errno 38 munmap -1\nioctl -1 errno 25\nutime -1 errno 38\n\
+         utimes -1 errno 38\nfchown -1 errno 38\npthread_create 38 pthread_join 3\ngetpwuid (nil) getpwnam (nil) getpwuid_r 0 (nil)\n"
     );
     let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&exe).unwrap().permissions());
     assert_eq!(mode & 0o111, 0o111, "executables are executable: {mode:o}");
@@ -255,4 +256,54 @@ fn undefined_behaviour_sanitizer_reports_file_line_and_check() {
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(out.status.code() == Some(1) && err.starts_with("dspcc: error: '") && err.contains("not supported"), "{flag}: {err}");
     }
+}
+
+#[test]
+fn output_is_written_as_the_program_writes_it() {
+    use std::io::{BufRead, Write};
+    use std::process::Stdio;
+    let dir = scratch("interactive");
+    let exe = dir.join("interactive");
+    dsp_build("ftm", "-O2", "interactive.c", &exe);
+    // stdout and stderr on one pipe: in the order written, not stdout first.
+    let out = run(Command::new("sh").arg("-c").arg("\"$0\" --strict \"$1\" order 2>&1").arg(tool("dsp-sim")).arg(&exe));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "out 0\nerr 0\nout 1\nerr 1\nout 2\nerr 2\n");
+    // Each prompt arrives before the answer to it is typed.
+    let mut child = sim().arg(&exe).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        let mut r = std::io::BufReader::new(stdout);
+        loop {
+            let mut buf = Vec::new();
+            match r.read_until(b'?', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => drop(tx.send(String::from_utf8_lossy(&buf).into_owned())),
+            }
+        }
+    });
+    let wait = std::time::Duration::from_secs(60);
+    assert_eq!(rx.recv_timeout(wait).expect("first prompt before any input"), "question 1?");
+    writeln!(input, "forty-two").unwrap();
+    assert_eq!(rx.recv_timeout(wait).expect("second prompt"), " answer 1: forty-two\nquestion 2?");
+    drop(input);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn stdout_is_line_buffered_on_a_terminal() {
+    // `script` gives the program a terminal: the stdout line is written
+    // before the stderr line although the program never flushes.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` (util-linux) for a terminal");
+        return;
+    }
+    let dir = scratch("tty");
+    let exe = dir.join("interactive");
+    dsp_build("ftm", "-O2", "interactive.c", &exe);
+    let cmd = format!("{} --strict {} tty", tool("dsp-sim").display(), exe.display());
+    let out = run(Command::new("script").args(["-qec", &cmd, "/dev/null"]).stdin(std::process::Stdio::null()));
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert!(text.contains("line on stdout\nline on stderr\n"), "{text:?}");
 }

@@ -97,6 +97,8 @@ uid_t geteuid(void);
 gid_t getgid(void);
 gid_t getegid(void);
 int setuid(uid_t);
+int fchown(int, uid_t, gid_t);
+int lchown(const char *, uid_t, gid_t);
 int setgid(gid_t);
 int gethostname(char *, size_t);
 char *getlogin(void);

@@ -2,7 +2,11 @@
  * dsp-sim writes: --env, --host-env), getenv/setenv/unsetenv/putenv,
  * temporary file names (mkstemp and friends: a deterministic sequence of
  * names, tried until one is free), realpath within the simulator's root,
- * and POSIX getopt (no argument permutation, glibc's messages). */
+ * and getopt as glibc's: operands are skipped and argv permuted so that they
+ * end up after the options, unless the option string starts with '+' or
+ * POSIXLY_CORRECT is set (then the first operand ends the options, as POSIX
+ * says); a leading '-' returns each operand as the argument of option 1;
+ * optind = 0 restarts a scan; glibc's messages. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -263,18 +267,70 @@ char *realpath(const char *restrict path, char *restrict out)
 char *optarg;
 int optind = 1, opterr = 1, optopt;
 static int optpos; /* position inside a group of short options */
+static int group_end; /* argv[optind..group_end) is the current option group and its argument */
+
+/* An option element (or "--"), not an operand. */
+static int is_option(const char *a)
+{
+    return a && a[0] == '-' && a[1] != 0;
+}
+
+/* How many elements the option group argv[j] takes: 2 when its last option
+ * needs the next element as its argument, else 1. */
+static int option_span(int argc, char *const argv[], int j, const char *opts)
+{
+    if (strcmp(argv[j], "--") == 0)
+        return 1;
+    for (const char *p = argv[j] + 1; *p; p++) {
+        const char *o = *p == ':' ? NULL : strchr(opts, *p);
+        if (o && o[1] == ':')
+            return p[1] == 0 && o[2] != ':' && j + 1 < argc ? 2 : 1;
+    }
+    return 1;
+}
+
+/* Moves the n elements at argv[j] before the operands argv[optind..j). */
+static void permute(char *const argv[], int j, int n)
+{
+    char **v = (char **)argv;
+    for (int k = 0; k < n; k++) {
+        char *a = v[j + k];
+        memmove(v + optind + k + 1, v + optind + k, (size_t)(j - optind) * sizeof *v);
+        v[optind + k] = a;
+    }
+}
 
 int getopt(int argc, char *const argv[], const char *opts)
 {
     const char *prog = argc > 0 ? argv[0] : "";
     int colon = opts[0] == ':' || ((opts[0] == '+' || opts[0] == '-') && opts[1] == ':');
+    int order = *opts == '+' || getenv("POSIXLY_CORRECT") ? '+' : *opts == '-' ? '-' : 0;
     if (*opts == '+' || *opts == '-')
         opts++;
     if (*opts == ':')
         opts++;
     optarg = NULL;
+    if (optind == 0)
+        optind = 1, optpos = 0;
     if (optpos == 0) {
-        if (optind >= argc || !argv[optind] || argv[optind][0] != '-' || argv[optind][1] == 0)
+        if (optind >= argc || !argv[optind])
+            return -1;
+        if (!is_option(argv[optind]) && order == '-') {
+            optarg = argv[optind++];
+            return 1;
+        }
+        group_end = argc;
+        if (!is_option(argv[optind]) && order == 0) {
+            int j = optind;
+            while (j < argc && argv[j] && !is_option(argv[j]))
+                j++;
+            if (j >= argc || !argv[j])
+                return -1;
+            int n = option_span(argc, argv, j, opts);
+            permute(argv, j, n);
+            group_end = optind + n; /* an operand after it is no option argument */
+        }
+        if (!is_option(argv[optind]))
             return -1;
         if (strcmp(argv[optind], "--") == 0) {
             optind++;
@@ -298,7 +354,7 @@ int getopt(int argc, char *const argv[], const char *opts)
             optarg = argv[optind] + optpos;
         } else if (o[2] == ':') {
             optarg = NULL;
-        } else if (optind + 1 < argc) {
+        } else if (optind + 1 < group_end) {
             optarg = argv[++optind];
         } else {
             optopt = c;

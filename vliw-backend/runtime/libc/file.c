@@ -1,13 +1,18 @@
 /* file.c: the standard streams and character/block I/O on any stream. stdout
  * is fully buffered in 4096-byte blocks (what glibc does for a pipe or file:
  * the bytes out so far are always a whole number of blocks until fflush or
- * exit), stderr is unbuffered, stdin reads through __dsp_read in blocks.
+ * exit) and line-buffered when it is a terminal (isatty, checked on its first
+ * write, as glibc does), stderr is unbuffered, stdin reads through __dsp_read
+ * in blocks; reading stdin first flushes a line-buffered stdout (glibc flushes
+ * every line-buffered stream when a read needs input), so an interactive
+ * program's prompts and results appear in order with what is typed.
  * Streams of hosted files (fileio.c) share this code; one buffer serves
  * reading or writing, switched on the first operation of the other kind.
  * Return values follow glibc (fputs returns 1, puts the length + 1). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stdio_impl.h"
 #include "syscalls.h"
@@ -16,7 +21,7 @@ static unsigned char stdout_buf[__DSP_STDOUT_BUF];
 static unsigned char stdin_buf[__DSP_STDIN_BUF];
 
 static struct __dsp_file file_stdin = {0, __DSP_F_READ, _IOFBF, stdin_buf, sizeof stdin_buf, 0, 0, 0, EOF};
-static struct __dsp_file file_stdout = {1, __DSP_F_WRITE, _IOFBF, stdout_buf, sizeof stdout_buf, 0, 0, 0, EOF};
+static struct __dsp_file file_stdout = {1, __DSP_F_WRITE | __DSP_F_TTYCHECK, _IOFBF, stdout_buf, sizeof stdout_buf, 0, 0, 0, EOF};
 static struct __dsp_file file_stderr = {2, __DSP_F_WRITE, _IONBF, NULL, 0, 0, 0, 0, EOF};
 
 FILE *stdin = &file_stdin;
@@ -65,9 +70,20 @@ static int flush_buffer(FILE *f)
     return 0;
 }
 
+/* The buffering of stdout, decided on its first use: line-buffered on a
+ * terminal (unless setvbuf chose already). */
+static void check_tty(FILE *f)
+{
+    f->flags &= ~__DSP_F_TTYCHECK;
+    if (f->mode == _IOFBF && isatty(f->fd))
+        f->mode = _IOLBF;
+}
+
 int __dsp_fwrite_bytes(FILE *f, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
+    if (f->flags & __DSP_F_TTYCHECK)
+        check_tty(f);
     if (!(f->flags & __DSP_F_WRITE)) {
         f->flags |= __DSP_F_ERR;
         errno = EBADF;
@@ -178,6 +194,12 @@ static int refill(FILE *f)
     }
     if (f->wlen && flush_buffer(f) != 0)
         return EOF;
+    if (f == stdin) {
+        if (stdout->flags & __DSP_F_TTYCHECK)
+            check_tty(stdout);
+        if (stdout->mode == _IOLBF)
+            flush_buffer(stdout);
+    }
     unsigned char one;
     unsigned char *dst = f->size ? f->buf : &one;
     unsigned cap = f->size ? (unsigned)f->size : 1;
@@ -301,6 +323,7 @@ int setvbuf(FILE *f, char *buf, int mode, size_t size)
     if (mode != _IOFBF && mode != _IOLBF && mode != _IONBF)
         return -1;
     fflush(f);
+    f->flags &= ~__DSP_F_TTYCHECK;
     f->mode = mode;
     if (mode == _IONBF) {
         if (f->flags & __DSP_F_WRITE) {

@@ -1,10 +1,12 @@
 /* posix.c: POSIX file calls on the simulator's hosted files (open, close,
  * read, write, lseek, unlink, rename, stat ..., confined by dsp-sim to its
  * root directory), process and system queries with fixed answers (one
- * process, pid 1, user 0, one processor), and the calls a bare-metal DSP
- * cannot serve, which fail with ENOSYS. */
+ * process, pid 1, user 0, one processor, no user database: getpwuid and
+ * friends find nobody), and the calls a bare-metal DSP cannot serve, which
+ * fail with ENOSYS. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -240,6 +242,8 @@ int chown(const char *p, uid_t u, gid_t g) { (void)p; (void)u; (void)g; return n
 int chmod(const char *p, mode_t m) { (void)p; (void)m; return nosys(); }
 int fchmod(int fd, mode_t m) { (void)fd; (void)m; return nosys(); }
 int mkfifo(const char *p, mode_t m) { (void)p; (void)m; return nosys(); }
+int fchown(int fd, uid_t u, gid_t g) { (void)fd; (void)u; (void)g; return nosys(); }
+int lchown(const char *p, uid_t u, gid_t g) { (void)p; (void)u; (void)g; return nosys(); }
 int setuid(uid_t u) { (void)u; return nosys(); }
 int setgid(gid_t g) { (void)g; return nosys(); }
 pid_t setsid(void) { return nosys(); }
@@ -311,3 +315,23 @@ long fpathconf(int fd, int name)
 }
 
 int getpagesize(void) { return 4096; }
+
+struct passwd *getpwuid(uid_t u) { (void)u; return NULL; }
+struct passwd *getpwnam(const char *n) { (void)n; return NULL; }
+struct passwd *getpwent(void) { return NULL; }
+void setpwent(void) {}
+void endpwent(void) {}
+
+int getpwuid_r(uid_t u, struct passwd *pw, char *buf, size_t len, struct passwd **res)
+{
+    (void)u; (void)pw; (void)buf; (void)len;
+    *res = NULL;
+    return 0;
+}
+
+int getpwnam_r(const char *n, struct passwd *pw, char *buf, size_t len, struct passwd **res)
+{
+    (void)n; (void)pw; (void)buf; (void)len;
+    *res = NULL;
+    return 0;
+}

@@ -1,12 +1,18 @@
 /* process.c: what a bare-metal DSP cannot do links and fails at run time:
  * no other processes (fork, exec*, wait, system), no dynamic loading
- * (dlopen), one core and no scheduler (sched_*), no timers (alarm). */
+ * (dlopen), one core and no scheduler (sched_*), no timers (alarm), no MMU
+ * (mmap and friends), no terminal or device control (ioctl: ENOTTY), no
+ * changes to host file times (utime, utimes). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utime.h>
 
 static int nosys(void)
 {
@@ -99,3 +105,31 @@ unsigned alarm(unsigned s)
 }
 
 int pause(void) { return nosys(); }
+
+void *mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
+{
+    (void)a; (void)n; (void)prot; (void)flags; (void)fd; (void)off;
+    errno = ENOSYS;
+    return MAP_FAILED;
+}
+
+void *mremap(void *a, size_t n, size_t m, int flags, ...)
+{
+    (void)a; (void)n; (void)m; (void)flags;
+    errno = ENOSYS;
+    return MAP_FAILED;
+}
+
+int munmap(void *a, size_t n) { (void)a; (void)n; return nosys(); }
+int mprotect(void *a, size_t n, int p) { (void)a; (void)n; (void)p; return nosys(); }
+int msync(void *a, size_t n, int f) { (void)a; (void)n; (void)f; return nosys(); }
+int madvise(void *a, size_t n, int f) { (void)a; (void)n; (void)f; return nosys(); }
+int utime(const char *p, const struct utimbuf *t) { (void)p; (void)t; return nosys(); }
+int utimes(const char *p, const struct timeval t[2]) { (void)p; (void)t; return nosys(); }
+
+int ioctl(int fd, unsigned long req, ...)
+{
+    (void)fd; (void)req;
+    errno = ENOTTY;
+    return -1;
+}

@@ -17,6 +17,7 @@
 #define __DSP_F_EOF 4    /* end of file seen */
 #define __DSP_F_ERR 8    /* error seen */
 #define __DSP_F_ALLOC 16 /* FILE allocated by fopen/fdopen (freed by fclose) */
+#define __DSP_F_TTYCHECK 32 /* stdout: line-buffered if a terminal (decided on first use) */
 
 /* Streams open at once, the standard three included (the table
  * __dsp_stdio_files, which dsp-sim also reads to write out the buffers of

@@ -38,8 +38,12 @@ pub struct Core {
     /// Buffered stores of the current bundle: (offset, length, value).
     pub stores: Vec<(usize, u32, u64)>,
     pub sys: SysRegs,
+    /// The program's output on fd 1 and 2 (empty when `stream_output`).
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
+    /// Write fd 1 and 2 through to the host's stdout/stderr as the program
+    /// writes them (`Sim::stream_output`).
+    pub stream_output: bool,
     pub stdin: Box<dyn Read>,
     /// Set by the exit system call.
     pub exit: Option<i32>,

@@ -123,6 +123,7 @@ impl<'m> Sim<'m> {
                 sys,
                 stdout: Vec::new(),
                 stderr: Vec::new(),
+                stream_output: false,
                 stdin: Box::new(std::io::empty()),
                 exit: None,
                 dummy_id: layout.nids,
@@ -152,6 +153,14 @@ impl<'m> Sim<'m> {
             self.core.flush_guest_streams();
         }
         outcome
+    }
+
+    /// Writes the program's stdout and stderr through to the host's as it
+    /// writes them (what `dsp-sim` does: an interactive program's output
+    /// appears in order with its input), instead of collecting them in
+    /// `core.stdout`/`core.stderr` (the default).
+    pub fn stream_output(&mut self, on: bool) {
+        self.core.stream_output = on;
     }
 
     /// Gives the program its arguments, environment, files and clock (the

@@ -7,7 +7,7 @@
 //! | N | call | result |
 //! |---|---|---|
 //! | 0 | exit(status) | the run ends after this bundle, status = low 8 bits |
-//! | 1 | write(fd, buf, len) | bytes written; fd 1/2 go to the simulator's buffered stdout/stderr |
+//! | 1 | write(fd, buf, len) | bytes written; fd 1/2 go to the simulator's stdout/stderr (`Core::stdout`/`stderr`, or straight to the host's with `Sim::stream_output`) |
 //! | 2 | cycle counter | rets[0] low, rets[1] high 32 bits of the cycles before the trap |
 //! | 3 | read(fd, buf, len) | bytes read (one read, as POSIX); fd 0 is the simulator's stdin |
 //! | 4 | args(top) | address of the argument block written below `top` (`Host::args_block`) |
@@ -96,13 +96,9 @@ impl Core {
                 let (fd, buf, len) = (a(0)?, a(1)?, a(2)?);
                 let off = if len > 0 { self.mem.check(buf, len, 1, false)? } else { 0 };
                 let bytes = &self.mem.bytes[off..off + len as usize];
-                match fd {
-                    1 => self.stdout.extend_from_slice(bytes),
-                    2 => self.stderr.extend_from_slice(bytes),
-                    _ => {}
-                }
                 ret(match fd {
-                    1 | 2 => Ok(len as u64),
+                    1 => guest_output(self.stream_output, true, &mut self.stdout, bytes).map(|()| len as u64),
+                    2 => guest_output(self.stream_output, false, &mut self.stderr, bytes).map(|()| len as u64),
                     0 => Err(errno::EBADF),
                     _ => self.host.write(fd, bytes).map(|n| n as u64),
                 })
@@ -276,8 +272,8 @@ impl Core {
             }
             let Some(bytes) = self.mem.slice(buf, wlen).map(<[u8]>::to_vec) else { continue };
             match fd {
-                1 => self.stdout.extend_from_slice(&bytes),
-                2 => self.stderr.extend_from_slice(&bytes),
+                1 => drop(guest_output(self.stream_output, true, &mut self.stdout, &bytes)),
+                2 => drop(guest_output(self.stream_output, false, &mut self.stderr, &bytes)),
                 _ => {
                     let _ = self.host.write(fd, &bytes);
                 }
@@ -287,4 +283,23 @@ impl Core {
             }
         }
     }
+}
+
+/// Output of the program on its fd 1 (`to_stdout`) or 2: kept in `buf`
+/// (`Core::stdout` or `Core::stderr`, for library users and tests), or, when
+/// `stream`, written to the host's stdout or stderr at once, as the `write`
+/// system call of a native program would be.
+fn guest_output(stream: bool, to_stdout: bool, buf: &mut Vec<u8>, bytes: &[u8]) -> Result<(), errno::Errno> {
+    use std::io::Write;
+    if !stream {
+        buf.extend_from_slice(bytes);
+        return Ok(());
+    }
+    let written = if to_stdout {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes).and_then(|()| out.flush())
+    } else {
+        std::io::stderr().lock().write_all(bytes)
+    };
+    written.map_err(|e| errno::from_io(&e))
 }

@@ -1,5 +1,6 @@
 /* sys/time.h: gettimeofday (the simulator's cycle counter, or the host
- * clock under dsp-sim --host-time), and the timeval macros. */
+ * clock under dsp-sim --host-time), and the timeval macros; utimes fails
+ * with ENOSYS (host file times are not changed). */
 #ifndef _SYS_TIME_H
 #define _SYS_TIME_H
 

@@ -173,6 +173,7 @@ fn main() -> ExitCode {
         Err(e) => return fail(format!("{}: {e}", args.exe.display())),
     };
     sim.set_stdin(Box::new(std::io::stdin()));
+    sim.stream_output(true);
     if let Err(e) = host_config(&args, program_args).and_then(|c| sim.set_host(c)) {
         return fail(e);
     }
@@ -184,9 +185,9 @@ fn main() -> ExitCode {
     if let Some(mut t) = sim.trace_out.take() {
         let _ = t.flush();
     }
-    let _ = std::io::stdout().write_all(&sim.core.stdout);
+    // The program's output went to stdout and stderr as it was written
+    // (stream_output); flush what a fault left in the C library's buffers.
     let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().write_all(&sim.core.stderr);
     let code = match outcome {
         Outcome::Exit(status) => ExitCode::from(status as u8),
         Outcome::Fault(f) => {
