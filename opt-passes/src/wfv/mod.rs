@@ -139,34 +139,23 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
         d.loops.extend(found.loops);
     }
     let cx = Cx { level: opts.level, boscc: opts.boscc, ..Cx::for_machine(m, lanes, caps) };
-    // The variants wanted, and those refused up front.
-    let mut wanted: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
-    // Declared here, defined elsewhere (libm's variants, another file's):
-    // their variants are called as the directive promises them.
-    let mut external: Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)> = Vec::new();
+    // The variants wanted, and those refused up front; and the variants of
+    // functions declared here and defined elsewhere (libm's, another
+    // file's), called as the directive promises them.
+    type Wanted = Vec<(LLVMValueRef, String, dsp_vec_contract::VecFunctionDecl, bool)>;
+    let (mut wanted, mut external): (Wanted, Wanted) = (Vec::new(), Vec::new());
     for vfn in &d.functions {
         for decl in &vfn.variants {
-            if unsafe { LLVMCountBasicBlocks(vfn.function) } == 0 {
-                // Its definition elsewhere gets the remarks.
-                if variant::refuse_declaration(vfn.function, decl, lanes).is_none() {
-                    let masks: &[bool] = match decl.mask {
-                        MaskMode::Both => &[false, true],
-                        MaskMode::Masked => &[true],
-                        MaskMode::Unmasked => &[false],
-                    };
-                    for &masked in masks {
-                        let name = variant::mangle(decl, masked, lanes, &vfn.name);
-                        if !external.iter().any(|w| w.1 == name) {
-                            external.push((vfn.function, name, decl.clone(), masked));
-                        }
-                    }
+            let defined = unsafe { LLVMCountBasicBlocks(vfn.function) } != 0;
+            let why = if defined { variant::refuse(vfn.function, decl, lanes) } else { variant::refuse_declaration(vfn.function, decl, lanes) };
+            if let Some(why) = why {
+                // A declaration's definition elsewhere gets the remark.
+                if defined {
+                    remarks.push(Remark { kind: RemarkKind::Missed, at: vfn.function, name: "NotVectorized", msg: format!("'{}' not vectorized: {why}", vfn.name) });
                 }
                 continue;
             }
-            if let Some(why) = variant::refuse(vfn.function, decl, lanes) {
-                remarks.push(Remark { kind: RemarkKind::Missed, at: vfn.function, name: "NotVectorized", msg: format!("'{}' not vectorized: {why}", vfn.name) });
-                continue;
-            }
+            let list = if defined { &mut wanted } else { &mut external };
             let masks: &[bool] = match decl.mask {
                 MaskMode::Both => &[false, true],
                 MaskMode::Masked => &[true],
@@ -174,8 +163,8 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
             };
             for &masked in masks {
                 let name = variant::mangle(decl, masked, lanes, &vfn.name);
-                if !wanted.iter().any(|w| w.1 == name) {
-                    wanted.push((vfn.function, name, decl.clone(), masked));
+                if !list.iter().any(|w| w.1 == name) {
+                    list.push((vfn.function, name, decl.clone(), masked));
                 }
             }
         }
