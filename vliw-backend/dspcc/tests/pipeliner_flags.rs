@@ -320,3 +320,27 @@ fn unprofitable_loops_are_left_alone_unless_asked() {
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(r[0].starts_with("u.c:3:3: remark: loop software pipelined:"), "{r:?}");
 }
+
+/// A vectorized loop whose divides run per lane builds its result vector
+/// through the scratch slot: that slot is the compiler's own, so it does
+/// not depend on the loads of `x` and `y` (unknown pointers) and the loop
+/// runs at its MII (the divider's busy cycles).
+#[test]
+fn scratch_slot_accesses_do_not_depend_on_program_memory() {
+    if !toolchain_ready() {
+        return;
+    }
+    let dir = scratch("scratch-object");
+    std::fs::write(
+        dir.join("d.c"),
+        "void fdiv(float *z, const float *x, const float *y, int n) {\n  for (int i = 0; i < n; i++) z[i] = x[i] / y[i] + 1.0f;\n}\n",
+    )
+    .unwrap();
+    let out = ok(dspcc(&dir).args(["-O2", "-c", "d.c", "-o", "d.o", "-Rpass=sms"]));
+    let remarks = sms_remarks(&out);
+    let at_mii = remarks.iter().any(|r| {
+        let num = |key: &str| r.split(key).nth(1).and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next()).and_then(|s| s.parse::<u32>().ok());
+        r.contains("loop software pipelined") && num("II=").is_some() && num("II=") == num("ResMII=")
+    });
+    assert!(at_mii, "{remarks:?}");
+}

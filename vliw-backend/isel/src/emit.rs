@@ -39,12 +39,18 @@ impl<'a> Fx<'a> {
 
     pub fn push_inst(&mut self, mut i: Inst) {
         i.loc = self.loc.clone();
-        if let (Some(o), InstKind::Machine { instr, ops, .. }) = (self.object, &i.kind) {
+        if let InstKind::Machine { instr, ops, .. } = &i.kind {
             let sem = &self.m.instr(*instr).sem;
+            let memory = sem.reads_memory() || sem.writes_memory();
             // Not stack slots: an access may go through the scratch slot,
             // which every object shares.
             let on_stack = ops.iter().any(|x| matches!(x, dsp_mir::Operand::Frame { .. }));
-            if (sem.reads_memory() || sem.writes_memory()) && !on_stack {
+            // The scratch slot itself (vectors built or taken apart through
+            // memory) is an object no pointer of the program reaches.
+            let scratch = self.scratch.is_some_and(|s| ops.iter().any(|x| matches!(x, dsp_mir::Operand::Frame { index, .. } if *index == s)));
+            if memory && scratch {
+                i.object = Some(dsp_mir::MemObject::SCRATCH);
+            } else if let (Some(o), true, false) = (self.object, memory, on_stack) {
                 i.object = Some(o);
             }
         }

@@ -125,6 +125,20 @@ pub struct Inst {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MemObject(pub u32);
 
+impl MemObject {
+    /// Objects numbered from here are the compiler's own (the scratch slot,
+    /// spill slots): no pointer of the program reaches them, so they
+    /// overlap nothing but themselves, even an access of unknown object.
+    pub const PRIVATE: u32 = 1 << 24;
+
+    /// The function's scratch slot (vectors built or taken apart through memory).
+    pub const SCRATCH: MemObject = MemObject(MemObject::PRIVATE);
+
+    pub fn is_private(self) -> bool {
+        self.0 >= MemObject::PRIVATE
+    }
+}
+
 impl Inst {
     pub fn new(kind: InstKind) -> Inst {
         Inst { kind, loc: None, cycle: None, object: None }

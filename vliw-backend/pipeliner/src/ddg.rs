@@ -359,11 +359,12 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     for x in 0..accesses.len() {
         for y in x + 1..accesses.len() {
-            if let (Some(oa), Some(ob)) = (objects[x], objects[y]) {
-                if oa != ob {
-                    // Different identified objects never overlap.
-                    continue;
-                }
+            match (objects[x], objects[y]) {
+                // Different identified objects never overlap.
+                (Some(oa), Some(ob)) if oa != ob => continue,
+                // The compiler's own slots overlap nothing of the program's.
+                (Some(o), None) | (None, Some(o)) if o.is_private() => continue,
+                _ => {}
             }
             let (a, ard, awr, aaddr, asz) = &accesses[x];
             let (b, brd, bwr, baddr, bsz) = &accesses[y];
