@@ -347,6 +347,16 @@ pub fn binop(fx: &mut Fx, op: Op, sc: Sc, a: A, b: A) -> Result<Reg, String> {
             let (a, b) =
                 if signed { (sext_arg(fx, a, bits)?, sext_arg(fx, b, bits)?) } else { (zext_arg(fx, a, bits)?, zext_arg(fx, b, bits)?) };
             let ty = if signed { s } else { u };
+            // Unsigned 32-bit division by a constant: a multiply by its
+            // reciprocal (no divider, which is slow and rarely pipelined).
+            if let (false, 32, A::I(d)) = (signed, bits, &b) {
+                let d = *d as u64 as u32;
+                if d > 1 {
+                    if let Some(r) = udiv_by_constant(fx, a.clone(), d, sop == SemOp::Rem, file)? {
+                        return Ok(r);
+                    }
+                }
+            }
             if let Some(Some(r)) = fx.try_op(sop, Some(ty), None, Some(file), &[a.clone(), b.clone()]) {
                 return Ok(r);
             }
@@ -356,6 +366,39 @@ pub fn binop(fx: &mut Fx, op: Op, sc: Sc, a: A, b: A) -> Result<Reg, String> {
         }
         _ => Err(format!("operation '{op:?}' is not supported")),
     }
+}
+
+/// The reciprocal of a divisor `d` > 1 for [`udiv_by_constant`]: `(m, l)`
+/// with `l = ceil(log2 d)` and `m = floor(2^32 (2^l - d) / d) + 1`, so that
+/// `n / d = (t + ((n - t) >> 1)) >> (l - 1)` with `t = mulhi(n, m)` for
+/// every 32-bit `n` (Granlund and Montgomery, "Division by invariant
+/// integers using multiplication", 1994, §4).
+pub fn udiv_magic(d: u32) -> (u32, u32) {
+    let l = 32 - (d - 1).leading_zeros();
+    let m = ((((1u64 << l) - d as u64) << 32) / d as u64 + 1) as u32;
+    (m, l)
+}
+
+/// `n / d` (or `n % d` when `rem`) for unsigned 32-bit `n` and constant
+/// `d` > 1 with the machine's high multiply; `None` when it has none.
+fn udiv_by_constant(fx: &mut Fx, n: A, d: u32, rem: bool, file: RegFileId) -> Result<Option<Reg>, String> {
+    let n = as_reg(fx, n, file)?;
+    let q = if d.is_power_of_two() {
+        shift(fx, SemOp::Shr, Ty::U32, n, A::I(d.trailing_zeros() as i64))?
+    } else {
+        let (m, l) = udiv_magic(d);
+        let mr = fx.imm(m as i32 as i64, file)?;
+        let Some(Some(t)) = fx.try_op(SemOp::MulHi, Some(Ty::U32), None, Some(file), &[A::R(n), A::R(mr)]) else { return Ok(None) };
+        let diff = fx.op(SemOp::Sub, Ty::I32, file, &[A::R(n), A::R(t)])?;
+        let half = shift(fx, SemOp::Shr, Ty::U32, diff, A::I(1))?;
+        let sum = fx.op(SemOp::Add, Ty::I32, file, &[A::R(t), A::R(half)])?;
+        if l > 1 { shift(fx, SemOp::Shr, Ty::U32, sum, A::I(l as i64 - 1))? } else { sum }
+    };
+    if !rem {
+        return Ok(Some(q));
+    }
+    let qd = fx.op(SemOp::Mul, Ty::I32, file, &[A::R(q), A::I(d as i32 as i64)])?;
+    Ok(Some(fx.op(SemOp::Sub, Ty::I32, file, &[A::R(n), A::R(qd)])?))
 }
 
 /// An argument in a register of `file`.

@@ -468,3 +468,32 @@ fn reversal_shuffles_use_the_machine_shuffle() {
         assert_eq!(count_sem(&m, f, SemOp::Extract), 0);
     }
 }
+
+/// The reciprocal sequence of unsigned division by a constant, simulated:
+/// exact for every divisor class and the edges of the dividend.
+#[test]
+fn unsigned_division_by_constants_is_exact() {
+    let sim = |n: u32, d: u32| -> u32 {
+        let (m, l) = crate::inst::udiv_magic(d);
+        let t = ((n as u64 * m as u64) >> 32) as u32;
+        let sum = t.wrapping_add((n - t) >> 1);
+        if l > 1 { sum >> (l - 1) } else { sum }
+    };
+    let mut seed = 0x2545_f491u32;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    };
+    let mut divisors: Vec<u32> = vec![3, 5, 6, 7, 9, 10, 11, 12, 25, 100, 641, 1000, 6700417, 65535, 65537, 0x7fff_ffff, 0x8000_0001, 0xffff_fffe, 0xffff_ffff];
+    divisors.extend((0..200).map(|_| next() | 3));
+    for &d in &divisors {
+        let mut ns: Vec<u32> = vec![0, 1, d - 1, d, d.wrapping_add(1), u32::MAX, u32::MAX - 1, 0x8000_0000, 0x7fff_ffff];
+        ns.extend((0..2000).map(|_| next()));
+        ns.extend((1..50u32).map(|k| d.wrapping_mul(k)).chain((1..50u32).map(|k| d.wrapping_mul(k).wrapping_sub(1))));
+        for &n in &ns {
+            assert_eq!(sim(n, d), n / d, "{n} / {d}");
+        }
+    }
+}
