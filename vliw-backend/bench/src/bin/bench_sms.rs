@@ -285,7 +285,7 @@ fn build(setup: &Setup, src: &Source, sched: &str) -> Built {
 }
 
 /// The toolchain pieces `dspcc -S` runs (next to dspcc).
-const TOOLS: &[&str] = &["dspcc", "dsp-llc", "libdsp_opt_passes.so"];
+const TOOLS: &[&str] = &["dspcc", "dsp-llc", "libdsp_opt_passes.so", "libdsp_frontend_plugin.so"];
 
 /// Copies the tools next to `dspcc` into `dir`, keeping their modification
 /// times (the cache compares them); returns the copy of dspcc.
