@@ -228,6 +228,10 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     let mut kinds = Vec::new();
     let mut node_of_inst = HashMap::new();
     let mut def_node: HashMap<VReg, NodeId> = HashMap::new();
+    // Every definition in body order: a register written twice (a copy, then
+    // an instruction that reads and writes it, as `vins`) is read from the
+    // definition before the reader.
+    let mut defs_at: HashMap<VReg, Vec<(usize, NodeId)>> = HashMap::new();
     let mut phis = Vec::new();
     let mut phi_of: HashMap<VReg, VReg> = HashMap::new();
     for (i, inst) in body.iter().enumerate() {
@@ -268,6 +272,7 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
         node_of_inst.insert(i, n);
         if let Some(v) = def_of(m, &mi.kind) {
             def_node.insert(v, n);
+            defs_at.entry(v).or_default().push((i, n));
         }
     }
     // Two phis carrying the same value around the loop from different
@@ -313,6 +318,13 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
             let Reg::Virt(v) = r else { continue };
             let s = resolve(v)?;
             sources.insert(v, s);
+            let s = match defs_at.get(&v) {
+                Some(ds) if ds.len() > 1 => match ds.iter().rev().find(|&&(at, _)| at < i) {
+                    Some(&(_, node)) => Source::Node { node, distance: 0 },
+                    None => return Err(format!("%r{} is read before its first definition in the loop body", v.0)),
+                },
+                _ => s,
+            };
             if let Source::Node { node, distance } = s {
                 g.add_flow(m, node, n, distance);
                 let e = max_distance.entry(node).or_insert(0);

@@ -192,11 +192,21 @@ pub fn hoist_invariants(m: &Machine, f: &mut Function) -> usize {
             continue;
         }
         let mut defined: HashSet<VReg> = f.blocks[l].insts.iter().filter_map(|i| def_of(m, &i.kind)).collect();
+        // A register defined twice in the loop (a copy, then an instruction
+        // that reads and writes it, as `vins`) stays: hoisting its first
+        // definition would carry the second one's value into the next iteration.
+        let mut ndefs: HashMap<VReg, usize> = HashMap::new();
+        for i in &f.blocks[l].insts {
+            if let Some(v) = def_of(m, &i.kind) {
+                *ndefs.entry(v).or_insert(0) += 1;
+            }
+        }
         let insts = std::mem::take(&mut f.blocks[l].insts);
         let mut kept = Vec::with_capacity(insts.len());
         let mut out = Vec::new();
         for inst in insts {
             let invariant = pure(m, &inst)
+                && def_of(m, &inst.kind).is_none_or(|v| ndefs.get(&v) == Some(&1))
                 && dsp_mir::uses_defs(m, &inst).0.iter().all(|r| match r {
                     Reg::Virt(v) => !defined.contains(v),
                     Reg::Phys(p) => m.special(*p).is_some(),
