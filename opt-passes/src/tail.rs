@@ -297,16 +297,15 @@ fn in_lane_order(i: LLVMValueRef, index: LLVMValueRef, body: LLVMBasicBlockRef) 
         };
         let Some((_, e)) = vec_lanes(t) else { return true };
         let m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(body));
-        let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m);
-        let size = inkwell::llvm_sys::target::LLVMABISizeOfType(dl, e) as i64;
-        pointer_step(ptr, index, body, dl, 0) == Some(size)
+        let size = inkwell::llvm_sys::target::LLVMABISizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m), e) as i64;
+        pointer_step(ptr, index, body, m, 0) == Some(size)
     }
 }
 
 /// The bytes pointer `p` advances per unit of `index` (0: fixed in the loop),
 /// if its address is affine in it.
-fn pointer_step(p: LLVMValueRef, index: LLVMValueRef, body: LLVMBasicBlockRef, dl: inkwell::llvm_sys::target::LLVMTargetDataRef, depth: u32) -> Option<i64> {
-    use inkwell::llvm_sys::target::{LLVMABISizeOfType, LLVMOffsetOfElement};
+fn pointer_step(p: LLVMValueRef, index: LLVMValueRef, body: LLVMBasicBlockRef, m: LLVMModuleRef, depth: u32) -> Option<i64> {
+    use crate::wfv::attrs::{gep_scales, GepIndex};
     unsafe {
         if block_of(p) != Some(body) {
             return Some(0);
@@ -314,28 +313,14 @@ fn pointer_step(p: LLVMValueRef, index: LLVMValueRef, body: LLVMBasicBlockRef, d
         if depth > 8 || opcode(p) != LLVMOpcode::LLVMGetElementPtr {
             return None;
         }
-        let mut step = pointer_step(LLVMGetOperand(p, 0), index, body, dl, depth + 1)?;
-        let mut ty = LLVMGetGEPSourceElementType(p);
-        for k in 1..LLVMGetNumOperands(p) as u32 {
-            let idx = LLVMGetOperand(p, k);
-            let scale = if k == 1 {
-                LLVMABISizeOfType(dl, ty) as i64
-            } else {
-                match LLVMGetTypeKind(ty) {
-                    LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
-                        ty = LLVMGetElementType(ty);
-                        LLVMABISizeOfType(dl, ty) as i64
-                    }
-                    LLVMTypeKind::LLVMStructTypeKind => {
-                        let f = const_u64(idx)? as u32;
-                        let _ = LLVMOffsetOfElement(dl, ty, f);
-                        ty = LLVMStructGetTypeAtIndex(ty, f);
-                        continue;
-                    }
-                    _ => return None,
-                }
+        let mut step = pointer_step(LLVMGetOperand(p, 0), index, body, m, depth + 1)?;
+        for (k, g) in gep_scales(m, p).into_iter().enumerate() {
+            let scale = match g {
+                GepIndex::Scale(s) => s,
+                GepIndex::Field(_) => continue,
+                GepIndex::Unknown => return None,
             };
-            step = step.checked_add(int_step(idx, index, body, depth + 1)?.checked_mul(scale)?)?;
+            step = step.checked_add(int_step(LLVMGetOperand(p, k as u32 + 1), index, body, depth + 1)?.checked_mul(scale)?)?;
         }
         Some(step)
     }

@@ -166,7 +166,7 @@ fn gep_attr(m: LLVMModuleRef, i: LLVMValueRef, get: &dyn Fn(LLVMValueRef) -> Att
     for k in 1..n {
         match (get(unsafe { LLVMGetOperand(i, k) }), scales[k as usize - 1]) {
             (Attr::Uniform, _) => {}
-            (Attr::Linear(s), Some(size)) => step = step.wrapping_add(s.wrapping_mul(size)),
+            (Attr::Linear(s), GepIndex::Scale(size)) => step = step.wrapping_add(s.wrapping_mul(size)),
             _ => return Attr::Varying,
         }
     }
@@ -177,26 +177,39 @@ fn gep_attr(m: LLVMModuleRef, i: LLVMValueRef, get: &dyn Fn(LLVMValueRef) -> Att
     }
 }
 
-/// The bytes one unit of each of a GEP's indices adds to the address: the
-/// source element's size for the first, the element size of the array
-/// stepped into for the others; `None` for a struct field index.
-pub fn gep_scales(m: LLVMModuleRef, gep: LLVMValueRef) -> Vec<Option<i64>> {
+/// What one of a GEP's indices adds to the address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GepIndex {
+    /// The index times these bytes (the source element's size for the
+    /// first index, the element size of the array stepped into for others).
+    Scale(i64),
+    /// A struct field (a constant index): this byte offset.
+    Field(i64),
+    /// Into something else.
+    Unknown,
+}
+
+/// What each of a GEP's indices adds to the address, in operand order.
+pub fn gep_scales(m: LLVMModuleRef, gep: LLVMValueRef) -> Vec<GepIndex> {
     unsafe {
+        let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m);
         let n = LLVMGetNumOperands(gep) as u32;
         let mut ty = LLVMGetGEPSourceElementType(gep);
-        let mut out = vec![Some(type_size(m, ty) as i64)];
+        let mut out = vec![GepIndex::Scale(type_size(m, ty) as i64)];
         for k in 2..n {
             match LLVMGetTypeKind(ty) {
                 inkwell::llvm_sys::LLVMTypeKind::LLVMArrayTypeKind | inkwell::llvm_sys::LLVMTypeKind::LLVMVectorTypeKind => {
                     ty = LLVMGetElementType(ty);
-                    out.push(Some(type_size(m, ty) as i64));
+                    out.push(GepIndex::Scale(type_size(m, ty) as i64));
                 }
-                inkwell::llvm_sys::LLVMTypeKind::LLVMStructTypeKind => {
-                    let f = ir::const_u64(LLVMGetOperand(gep, k)).unwrap_or(0) as u32;
-                    ty = LLVMStructGetTypeAtIndex(ty, f);
-                    out.push(None);
-                }
-                _ => out.push(None),
+                inkwell::llvm_sys::LLVMTypeKind::LLVMStructTypeKind => match ir::const_u64(LLVMGetOperand(gep, k)) {
+                    Some(f) => {
+                        out.push(GepIndex::Field(inkwell::llvm_sys::target::LLVMOffsetOfElement(dl, ty, f as u32) as i64));
+                        ty = LLVMStructGetTypeAtIndex(ty, f as u32);
+                    }
+                    None => return out.into_iter().chain((k..n).map(|_| GepIndex::Unknown)).collect(),
+                },
+                _ => out.push(GepIndex::Unknown),
             }
         }
         out

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::target::{
-    LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMStoreSizeOfType,
+    LLVMGetModuleDataLayout, LLVMStoreSizeOfType,
 };
 use inkwell::llvm_sys::{LLVMOpcode as O, LLVMTypeKind as T};
 
@@ -304,38 +304,17 @@ impl Body<'_> {
 
     /// A GEP's byte offset from its base pointer, when affine.
     fn gep_offset(&self, g: LLVMValueRef) -> Option<Aff> {
-        unsafe {
-            let dl = LLVMGetModuleDataLayout(self.m);
-            let mut ty = LLVMGetGEPSourceElementType(g);
-            let n = LLVMGetNumOperands(g) as u32;
-            let mut off = Aff::default();
-            for k in 1..n {
-                let idx = LLVMGetOperand(g, k);
-                if k == 1 {
-                    off = off.add(&self.int(idx, 16)?, LLVMABISizeOfType(dl, ty) as i64);
-                    continue;
-                }
-                match LLVMGetTypeKind(ty) {
-                    T::LLVMStructTypeKind => {
-                        let f = const_i64(idx)? as u32;
-                        off = off.add(
-                            &Aff {
-                                c: LLVMOffsetOfElement(dl, ty, f) as i64,
-                                terms: vec![],
-                            },
-                            1,
-                        );
-                        ty = LLVMStructGetTypeAtIndex(ty, f);
-                    }
-                    T::LLVMArrayTypeKind => {
-                        ty = LLVMGetElementType(ty);
-                        off = off.add(&self.int(idx, 16)?, LLVMABISizeOfType(dl, ty) as i64);
-                    }
-                    _ => return None,
-                }
-            }
-            Some(off)
+        use super::attrs::GepIndex;
+        let mut off = Aff::default();
+        for (k, step) in super::attrs::gep_scales(self.m, g).into_iter().enumerate() {
+            let idx = unsafe { LLVMGetOperand(g, k as u32 + 1) };
+            off = match step {
+                GepIndex::Scale(size) => off.add(&self.int(idx, 16)?, size),
+                GepIndex::Field(at) => off.add(&Aff { c: at, terms: vec![] }, 1),
+                GepIndex::Unknown => return None,
+            };
         }
+        Some(off)
     }
 }
 

@@ -391,7 +391,7 @@ impl<'a> Emitter<'a> {
                     for (k, o) in ops.iter().enumerate().skip(1) {
                         match (o, scales[k - 1]) {
                             (Uni(_), _) => {}
-                            (Lin { stride, .. }, Some(size)) => step = step.wrapping_add(stride.wrapping_mul(size)),
+                            (Lin { stride, .. }, super::attrs::GepIndex::Scale(size)) => step = step.wrapping_add(stride.wrapping_mul(size)),
                             _ => return None,
                         }
                     }
