@@ -18,6 +18,7 @@ pub use dsp_vec_contract::{
     Aligned, ContractError, Linear, LoopOrigin, MaskMode, Step, VecFunctionDecl, FN_ATTR, LOOP_PROPERTY,
 };
 
+use crate::cfg::Cfg;
 use crate::ir;
 
 /// A function with `vec-function` directives.
@@ -211,7 +212,10 @@ pub fn read_module(m: LLVMModuleRef) -> Result<Directives, DirectiveError> {
         if let Some(variants) = function_directives(f)? {
             d.functions.push(VecFunction { function: f, name: ir::value_name(f), variants });
         }
-        let mut ids: Vec<(LLVMValueRef, usize)> = Vec::new();
+        // Latches are grouped by loop ID and header: LLVM's unroller copies
+        // an inner loop with its ID, and each copy is a loop of its own.
+        let mut ids: Vec<(LLVMValueRef, Option<usize>, usize)> = Vec::new();
+        let mut cfg: Option<Cfg> = None;
         for b in ir::blocks(f) {
             let t = unsafe { LLVMGetBasicBlockTerminator(b) };
             if t.is_null() {
@@ -221,14 +225,16 @@ pub fn read_module(m: LLVMModuleRef) -> Result<Directives, DirectiveError> {
             if id.is_null() {
                 continue;
             }
-            if let Some(&(_, at)) = ids.iter().find(|(i, _)| *i == id) {
+            let g = cfg.get_or_insert_with(|| Cfg::new(f));
+            let header = g.index.get(&b).and_then(|&bi| g.succs[bi].iter().copied().find(|&h| g.dominates(h, bi)));
+            if let Some(&(_, _, at)) = ids.iter().find(|(i, h, _)| *i == id && *h == header) {
                 d.loops[at].latches.push(t);
                 continue;
             }
             let origin = loop_property(id)
                 .map_err(|origin| DirectiveError::LoopOrigin { function: ir::value_name(f), origin })?;
             if let Some(origin) = origin {
-                ids.push((id, d.loops.len()));
+                ids.push((id, header, d.loops.len()));
                 d.loops.push(VecLoop { function: f, latches: vec![t], origin, vectorized: is_vectorized(id), auto: false });
             }
         }
@@ -331,6 +337,40 @@ exit:
         assert_eq!(d.loops.len(), 1);
         assert_eq!(d.loops[0].origin, LoopOrigin::Omp);
         assert!(d.loops[0].vectorized);
+    }
+
+    /// LLVM's unroller copies an inner loop together with its loop ID:
+    /// each copy is a loop of its own (DCT's vec-function loop, once per
+    /// unrolled iteration of the loop around it, was vectorized only once).
+    #[test]
+    fn unrolled_copies_sharing_an_id_are_separate_loops() {
+        let t = TestModule::parse(
+            r#"
+define void @u(i32 %n) {
+entry:
+  br label %a
+a:
+  %i = phi i32 [ 0, %entry ], [ %i1, %a ]
+  %i1 = add i32 %i, 1
+  %c = icmp ult i32 %i1, %n
+  br i1 %c, label %a, label %mid, !llvm.loop !0
+mid:
+  br label %b
+b:
+  %j = phi i32 [ 0, %mid ], [ %j1, %b ]
+  %j1 = add i32 %j, 1
+  %d = icmp ult i32 %j1, %n
+  br i1 %d, label %b, label %exit, !llvm.loop !0
+exit:
+  ret void
+}
+!0 = distinct !{!0, !1}
+!1 = !{!"dsp.vec_function.loop", !"simd"}
+"#,
+        );
+        let d = read_module(t.m).unwrap();
+        assert_eq!(d.loops.len(), 2);
+        assert!(d.loops.iter().all(|l| l.latches.len() == 1));
     }
 
     #[test]
