@@ -242,11 +242,19 @@ impl Planner<'_> {
         }
         a.extend(self.t.vector_flags());
         a.extend(crate::tools::HEXAGON_IR_FLAGS.iter().map(|f| f.to_string()));
-        if self.pipelining() && !o.clang_flags.iter().any(|f| f == "-funroll-loops") && !o.mllvm.iter().any(|m| m.starts_with("-unroll-runtime")) {
+        let unroll_asked = o.clang_flags.iter().any(|f| f == "-funroll-loops");
+        if self.pipelining() && !unroll_asked && !o.mllvm.iter().any(|m| m.starts_with("-unroll-runtime")) {
             // The software pipeliner overlaps a loop's iterations itself;
             // LLVM's runtime unrolling (a body of several iterations and a
             // remainder loop) would only multiply its register pressure.
             a.extend(["-mllvm".into(), "-unroll-runtime=false".into()]);
+        }
+        if self.pipelining() && !unroll_asked && !o.mllvm.iter().any(|m| m.starts_with("-unroll-allow-partial")) {
+            // Likewise partial unrolling of a loop with a known trip count
+            // (full unrolling stays): DCT's 8-iteration row loop, unrolled
+            // by 4, grew past the pipeliner's size limit (122k cycles
+            // against 46k pipelined).
+            a.extend(["-mllvm".into(), "-unroll-allow-partial=false".into()]);
         }
         a.push(format!("-O{}", o.opt));
         a.extend(o.clang_flags.iter().cloned());

@@ -230,3 +230,15 @@ fn rendering_quotes_like_clang() {
     let j = Job { tool: Tool::Clang, program: "clang-19".into(), args: vec!["-D__DSP_ISA__=\"ftm\"".into(), "a b".into()], input: None };
     assert_eq!(render(&j), r#" "clang-19" "-D__DSP_ISA__=\"ftm\"" "a b""#);
 }
+
+#[test]
+fn llvm_unrolling_leaves_loops_to_the_pipeliner() {
+    let o2 = &jobs("-O2 -c x.c")[0].1;
+    assert!(has(o2, &["-mllvm", "-unroll-runtime=false"]) && has(o2, &["-mllvm", "-unroll-allow-partial=false"]), "{o2:?}");
+    for cmd in ["-O1 -c x.c", "-O2 -fno-modulo-sched -c x.c", "-O2 -funroll-loops -c x.c"] {
+        let a = &jobs(cmd)[0].1;
+        assert!(!a.iter().any(|x| x.starts_with("-unroll-")), "{cmd}: {a:?}");
+    }
+    let own = &jobs("-O2 -mllvm -unroll-allow-partial=true -c x.c")[0].1;
+    assert!(!has(own, &["-mllvm", "-unroll-allow-partial=false"]), "{own:?}");
+}
