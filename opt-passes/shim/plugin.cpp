@@ -33,6 +33,9 @@ static cl::opt<bool> DspWfvBoscc("dsp-wfv-boscc", cl::init(true),
 static cl::opt<bool> DspWfvAuto("dsp-wfv-auto", cl::init(false),
     cl::desc("dsp-wfv also vectorizes calls in loops to functions proven safe without directives"));
 
+static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
+    cl::desc("run dsp-vector-fdiv (vector float division and square root on the vector units) from -O1 at the optimizer-last extension point"));
+
 static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
     cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
 
@@ -92,6 +95,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));
+        if (DspVectorFdiv && Level != OptimizationLevel::O0)
+          MPM.addPass(DspPass("dsp-vector-fdiv"));
         MPM.addPass(DspPass("dsp-prepare"));
       });
 }

@@ -35,6 +35,7 @@ pub mod minmax;
 pub mod overflow;
 pub mod plugin;
 pub mod tail;
+pub mod vdiv;
 pub mod wfv;
 pub mod wide;
 
@@ -53,6 +54,7 @@ pub enum Pass {
     MaskedTail,
     Wfv,
     OuterVec,
+    VectorFdiv,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -92,6 +94,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "dsp-outer-vec",
         Pass::OuterVec,
         "outer loops of nests vectorized whole when their iterations are independent",
+    ),
+    (
+        "dsp-vector-fdiv",
+        Pass::VectorFdiv,
+        "vector float division and square root on the vector units when the divider is scalar only",
     ),
     (
         "dsp-masked-tail",
@@ -138,7 +145,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::VectorFdiv
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -158,6 +165,12 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         plugin::emit_remarks("outer-vec", &remarks);
         return Ok(changed);
     }
+    if pass == Pass::VectorFdiv {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = vdiv::run(module, &caps::Caps::new(m));
+        plugin::emit_remarks("vector-fdiv", &remarks);
+        return Ok(changed);
+    }
     Ok(run(pass, module, machine.as_ref()))
 }
 
@@ -174,6 +187,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
         Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c, &wfv::Options::default()).map(|r| r.0).unwrap_or(false)),
         Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
+        Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);

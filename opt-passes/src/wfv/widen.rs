@@ -126,7 +126,7 @@ fn is_c_math(callee: LLVMValueRef, name: &str) -> bool {
 }
 
 /// Element-wise intrinsics emitted as vector intrinsics.
-const VECTOR_INTRINSICS: &[&str] = &["llvm.fabs", "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax", "llvm.minnum", "llvm.maxnum", "llvm.fmuladd"];
+const VECTOR_INTRINSICS: &[&str] = &["llvm.fabs", "llvm.sqrt", "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax", "llvm.minnum", "llvm.maxnum", "llvm.fmuladd"];
 /// Intrinsics without effect on the vector code.
 const DROPPED: &[&str] = &["llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias.scope.decl", "llvm.pseudoprobe"];
 

@@ -13,7 +13,9 @@
 //! and `-fno-masked-tail` choose how a vectorized loop ends (the plugin's
 //! `dsp-masked-tail` pass); `-fouter-loop-vectorize` and
 //! `-fno-outer-loop-vectorize` whether outer loops of nests are vectorized
-//! whole (its `dsp-outer-vec` pass). `-fvec-function` (the default) and
+//! whole (its `dsp-outer-vec` pass); `-fno-vector-fdiv` leaves vector
+//! float division to the scalar divider (its `dsp-vector-fdiv` pass).
+//! `-fvec-function` (the default) and
 //! `-fno-vec-function` say whether the vectorization directives (`#pragma
 //! simd`, `#pragma omp declare simd`/`simd`; the clang plugin) reach the IR.
 
@@ -201,6 +203,10 @@ pub struct Options {
     /// (`Some(true)`) or `-fno-outer-loop-vectorize`, the last one given;
     /// `None`: on from -O2 unless `-fno-vectorize`.
     pub outer_vec: Option<bool>,
+    /// Vector float division and square root on the vector units
+    /// (`-fvector-fdiv`, the default) or lane by lane on the scalar divider
+    /// (`-fno-vector-fdiv`), the last one given.
+    pub vector_fdiv: bool,
     /// The vectorization directives honoured (`-fvec-function`, the
     /// default) or ignored (`-fno-vec-function`: still checked, nothing
     /// reaches the IR), the last one given.
@@ -254,6 +260,7 @@ impl Default for Options {
             licm: None,
             masked_tail: None,
             outer_vec: None,
+            vector_fdiv: true,
             vec_function: true,
             vec_function_auto: false,
             vec_function_opt: None,
@@ -412,6 +419,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-masked-tail" => o.masked_tail = Some(false),
             "-fouter-loop-vectorize" => o.outer_vec = Some(true),
             "-fno-outer-loop-vectorize" => o.outer_vec = Some(false),
+            "-fvector-fdiv" => o.vector_fdiv = true,
+            "-fno-vector-fdiv" => o.vector_fdiv = false,
             "-fvec-function" => o.vec_function = true,
             "-fno-vec-function" => o.vec_function = false,
             "-fvec-function-boscc" => o.no_boscc = false,
@@ -564,6 +573,9 @@ OPTIONS:
                                            outer loops of nests whose iterations are independent run lanes
                                            iterations side by side, inner loops in order per lane (on from -O2;
                                            -fno-vectorize turns it off too; remarks: -Rpass=outer-vec)
+  -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
+                                           (Newton-Raphson, exactly rounded) when the divider is scalar only
+                                           (default; remarks: -Rpass=vector-fdiv)
   -fvec-function -fno-vec-function         vectorization directives (#pragma simd, #pragma omp declare simd/simd)
                                            honoured (default) or ignored
   -fvec-function=auto                      also vectorize calls in loops to functions proven safe without directives

@@ -314,6 +314,7 @@ impl Planner<'_> {
         .chain(self.t.masked_tail_flags(self.masked_tail()))
         .chain(self.t.outer_vec_flags(self.outer_vec()))
         .chain(self.wfv_flags())
+        .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())
         .collect()
     }
 

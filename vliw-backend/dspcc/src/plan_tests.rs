@@ -242,3 +242,10 @@ fn llvm_unrolling_leaves_loops_to_the_pipeliner() {
     let own = &jobs("-O2 -mllvm -unroll-allow-partial=true -c x.c")[0].1;
     assert!(!has(own, &["-mllvm", "-unroll-allow-partial=false"]), "{own:?}");
 }
+
+#[test]
+fn vector_fdiv_switch_reaches_the_plugin() {
+    assert!(!jobs("-O2 -c x.c")[0].1.iter().any(|a| a.starts_with("-dsp-vector-fdiv")));
+    assert!(has(&jobs("-O2 -fno-vector-fdiv -c x.c")[0].1, &["-mllvm", "-dsp-vector-fdiv=false"]));
+    assert!(!jobs("-O2 -fno-vector-fdiv -fvector-fdiv -c x.c")[0].1.iter().any(|a| a.starts_with("-dsp-vector-fdiv")));
+}

@@ -82,5 +82,11 @@ float sqrtf(float x)
 {
     if (x < 0)
         return (float)set_errno(default_nan(), EDOM);
+#ifdef HW_SQRT
+    /* the f32 instruction: one operation, and lane-wise in sqrtf's vector
+     * variant (the f64 root rounded to f32 is the same number) */
+    return __builtin_elementwise_sqrt(x);
+#else
     return (float)sqrt((double)x);
+#endif
 }
