@@ -168,9 +168,6 @@ impl Expander {
     fn fsub(&self, a: LLVMValueRef, c: LLVMValueRef) -> LLVMValueRef {
         unsafe { LLVMBuildFSub(self.b.raw(), a, c, c"".as_ptr()) }
     }
-    fn fneg(&self, a: LLVMValueRef) -> LLVMValueRef {
-        unsafe { LLVMBuildFNeg(self.b.raw(), a, c"".as_ptr()) }
-    }
     /// `a·c + d` rounded once.
     fn fma(&self, a: LLVMValueRef, c: LLVMValueRef, d: LLVMValueRef) -> LLVMValueRef {
         self.b.call_intrinsic(self.m, "llvm.fma", &[self.fty], &[a, c, d]).expect("llvm.fma is an LLVM intrinsic")
@@ -184,35 +181,23 @@ impl Expander {
     fn sel(&self, c: LLVMValueRef, a: LLVMValueRef, d: LLVMValueRef) -> LLVMValueRef {
         self.b.select(c, a, d)
     }
-    /// `x` plus one where `c` holds (`c` widened to 0/1).
-    fn add_if(&self, x: LLVMValueRef, c: LLVMValueRef) -> LLVMValueRef {
-        self.b.add(x, self.b.zext(c, self.ity))
-    }
-    fn sub_if(&self, x: LLVMValueRef, c: LLVMValueRef) -> LLVMValueRef {
-        self.b.sub(x, self.b.zext(c, self.ity))
-    }
     /// `a / b`, lane by lane, as `div.f32` rounds it.
     fn div(&self, a: LLVMValueRef, bv: LLVMValueRef) -> LLVMValueRef {
         let (bl, k) = (&self.b, |v: u32| self.k(v));
         let ai = self.as_int(a);
         let bi = self.as_int(bv);
-        let sign_bit = k(0x8000_0000);
         let inf = k(0x7f80_0000);
         let ax = bl.and(ai, k(0x7fff_ffff));
         let bx = bl.and(bi, k(0x7fff_ffff));
         // Special operands (0, ∞, NaN): a·t(b) answers as the divider does,
-        // with t(b) = ±∞ for ±0, ±0 for ±∞, b for a NaN, ±1 otherwise
-        // (NaNs propagate as in a division, 0·∞ is the default NaN).
-        let is_special = |x| self.icmp(LLVMIntUGE, bl.add(x, k(0xffff_ffff)), k(0x7f7f_ffff));
-        let special = bl.or(is_special(ax), is_special(bx));
-        let t = self.sel(self.icmp(LLVMIntUGT, bx, inf), bx, k(0x3f80_0000));
-        let t = self.sel(self.icmp(LLVMIntEQ, bx, k(0)), inf, t);
-        let t = self.sel(self.icmp(LLVMIntEQ, bx, inf), k(0), t);
-        // A NaN a times 1: which NaN of two a product keeps is not defined.
+        // with t(b) = b with 0 and ∞ swapped, and 1 when a is a NaN.
+        let swap = bl.or(self.icmp(LLVMIntEQ, bx, k(0)), self.icmp(LLVMIntEQ, bx, inf));
+        let t = self.sel(swap, bl.xor(bi, inf), bi);
         let t = self.sel(self.icmp(LLVMIntUGT, ax, inf), k(0x3f80_0000), t);
-        let spec = self.fmul(a, self.as_float(bl.or(t, bl.and(bi, sign_bit))));
-        // Significands in [1, 2) and the exponent difference; subnormal
-        // operands scaled by 2^24 (their exponent field then below 1).
+        let spec = self.fmul(a, self.as_float(t));
+        // Significands in [1, 2) (the divisor's negated) and the exponent
+        // difference; subnormal operands scaled by 2^24 (their exponent
+        // field then below 1).
         let norm = |x| {
             let sub = self.icmp(LLVMIntULT, x, k(0x0080_0000));
             let scaled = bl.sub(self.as_int(self.fmul(self.as_float(x), self.kf(16_777_216.0))), k(24 << 23));
@@ -223,11 +208,9 @@ impl Expander {
         let e = bl.sub(bl.ashr(an, k(23)), bl.ashr(bn, k(23)));
         let frac = k(0x007f_ffff);
         let ma = self.as_float(bl.or(bl.and(an, frac), k(0x3f80_0000)));
-        let bf = bl.and(bn, frac);
-        let mb = self.as_float(bl.or(bf, k(0x3f80_0000)));
-        let nmb = self.as_float(bl.or(bf, k(0xbf80_0000)));
+        let nmb = self.as_float(bl.or(bl.and(bn, frac), k(0xbf80_0000)));
         let one = self.kf(1.0);
-        let mut y = self.fma(self.kf(-8.0 / 17.0), mb, self.kf(24.0 / 17.0));
+        let mut y = self.fma(self.kf(8.0 / 17.0), nmb, self.kf(24.0 / 17.0));
         for _ in 0..3 {
             let err = self.fma(nmb, y, one);
             y = self.fma(y, err, y);
@@ -240,36 +223,46 @@ impl Expander {
         // is never a midpoint, so there are no ties.
         let r = self.fma(nmb, q, ma);
         let qi = self.as_int(q);
-        let half_ulp = self.as_float(bl.sub(bl.and(qi, k(0xff80_0000)), k(24 << 23)));
-        let h = self.fmul(mb, half_ulp);
+        let sign_bit = k(0x8000_0000);
+        let neg_half_ulp = bl.or(bl.sub(bl.and(qi, k(0xff80_0000)), k(24 << 23)), sign_bit);
+        let h = self.fmul(nmb, self.as_float(neg_half_ulp));
         let pow2 = self.icmp(LLVMIntEQ, bl.and(qi, frac), k(0));
-        let h_below = self.sel(pow2, self.fmul(h, self.kf(0.5)), h);
-        let up = self.fcmp(LLVMRealOGT, r, h);
-        let down = self.fcmp(LLVMRealOLT, r, self.fneg(h_below));
-        let qi = self.sub_if(self.add_if(qi, up), down);
-        // The quotient truncated to 24 bits and whether it was exact.
-        let rc = self.fma(nmb, self.as_float(qi), ma);
-        let sticky = self.fcmp(LLVMRealUNE, rc, self.kf(0.0));
-        let ti = self.sub_if(qi, self.fcmp(LLVMRealOLT, rc, self.kf(0.0)));
+        let below = self.sel(pow2, bl.sub(neg_half_ulp, k(1 << 23)), neg_half_ulp);
+        let nh_below = self.fmul(nmb, self.as_float(bl.xor(below, sign_bit)));
+        let adj = self.sel(self.fcmp(LLVMRealOGT, r, h), k(1), self.sel(self.fcmp(LLVMRealOLT, r, nh_below), k(u32::MAX), k(0)));
+        let qi = bl.add(qi, adj);
         let e_res = bl.add(bl.lshr(qi, k(23)), e);
-        let e_trunc = bl.add(bl.lshr(ti, k(23)), e);
         let normal = bl.add(qi, bl.shl(e, k(23)));
-        // Below the normal range: round trunc·2^(E+149) to an integer once,
-        // the sticky bit breaking a tie upwards; that integer is the pattern.
-        let zexp = bl.add(e_trunc, k(149));
+        // Below the normal range: q·2^(E+149) rounded to an integer once
+        // is the pattern. Coarse midpoints lie on q's grid and the exact
+        // quotient within half an ulp of q, so only a q exactly on a
+        // midpoint needs the residual's sign instead of ties-to-even.
+        let rc = self.fma(nmb, self.as_float(qi), ma);
+        let zexp = bl.add(e_res, k(149));
         let tiny = self.icmp(LLVMIntSLT, zexp, k(100));
         let zexp = self.sel(tiny, k(100), zexp);
-        let z = self.as_float(bl.or(bl.and(ti, frac), bl.shl(zexp, k(23))));
+        let z = self.as_float(bl.or(bl.and(qi, frac), bl.shl(zexp, k(23))));
         let magic = self.kf(8_388_608.0);
         let t = self.fadd(z, magic);
-        let sub_r = bl.sub(self.as_int(t), k(0x4b00_0000));
         let d = self.fsub(z, self.fsub(t, magic));
-        let sub_r = self.add_if(sub_r, bl.and(self.fcmp(LLVMRealOEQ, d, self.kf(0.5)), sticky));
+        let zero = self.kf(0.0);
+        let tie_up = bl.and(self.fcmp(LLVMRealOEQ, d, self.kf(0.5)), self.fcmp(LLVMRealOGT, rc, zero));
+        let tie_down = bl.and(self.fcmp(LLVMRealOEQ, d, self.kf(-0.5)), self.fcmp(LLVMRealOLT, rc, zero));
+        let fix = self.sel(tie_up, k(1), self.sel(tie_down, k(u32::MAX), k(0)));
+        let sub_r = bl.add(bl.sub(self.as_int(t), k(0x4b00_0000)), fix);
         let sub_r = self.sel(tiny, k(0), sub_r);
         let finite = self.sel(self.icmp(LLVMIntSGE, e_res, k(255)), inf, normal);
-        let res = self.sel(self.icmp(LLVMIntSLE, e_trunc, k(0)), sub_r, finite);
+        let res = self.sel(self.icmp(LLVMIntSLE, e_res, k(0)), sub_r, finite);
         let res = bl.or(res, bl.and(bl.xor(ai, bi), sign_bit));
+        // Tested last: a mask live through the whole expansion would hold
+        // one of the machine's few mask registers.
+        let special = bl.or(self.is_special(ax), self.is_special(bx));
         self.sel(special, spec, self.as_float(res))
+    }
+
+    /// Whether the pattern without sign `x` is 0, ∞ or a NaN.
+    fn is_special(&self, x: LLVMValueRef) -> LLVMValueRef {
+        self.icmp(LLVMIntUGE, self.b.add(x, self.k(0xffff_ffff)), self.k(0x7f7f_ffff))
     }
 
     /// `sqrt(a)`, lane by lane, as `sqrt.f32` rounds it.
@@ -279,40 +272,42 @@ impl Expander {
         // Positive subnormals (and +0) scaled by 2^24; negative patterns are
         // replaced below.
         let sub = self.icmp(LLVMIntULT, ai, k(0x0080_0000));
-        let an = self.sel(sub, self.as_int(self.fmul(a, self.kf(16_777_216.0))), ai);
-        let e = bl.sub(bl.lshr(an, k(23)), k(127));
-        let e = bl.sub(e, bl.select(sub, k(24), k(0)));
+        let scaled = bl.sub(self.as_int(self.fmul(a, self.kf(16_777_216.0))), k(24 << 23));
+        let an = self.sel(sub, scaled, ai);
+        let e = bl.sub(bl.ashr(an, k(23)), k(127));
         let odd = bl.and(e, k(1));
         let mi = bl.or(bl.and(an, k(0x007f_ffff)), bl.shl(bl.add(odd, k(127)), k(23)));
         let m = self.as_float(mi);
+        let nm = self.as_float(bl.or(mi, k(0x8000_0000)));
         let half_e = bl.ashr(bl.sub(e, odd), k(1));
         let one = self.kf(1.0);
-        let half = self.kf(0.5);
-        let nm = self.as_float(bl.or(mi, k(0x8000_0000)));
         let mut y = self.as_float(bl.sub(k(0x5f37_59df), bl.lshr(mi, k(1))));
         for _ in 0..3 {
             let t = self.fmul(nm, y);
             let err = self.fma(t, y, one);
-            y = self.fma(self.fmul(y, half), err, y);
+            y = self.fma(self.fmul(y, self.kf(0.5)), err, y);
         }
+        // s ≈ √m and −s, corrected once; then r' = s² − m exactly.
         let s = self.fmul(m, y);
-        let r = self.fma(self.fneg(s), s, m);
-        let s = self.fma(r, self.fmul(y, half), s);
-        let r = self.fma(self.fneg(s), s, m);
+        let ns = self.fmul(nm, y);
+        let r = self.fma(ns, s, m);
+        let s = self.fma(r, self.fmul(y, self.kf(0.5)), s);
+        let ns = self.fma(r, self.fmul(y, self.kf(-0.5)), ns);
+        let nr = self.fma(s, s, nm);
         let si = self.as_int(s);
-        let su = self.fmul(s, self.as_float(bl.shl(bl.sub(bl.lshr(si, k(23)), k(23)), k(23))));
-        let up = self.fcmp(LLVMRealOGT, r, su);
-        let down = self.fcmp(LLVMRealOLE, r, self.fneg(su));
-        let si = self.sub_if(self.add_if(si, up), down);
-        let res = self.as_float(bl.add(si, bl.shl(half_e, k(23))));
+        let ulp = self.as_float(bl.shl(bl.sub(bl.lshr(si, k(23)), k(23)), k(23)));
+        let su = self.fmul(s, ulp);
+        let nsu = self.fmul(ns, ulp);
+        // Up when m − s² > s·ulp, down when m − s² ≤ −s·ulp.
+        let adj = self.sel(self.fcmp(LLVMRealOLT, nr, nsu), k(1), self.sel(self.fcmp(LLVMRealOGE, nr, su), k(u32::MAX), k(0)));
+        let res = self.as_float(bl.add(bl.add(si, bl.shl(half_e, k(23))), adj));
         // Special operands (±0, +∞, NaN, negative): x·1 is the answer
         // (NaNs quietened), and 0·∞ (the default NaN) for a negative x.
-        let special = self.icmp(LLVMIntUGE, bl.add(ai, k(0xffff_ffff)), k(0x7f7f_ffff));
+        let special = self.is_special(ai);
         let negative = self.icmp(LLVMIntULT, bl.add(ai, k(0x7fff_ffff)), k(0x7f80_0000));
         let u = self.sel(negative, self.kf(0.0), a);
         let t = self.sel(negative, self.kf(f32::INFINITY), self.kf(1.0));
-        let res = self.sel(special, self.fmul(u, t), res);
-        res
+        self.sel(special, self.fmul(u, t), res)
     }
 }
 

@@ -200,9 +200,10 @@ fn registered_at_the_optimizer_last_extension_point() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    // The function-level vectorizer first, then the preparation for the
-    // backend, after the last function pass of the default pipeline.
-    assert!(text.contains("),dsp-wfv<all>,dsp-prepare,"), "{text}");
+    // The function-level vectorizer first, the vector division and square
+    // root, then the preparation for the backend, after the last function
+    // pass of the default pipeline.
+    assert!(text.contains("),dsp-wfv<all>,dsp-vector-fdiv,dsp-prepare,"), "{text}");
     // The vectorizer's parameters parse in -passes=; unknown ones do not.
     for (params, ok) in [("naive;auto", true), ("mem", true), ("fast", false)] {
         let out = run(Command::new("opt-19")

@@ -125,6 +125,9 @@ fn is_c_math(callee: LLVMValueRef, name: &str) -> bool {
     declared && C_MATH.iter().any(|&f| name == f || name.strip_suffix('f') == Some(f))
 }
 
+/// `EDOM` of the C library (`errno.h`: Linux's numbers).
+const EDOM: u64 = 33;
+
 /// Element-wise intrinsics emitted as vector intrinsics.
 const VECTOR_INTRINSICS: &[&str] = &["llvm.fabs", "llvm.sqrt", "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax", "llvm.minnum", "llvm.maxnum", "llvm.fmuladd"];
 /// Intrinsics without effect on the vector code.
@@ -456,6 +459,39 @@ impl<'a> Emitter<'a> {
         Ok(acc)
     }
 
+    /// `sqrtf(x)` with varying `x`, in line: the vector square root (exactly
+    /// the scalar one lane by lane: one IEEE operation), and C's domain error
+    /// (C11 7.12.7.5: `errno = EDOM` for an operand below zero; a NaN is
+    /// not) when any active lane has one, without a branch, so that a loop
+    /// around it stays one block. Calling the variant instead would cost a
+    /// call per vector and keep the loop from being pipelined.
+    fn sqrtf(&mut self, i: LLVMValueRef, x: VVal, m: Mask) {
+        let cx = self.cx;
+        let fty = unsafe { LLVMTypeOf(i) };
+        let x = self.vector(x, fty);
+        let r = intrinsic(cx, self.b, "llvm.sqrt", &[cx.vty(fty)], &[x]);
+        unsafe {
+            let zero = LLVMConstNull(cx.vty(fty));
+            let neg = LLVMBuildFCmp(self.b, inkwell::llvm_sys::LLVMRealPredicate::LLVMRealOLT, x, zero, nm());
+            let neg = match m {
+                Mask::All => neg,
+                Mask::V(mv) => LLVMBuildAnd(self.b, neg, mv, nm()),
+            };
+            let any = mask::any(cx, self.b, Mask::V(neg));
+            let i32t = cx.i32();
+            let mut errno = LLVMGetNamedGlobal(cx.m, c"errno".as_ptr());
+            if errno.is_null() {
+                errno = LLVMAddGlobal(cx.m, i32t, c"errno".as_ptr());
+            }
+            let old = LLVMBuildLoad2(self.b, i32t, errno, nm());
+            LLVMSetAlignment(old, 4);
+            let new = LLVMBuildSelect(self.b, any, LLVMConstInt(i32t, EDOM, 0), old, nm());
+            let st = LLVMBuildStore(self.b, new, errno);
+            LLVMSetAlignment(st, 4);
+        }
+        self.map.insert(i, VVal::Vec(r));
+    }
+
     fn call(&mut self, i: LLVMValueRef, bi: usize, m: Mask) -> R<()> {
         let name = unsafe { ir::value_name(LLVMGetCalledValue(i)) };
         if DROPPED.iter().any(|p| name.starts_with(p)) {
@@ -500,6 +536,10 @@ impl<'a> Emitter<'a> {
                 }
             };
             self.map.insert(i, VVal::Uni(c));
+            return Ok(());
+        }
+        if !void && name == "sqrtf" && args.len() == 1 && is_c_math(callee, &name) {
+            self.sqrtf(i, ops[0], m);
             return Ok(());
         }
         if let Some(v) = self.variant_call(callee, &args, &ops, ty, void, m)? {

@@ -96,8 +96,9 @@ pub const LOOP_BUDGET: u64 = FUNCTION_BUDGET / 2;
 pub struct Session {
     work_left: u64,
     spent: u64,
-    /// Keyed by loop block, II floor and invariants reloaded.
-    cache: HashMap<(Block, u32, usize), Result<Scheduled, LoopError>>,
+    /// Keyed by loop block, II floor, invariants reloaded and whether II may
+    /// rise past the search window ([`Window`]).
+    cache: HashMap<(Block, u32, usize, Window), Result<Scheduled, LoopError>>,
     memo: ScheduleMemo,
 }
 
@@ -147,6 +148,7 @@ type GraphKey = (Vec<dsp_modsched::Node>, Vec<dsp_modsched::Edge>);
 struct MemoKey {
     graph: GraphKey,
     floor: u32,
+    window: Window,
     avail: Vec<(RegFileId, i64)>,
     scheduler: Scheduler,
     ilp_time_limit: u64,
@@ -195,11 +197,24 @@ pub const MIN_GAIN_PERCENT: u64 = 10;
 const MAX_PRESSURE_RAISES: u32 = 3;
 /// Largest loop body pipelined (the schedulers are polynomial, but the
 /// kernel and its copies grow with it).
-const MAX_NODES: usize = 256;
+const MAX_NODES: usize = 512;
 /// Largest MII pipelined: an iteration that needs this many cycles of one
 /// resource already gives the list scheduler plenty to overlap within it,
 /// and scheduling cost grows with II × operations.
 const MAX_MII: u32 = 160;
+
+/// How far II may rise for register pressure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Window {
+    /// [`MAX_EXTRA_II`] / [`MAX_EXTRA_II_PERCENT`] above MII, in steps of an eighth.
+    Usual,
+    /// The last resort, after reloading invariants did not help: up to where
+    /// pipelining still gains [`MIN_GAIN_PERCENT`] over one iteration
+    /// list-scheduled alone, in steps proportional to the shortage. A long
+    /// body (a vector division and square root: ~100 cycles of one unit)
+    /// overlaps two iterations at an II well above its MII.
+    Long,
+}
 
 fn run_scheduler(
     m: &Machine,
@@ -371,21 +386,38 @@ fn pipeline_with_reloads(
     opts: &PipelineOptions,
     session: &mut Session,
 ) -> Result<(Pipelined, expand::Expansion), String> {
-    let (mut file, mut want, first_why) = match pipeline_loop(m, f, c, opts, session, 0) {
+    let (mut file, mut want, first_why) = match pipeline_loop(m, f, c, opts, session, 0, Window::Usual) {
         Ok(r) => return Ok(r),
         Err(LoopError::Other(why)) => return Err(why),
         Err(LoopError::Pressure { file, max_live, avail, why }) => (file, (max_live as i64 - avail).max(1) as usize, why),
     };
     let mut work = f.clone();
+    let mut last_why = first_why;
     let mut reloaded: HashMap<RegFileId, usize> = HashMap::new();
-    for _ in 0..MAX_RELOAD_ROUNDS {
-        // Each reloaded value still lives from its load to its uses: ask for
-        // half as many again as the registers missing.
-        let n = reload::reload_invariants(m, &mut work, c.block, file, want + want / 2 + 1);
-        if n == 0 {
-            break;
+    let notes = |reloaded: &HashMap<RegFileId, usize>, p: &mut Pipelined| {
+        let mut files: Vec<(String, usize)> = reloaded.iter().map(|(f, n)| (m.regfile(*f).name.clone(), *n)).collect();
+        files.sort();
+        for (name, n) in files {
+            p.notes.push(format!(
+                "{n} loop invariant(s) of file '{name}' stored before the loop and reloaded in it (register pressure)"
+            ));
         }
-        *reloaded.entry(file).or_insert(0) += n;
+    };
+    for round in 0..=MAX_RELOAD_ROUNDS {
+        // Each reloaded value still lives from its load to its uses: ask for
+        // half as many again as the registers missing. After the last
+        // round, once more with II allowed past the usual window.
+        let window = if round < MAX_RELOAD_ROUNDS {
+            let n = reload::reload_invariants(m, &mut work, c.block, file, want + want / 2 + 1);
+            if n == 0 {
+                Window::Long
+            } else {
+                *reloaded.entry(file).or_insert(0) += n;
+                Window::Usual
+            }
+        } else {
+            Window::Long
+        };
         let Some(c2) = candidate::innermost_loops(m, &work)
             .into_iter()
             .find(|l| l.header == c.block)
@@ -394,27 +426,24 @@ fn pipeline_with_reloads(
             break;
         };
         let total: usize = reloaded.values().sum();
-        match pipeline_loop(m, &mut work, &c2, opts, session, total) {
+        match pipeline_loop(m, &mut work, &c2, opts, session, total, window) {
             Ok((mut p, exp)) => {
-                let mut files: Vec<(String, usize)> =
-                    reloaded.iter().map(|(f, n)| (m.regfile(*f).name.clone(), *n)).collect();
-                files.sort();
-                for (name, n) in files {
-                    p.notes.push(format!(
-                        "{n} loop invariant(s) of file '{name}' stored before the loop and reloaded in it (register pressure)"
-                    ));
-                }
+                notes(&reloaded, &mut p);
                 *f = work;
                 return Ok((p, exp));
             }
             Err(LoopError::Other(why)) => return Err(why),
-            Err(LoopError::Pressure { file: f2, max_live, avail, .. }) => {
+            Err(LoopError::Pressure { file: f2, max_live, avail, why }) => {
+                last_why = if total > 0 { format!("{why}, with {total} invariant(s) reloaded") } else { why };
                 file = f2;
                 want = (max_live as i64 - avail).max(1) as usize;
             }
         }
+        if window == Window::Long {
+            break;
+        }
     }
-    Err(first_why)
+    Err(last_why)
 }
 
 /// Pipelines one loop (`reloads`: invariants reloaded in it so far, part
@@ -426,6 +455,7 @@ fn pipeline_loop(
     opts: &PipelineOptions,
     session: &mut Session,
     reloads: usize,
+    window: Window,
 ) -> Result<(Pipelined, expand::Expansion), LoopError> {
     let ctl = ddg::ControlInstrs::find(m, opts.counter_branch)?;
     let d = ddg::build(m, f, c, &ctl)?;
@@ -462,7 +492,7 @@ fn pipeline_loop(
         }
     }
     let floor = opts.min_ii.get(&c.block).copied().unwrap_or(0);
-    let key = (c.block, floor, reloads);
+    let key = (c.block, floor, reloads, window);
     let sched = match session.cache.get(&key) {
         Some(r) => r.clone(),
         None => {
@@ -479,6 +509,7 @@ fn pipeline_loop(
             let memo_key = MemoKey {
                 graph: graph_key,
                 floor,
+                window,
                 avail: avail_sorted,
                 scheduler: opts.scheduler,
                 ilp_time_limit: opts.ilp_time_limit.to_bits(),
@@ -493,7 +524,7 @@ fn pipeline_loop(
                 }),
                 None => {
                     let mut work = Work::limited(limit);
-                    let r = schedule_loop(m, &d, &mii, opts, floor, &avail, &mut work);
+                    let r = schedule_loop(m, &d, &mii, (window == Window::Long).then_some(mii_period.1).flatten(), opts, floor, &avail, &mut work);
                     session.work_left = session.work_left.saturating_sub(work.used());
                     session.spent += work.used();
                     session.memo.map.insert(memo_key, r.clone());
@@ -546,11 +577,16 @@ fn pipeline_loop(
 }
 
 /// Schedules a loop from its MII, raising II while MaxLive exceeds the
-/// registers (`avail`), all within `work`.
+/// registers (`avail`), all within `work`; with `flat` (one iteration
+/// list-scheduled alone: [`Window::Long`]) up to where pipelining still
+/// gains [`MIN_GAIN_PERCENT`] over it, in steps of an eighth or in
+/// proportion to the shortage, whichever is more.
+#[allow(clippy::too_many_arguments)]
 fn schedule_loop(
     m: &Machine,
     d: &ddg::LoopDdg,
     mii: &dsp_modsched::mii::MiiReport,
+    flat: Option<u32>,
     opts: &PipelineOptions,
     floor: u32,
     avail: &HashMap<RegFileId, i64>,
@@ -566,9 +602,11 @@ fn schedule_loop(
     }
     let base = mii.mii.max(floor);
     let max_ii = base + MAX_EXTRA_II.max(base * MAX_EXTRA_II_PERCENT / 100);
+    let pressure_cap = flat.map_or(0, |p| (u64::from(p) * (100 - MIN_GAIN_PERCENT) / 100) as u32).max(max_ii);
     let mut raises = 0;
     let outcome = loop {
-        let mut outcome = run_scheduler(m, &d.graph, &mii_used, opts, max_ii, work).map_err(|attempts| {
+        let search_to = max_ii.max(mii_used.mii.saturating_add(MAX_EXTRA_II).min(pressure_cap));
+        let mut outcome = run_scheduler(m, &d.graph, &mii_used, opts, search_to, work).map_err(|attempts| {
             match attempts.last() {
                 Some(a) if a.reason.starts_with(dsp_modsched::work::EXHAUSTED) => format!(
                     "the loop's compile-time budget for modulo scheduling ({} work units) ran out at II={}",
@@ -576,7 +614,7 @@ fn schedule_loop(
                     a.ii
                 ),
                 last => format!(
-                    "no modulo schedule up to II={max_ii}{}",
+                    "no modulo schedule up to II={search_to}{}",
                     last.map(|a| format!(" (last: {})", a.reason)).unwrap_or_default()
                 ),
             }
@@ -613,10 +651,13 @@ fn schedule_loop(
         }
         let ii = outcome.schedule.ii;
         raises += 1;
-        // Far over (half as many values again as registers): a larger II
-        // will not bring it down enough; the loop stays as it is.
-        let hopeless = over.iter().any(|&(_, n, avail)| n as i64 * 2 > avail * 3);
-        if ii >= max_ii || raises > MAX_PRESSURE_RAISES || hopeless {
+        // Far over (MaxLive falls about in proportion to II, and that II
+        // would be past the cap): the loop stays as it is.
+        let hopeless = match flat {
+            None => over.iter().any(|&(_, n, avail)| n as i64 * 2 > avail * 3),
+            Some(_) => over.iter().any(|&(_, n, avail)| u64::from(ii) * u64::from(n) > u64::from(pressure_cap) * avail.max(1) as u64),
+        };
+        if ii >= pressure_cap || raises > MAX_PRESSURE_RAISES || hopeless {
             let why = format!(
                 "register pressure: MaxLive {} exceeds the {} registers of file '{}' (II raised up to {ii})",
                 over[0].1,
@@ -633,8 +674,13 @@ fn schedule_loop(
         );
         extra_attempts.push(dsp_modsched::Attempt { ii, reason: why.clone() });
         notes.push(format!("II={ii}: {why}"));
-        // Fewer values overlap at a larger II; step by an eighth.
-        mii_used.mii = ii + (ii / 8).max(1);
+        // Fewer values overlap at a larger II: step by an eighth, or in
+        // proportion to the shortage.
+        let proportional = match flat {
+            None => ii,
+            Some(_) => over.iter().map(|&(_, n, avail)| (u64::from(ii) * u64::from(n) / avail.max(1) as u64) as u32).max().unwrap_or(ii),
+        };
+        mii_used.mii = (ii + (ii / 8).max(1)).max(proportional).min(pressure_cap);
     };
     Ok(Scheduled { outcome, extra_attempts, notes, elapsed_us: start.elapsed().as_micros(), work: work.used() })
 }
