@@ -24,17 +24,26 @@ pub struct Cx {
     pub scatter: bool,
     /// Branches on superword conditions around linearized blocks (level All).
     pub boscc: bool,
+    /// The machine has a lane-wise fused multiply-add of `f32`
+    /// (`llvm.fma` widens to a vector `llvm.fma`; else lane by lane).
+    pub vector_fma: bool,
 }
 
 impl Cx {
     /// With the machine's gather and scatter.
     pub fn for_machine(m: LLVMModuleRef, lanes: u32, caps: &crate::caps::Caps) -> Cx {
         use isa_tablegen::{SemOp, Ty};
-        Cx { gather: caps.has_any(SemOp::Gather, Ty::I32), scatter: caps.has_any(SemOp::Scatter, Ty::I32), ..Cx::new(m, lanes) }
+        let vf32 = crate::ir::Shape { bits: 32, lanes: Some(lanes), float: true };
+        Cx {
+            gather: caps.has_any(SemOp::Gather, Ty::I32),
+            scatter: caps.has_any(SemOp::Scatter, Ty::I32),
+            vector_fma: caps.has(SemOp::Mac, vf32, crate::caps::Sign::Signed),
+            ..Cx::new(m, lanes)
+        }
     }
 
     pub fn new(m: LLVMModuleRef, lanes: u32) -> Cx {
-        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All, gather: false, scatter: false, boscc: true }
+        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All, gather: false, scatter: false, boscc: true, vector_fma: false }
     }
     pub fn vty(&self, t: LLVMTypeRef) -> LLVMTypeRef {
         unsafe { LLVMVectorType(t, self.lanes) }

@@ -550,7 +550,8 @@ impl<'a> Emitter<'a> {
             return Ok(());
         }
         let base = name.rsplit_once('.').map(|(b, _)| b).unwrap_or(&name);
-        if pure && !void && VECTOR_INTRINSICS.contains(&base) && args.iter().all(|&a| scalar_ok(unsafe { LLVMTypeOf(a) })) {
+        let widened = VECTOR_INTRINSICS.contains(&base) || (base == "llvm.fma" && name.ends_with(".f32") && self.cx.vector_fma);
+        if pure && !void && widened && args.iter().all(|&a| scalar_ok(unsafe { LLVMTypeOf(a) })) {
             let v: Vec<LLVMValueRef> = ops.iter().zip(&args).map(|(o, &a)| self.vector(*o, unsafe { LLVMTypeOf(a) })).collect();
             let r = intrinsic(self.cx, self.b, base, &[self.cx.vty(ty)], &v);
             self.map.insert(i, VVal::Vec(r));

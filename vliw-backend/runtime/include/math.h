@@ -129,6 +129,11 @@ double fabs(double);
 #endif
 
 __DSP_VECTOR_VARIANTS
+float expf(float);
+__DSP_VECTOR_VARIANTS
+float logf(float);
+
+__DSP_VECTOR_VARIANTS
 float fabsf(float);
 long double fabsl(long double);
 double sqrt(double);

@@ -277,6 +277,19 @@ float __to_float(result r);
 int __fast_double(result r, double *out);
 int __fast_float(result r, float *out);
 
+/* Float fast paths (expf, logf): evaluated in float and float-float with
+ * the machine's fused multiply-add, lane-wise vectorizable (no tables
+ * through pointers, no stack objects), ending in a rounding test; when the
+ * test cannot vouch for the result, the double-double path decides. Only
+ * with a fused multiply-add instruction (dspcc defines __DSP_HW_FMA__ from
+ * the .isa) and not with -DDSP_LIBM_ACCURATE_ONLY. */
+#if defined(__clang__) && defined(__DSP_HW_FMA__) && !defined(DSP_SOFT_FMA) && !defined(DSP_LIBM_ACCURATE_ONLY)
+#if __has_builtin(__builtin_elementwise_fma)
+#define LIBM_FAST_FLOAT 1
+#define fma32(a, b, c) __builtin_elementwise_fma((float)(a), (float)(b), (float)(c))
+#endif
+#endif
+
 /* The two phases of a function computing a result from core(args..., acc).
  * -DDSP_LIBM_ACCURATE_ONLY keeps only the second (the host tests build
  * libm both ways and check that the results are the same). */
