@@ -30,6 +30,9 @@ static cl::opt<std::string> DspWfvOpt("dsp-wfv-opt", cl::init("all"),
 static cl::opt<bool> DspWfvBoscc("dsp-wfv-boscc", cl::init(true),
     cl::desc("dsp-wfv's branches on superword conditions around linearized blocks (seed 001 §2.2.1)"));
 
+static cl::opt<bool> DspWfvMultiversion("dsp-wfv-multiversion", cl::init(true),
+    cl::desc("dsp-wfv's scalar versions of blocks behind branches on superword conditions for one active lane (seed 001 section 2.2.2)"));
+
 static cl::opt<bool> DspWfvAuto("dsp-wfv-auto", cl::init(false),
     cl::desc("dsp-wfv also vectorizes calls in loops to functions proven safe without directives"));
 
@@ -90,7 +93,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (DspWfv && Level != OptimizationLevel::O0)
-          MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + ">"));
+          MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + (DspWfvMultiversion ? "" : ";no-multiversion") + ">"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspMaskedTail)

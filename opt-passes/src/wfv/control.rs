@@ -79,7 +79,11 @@ impl Emitter<'_> {
         let skip_ph = self.new_block("wfv.boscc.skip");
         unsafe { LLVMBuildCondBr(self.b, any, then, skip_ph) };
         self.at_end(then);
-        self.body(b, m)?;
+        if self.cx.multiversion && super::multiversion::eligible(self.r.cfg.blocks[b]) {
+            self.body_multiversioned(b, m)?;
+        } else {
+            self.body(b, m)?;
+        }
         let end = self.cur();
         let join = self.new_block("wfv.boscc.join");
         self.br(join);
@@ -116,7 +120,7 @@ impl Emitter<'_> {
     }
 
     /// Emits `i`'s block's instructions (not phis, not the terminator).
-    fn body(&mut self, b: usize, m: Mask) -> R<()> {
+    pub(super) fn body(&mut self, b: usize, m: Mask) -> R<()> {
         for i in ir::instructions(self.r.cfg.blocks[b]) {
             let op = ir::opcode(i);
             if op == O::LLVMPHI || unsafe { !LLVMIsATerminatorInst(i).is_null() } {

@@ -27,6 +27,9 @@ pub struct Cx {
     /// The machine has a lane-wise fused multiply-add of `f32`
     /// (`llvm.fma` widens to a vector `llvm.fma`; else lane by lane).
     pub vector_fma: bool,
+    /// Instance multiversioning behind branches on superword conditions
+    /// (§2.2.2: a scalar version of a block for a single active lane).
+    pub multiversion: bool,
 }
 
 impl Cx {
@@ -43,7 +46,7 @@ impl Cx {
     }
 
     pub fn new(m: LLVMModuleRef, lanes: u32) -> Cx {
-        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All, gather: false, scatter: false, boscc: true, vector_fma: false }
+        Cx { m, ctx: unsafe { LLVMGetModuleContext(m) }, lanes, level: super::Level::All, gather: false, scatter: false, boscc: true, vector_fma: false, multiversion: true }
     }
     pub fn vty(&self, t: LLVMTypeRef) -> LLVMTypeRef {
         unsafe { LLVMVectorType(t, self.lanes) }

@@ -17,6 +17,7 @@ pub mod control;
 pub mod directives;
 pub mod linearize;
 pub mod mask;
+pub mod multiversion;
 pub mod memory;
 pub mod outer;
 pub mod variant;
@@ -66,7 +67,7 @@ pub enum Level {
     All,
 }
 
-/// The pass's parameters: `dsp-wfv<naive|mem|all[;auto][;no-boscc]>`.
+/// The pass's parameters: `dsp-wfv<naive|mem|all[;auto][;no-boscc][;no-multiversion]>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     pub level: Level,
@@ -74,11 +75,13 @@ pub struct Options {
     pub auto: bool,
     /// Branches on superword conditions at level `All` (§2.2.1; `no-boscc` off).
     pub boscc: bool,
+    /// Instance multiversioning behind them (§2.2.2; `no-multiversion` off).
+    pub multiversion: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { level: Level::All, auto: false, boscc: true }
+        Options { level: Level::All, auto: false, boscc: true, multiversion: true }
     }
 }
 
@@ -93,7 +96,8 @@ impl Options {
                 "all" => o.level = Level::All,
                 "auto" => o.auto = true,
                 "no-boscc" => o.boscc = false,
-                _ => return Err(format!("dsp-wfv: unknown parameter '{p}' (expected naive, mem, all, auto or no-boscc)")),
+                "no-multiversion" => o.multiversion = false,
+                _ => return Err(format!("dsp-wfv: unknown parameter '{p}' (expected naive, mem, all, auto, no-boscc or no-multiversion)")),
             }
         }
         Ok(o)
@@ -138,7 +142,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
         }
         d.loops.extend(found.loops);
     }
-    let cx = Cx { level: opts.level, boscc: opts.boscc, ..Cx::for_machine(m, lanes, caps) };
+    let cx = Cx { level: opts.level, boscc: opts.boscc, multiversion: opts.multiversion, ..Cx::for_machine(m, lanes, caps) };
     // The variants wanted, and those refused up front; and the variants of
     // functions declared here and defined elsewhere (libm's, another
     // file's), called as the directive promises them.
@@ -214,10 +218,10 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
                         at: f,
                         name: "Attributes",
                         msg: format!(
-                            "'{name}': {} uniform, {} consecutive, {} varying values; {} divergent branches ({}), {} by_all and {} blend blocks, {} loops; {} vector calls, {} calls per lane, {} gathers/scatters, {} blocks behind branches on superword conditions",
+                            "'{name}': {} uniform, {} consecutive, {} varying values; {} divergent branches ({}), {} by_all and {} blend blocks, {} loops; {} vector calls, {} calls per lane, {} gathers/scatters, {} blocks behind branches on superword conditions ({} with a scalar version for one active lane)",
                             s.uniform, s.consecutive, s.varying, s.divergent_branches,
                             if s.divergent_branches > 0 { "control flow linearized" } else { "control flow kept" },
-                            s.by_all, s.blend, s.loops, s.vector_calls, s.lane_calls, s.gathers, s.boscc
+                            s.by_all, s.blend, s.loops, s.vector_calls, s.lane_calls, s.gathers, s.boscc, s.multiversioned
                         ),
                     });
                 }

@@ -2,7 +2,7 @@
 //! linear order, variant names, and the generated vector code.
 
 use super::*;
-use crate::testutil::TestModule;
+use crate::testutil::{check_in_order, TestModule};
 
 const IR: &str = r#"
 define i32 @f(i32 %x, i32 %k) "dsp-vec-function"="args(2) uniform(1) nomask" {
@@ -105,9 +105,13 @@ declare i32 @ext(i32)
 "#;
 
 fn analysis_of(level: Level) -> (String, String) {
+    analysis_with(Options { level, ..Options::default() })
+}
+
+fn analysis_with(opts: Options) -> (String, String) {
     let t = TestModule::parse(LEVELS);
     let m = isa_tablegen::Machine::load("ftm").unwrap();
-    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m), &Options { level, auto: false, boscc: true }).unwrap();
+    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m), &opts).unwrap();
     assert!(changed, "{remarks:?}");
     let text = t.text();
     crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -132,4 +136,17 @@ fn levels_naive_mem_and_all() {
     assert!(naive.contains("2 divergent branches") && naive.contains("1 gathers/scatters"), "{naive}");
     let uniform = |s: &str| s.split(": ").nth(1).and_then(|x| x.split(' ').next()).and_then(|n| n.parse::<usize>().ok()).unwrap_or(99);
     assert!(uniform(&naive) <= 2 && uniform(&naive) < uniform(&all), "{naive} / {all}");
+}
+
+/// Instance multiversioning (§2.2.2): behind the block's branch on its
+/// mask, one active lane runs the block's scalar instructions (the call
+/// once, its operands extracted at the lane the mask's lowest set bit
+/// names), more run the vector version; the values meet in phis.
+#[test]
+fn one_active_lane_runs_the_scalar_version() {
+    let (all, text) = analysis_with(Options::default());
+    assert!(all.contains("(1 with a scalar version for one active lane)"), "{all}");
+    check_in_order(&text, &["wfv.boscc", "and i16", "icmp eq i16", "wfv.mv.scalar", "@llvm.cttz.i16", "extractelement", "call i32 @ext(i32", "insertelement", "wfv.mv.vector", "wfv.mv.join", "phi <16 x i32>"]);
+    let (off, text) = analysis_with(Options { multiversion: false, ..Options::default() });
+    assert!(off.contains("(0 with a scalar version") && !text.contains("wfv.mv."), "{off}");
 }

@@ -39,6 +39,7 @@ pub struct Stats {
     pub lane_calls: usize,
     pub gathers: usize,
     pub boscc: usize,
+    pub multiversioned: usize,
 }
 
 /// Whether a vector of `t` may be a parameter or result of a variant (32-bit lanes).
@@ -204,7 +205,7 @@ pub fn generate(cx: &Cx, f: LLVMValueRef, decl: &VecFunctionDecl, masked: bool, 
     } else {
         e.emit_cfg(&order, m, entry)?;
     }
-    let mut st = Stats { vector_calls: e.vector_calls, lane_calls: e.lane_calls, gathers: e.gathers, boscc: e.boscc, loops: nest.loops.len(), ..Default::default() };
+    let mut st = Stats { vector_calls: e.vector_calls, lane_calls: e.lane_calls, gathers: e.gathers, boscc: e.boscc, multiversioned: e.multiversioned, loops: nest.loops.len(), ..Default::default() };
     for (&v, &a) in &at.values {
         if unsafe { LLVMIsAInstruction(v).is_null() && LLVMIsAArgument(v).is_null() } || unsafe { LLVMGetTypeKind(LLVMTypeOf(v)) } == LLVMTypeKind::LLVMVoidTypeKind {
             continue;

@@ -79,6 +79,8 @@ pub struct Emitter<'a> {
     pub gathers: usize,
     /// Blocks behind a branch on superword condition.
     pub boscc: usize,
+    /// Of those, blocks with a scalar version for one active lane.
+    pub multiversioned: usize,
     /// Pointer parameters with an `alignment` clause, and their alignment.
     pub aligned: Vec<(LLVMValueRef, u32)>,
     /// The CFG is linearized (values leaving loops are in result vectors).
@@ -154,6 +156,7 @@ impl<'a> Emitter<'a> {
             lane_calls: 0,
             gathers: 0,
             boscc: 0,
+            multiversioned: 0,
             aligned: Vec::new(),
             linearized: false,
         }

@@ -82,6 +82,8 @@ pub const TABLE2: &[Config] = &[
     Config { name: "MEM", flags: &["-fvec-function-opt=mem"] },
     // All without its branches on superword conditions: that switch's column.
     Config { name: "All-BOSCC", flags: &["-fvec-function-opt=all", "-fno-vec-function-boscc"] },
+    // All without instance multiversioning (§2.2.2): that switch's column.
+    Config { name: "All-MV", flags: &["-fvec-function-opt=all", "-fno-vec-function-multiversion"] },
     Config { name: "All", flags: &["-fvec-function-opt=all"] },
 ];
 

@@ -217,6 +217,9 @@ pub struct Options {
     pub vec_function_opt: Option<String>,
     /// `-fno-vec-function-boscc`: no branches on superword conditions.
     pub no_boscc: bool,
+    /// `-fno-vec-function-multiversion`: no scalar versions of those blocks
+    /// for one active lane (seed 001 §2.2.2).
+    pub no_multiversion: bool,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -265,6 +268,7 @@ impl Default for Options {
             vec_function_auto: false,
             vec_function_opt: None,
             no_boscc: false,
+            no_multiversion: false,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -425,6 +429,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-vec-function" => o.vec_function = false,
             "-fvec-function-boscc" => o.no_boscc = false,
             "-fno-vec-function-boscc" => o.no_boscc = true,
+            "-fvec-function-multiversion" => o.no_multiversion = false,
+            "-fno-vec-function-multiversion" => o.no_multiversion = true,
             "-fvec-function=auto" => {
                 o.vec_function = true;
                 o.vec_function_auto = true;
@@ -585,6 +591,9 @@ OPTIONS:
                                            (default all; remarks: -Rpass=wfv)
   -fvec-function-boscc -fno-vec-function-boscc
                                            those branches on superword conditions on (default) or off
+  -fvec-function-multiversion -fno-vec-function-multiversion
+                                           behind them, a scalar version of the block for one active lane
+                                           (instance multiversioning) on (default) or off
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   -floop-strength-reduce -fno-loop-strength-reduce
                                            LLVM's loop strength reduction before selection (on from -O1)

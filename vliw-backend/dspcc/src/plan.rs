@@ -330,6 +330,9 @@ impl Planner<'_> {
         if self.o.no_boscc {
             v.extend(["-mllvm".to_string(), "-dsp-wfv-boscc=false".to_string()]);
         }
+        if self.o.no_multiversion {
+            v.extend(["-mllvm".to_string(), "-dsp-wfv-multiversion=false".to_string()]);
+        }
         v
     }
 
