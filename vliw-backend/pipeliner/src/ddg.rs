@@ -338,6 +338,16 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
         sources.insert(dst, s);
         sources.insert(next, resolve(next)?);
     }
+    // A phi read after the loop is the value of the iteration `distance`
+    // before the last: its register must not be reused by the iterations
+    // after it (`x = x << 1 | b; return x >> 1` read the last value).
+    let outside = used_outside(m, f, l);
+    for &(dst, _, _) in &phis {
+        if let (true, Some(Source::Node { node, distance })) = (outside.contains(&dst), sources.get(&dst).copied()) {
+            let e = max_distance.entry(node).or_insert(0);
+            *e = (*e).max(distance + 1);
+        }
+    }
     // Memory dependences.
     let mut amap = AffineMap::new(m, f, l);
     let mut accesses: Vec<(NodeId, bool, bool, Option<Affine>, Option<u32>)> = Vec::new();
@@ -460,6 +470,28 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
     g.add_flow(m, tested, br, 0);
     g.add_edge(br, tested, 0, 1, DepKind::Control);
     Ok(LoopDdg { graph: g, kinds, node_of_inst, sources, phis, alias_groups: groups, alias_pairs: pairs, max_distance })
+}
+
+/// The virtual registers read outside block `l` (instructions, phis and
+/// terminators of every other block).
+fn used_outside(m: &Machine, f: &Function, l: dsp_mir::Block) -> std::collections::HashSet<VReg> {
+    let mut out = std::collections::HashSet::new();
+    for (b, data) in f.blocks.iter().enumerate() {
+        if b == l.0 as usize {
+            continue;
+        }
+        for inst in &data.insts {
+            if let InstKind::Phi { incoming, .. } = &inst.kind {
+                out.extend(incoming.iter().filter_map(|(_, r)| if let Reg::Virt(v) = r { Some(*v) } else { None }));
+                continue;
+            }
+            out.extend(dsp_mir::uses_defs(m, inst).0.into_iter().filter_map(|r| if let Reg::Virt(v) = r { Some(v) } else { None }));
+        }
+        if let dsp_mir::Terminator::Branch { cond: Reg::Virt(v), .. } | dsp_mir::Terminator::IndirectJump { target: Reg::Virt(v), .. } = &data.term {
+            out.insert(*v);
+        }
+    }
+    out
 }
 
 fn operand_affine(amap: &mut AffineMap, m: &Machine, o: &Operand) -> Option<Affine> {
