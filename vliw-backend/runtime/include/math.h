@@ -132,6 +132,10 @@ __DSP_VECTOR_VARIANTS
 float expf(float);
 __DSP_VECTOR_VARIANTS
 float logf(float);
+__DSP_VECTOR_VARIANTS
+float sinf(float);
+__DSP_VECTOR_VARIANTS
+float cosf(float);
 
 __DSP_VECTOR_VARIANTS
 float fabsf(float);
