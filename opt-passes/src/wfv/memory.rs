@@ -1,10 +1,12 @@
 //! Memory accesses of vectorized code (seed 001 §2.1.4): a consecutive
 //! address (`Lin` with the element's size as step) of a 32-bit element
-//! becomes one vector load or store, `llvm.masked.load/store` under a mask
+//! becomes one vector load or store (an unmasked load of narrower integers
+//! too: the machine's narrow loads extend them into 32-bit lanes), `llvm.masked.load/store` under a mask
 //! (the guarded store: inactive lanes write nothing, isel's `vloadm` /
 //! `vstorem`), aligned to the `alignment` clause when the address is the
 //! aligned parameter itself; a uniform address a scalar load (branched
-//! around when no lane may be active); anything else a gather or scatter,
+//! around when no lane may be active); a byte or half-word load elsewhere a
+//! 32-bit gather of the words holding them; anything else a gather or scatter,
 //! lane by lane in lane order (so the last active instance's store wins, as
 //! when the instances run one after the other), each lane branched around
 //! when inactive. Volatile and atomic accesses are refused.
@@ -23,6 +25,20 @@ fn native_elem(t: LLVMTypeRef) -> bool {
             LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(t) == 32,
             LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMPointerTypeKind => true,
             _ => false,
+        }
+    }
+}
+
+/// The bytes of an 8- or 16-bit integer type.
+fn narrow_int(t: LLVMTypeRef) -> Option<u32> {
+    unsafe {
+        match LLVMGetTypeKind(t) {
+            LLVMTypeKind::LLVMIntegerTypeKind => match LLVMGetIntTypeWidth(t) {
+                8 => Some(1),
+                16 => Some(2),
+                _ => None,
+            },
+            _ => None,
         }
     }
 }
@@ -83,7 +99,7 @@ impl Emitter<'_> {
                 };
                 VVal::Uni(v)
             }
-            VVal::Lin { base, stride } if stride == store_size(self, ty) && native_elem(ty) => {
+            VVal::Lin { base, stride } if stride == store_size(self, ty) && (native_elem(ty) || (narrow_int(ty).is_some() && m == Mask::All)) => {
                 let vt = cx.vty(ty);
                 let a = self.vector_align(base, align);
                 VVal::Vec(match m {
@@ -107,6 +123,19 @@ impl Emitter<'_> {
                 let args = [ptrs, unsafe { LLVMConstInt(cx.i32(), align as u64, 0) }, m.value(cx), unsafe { LLVMGetPoison(vt) }];
                 VVal::Vec(intrinsic(cx, self.b, "llvm.masked.gather", &[vt, unsafe { LLVMTypeOf(ptrs) }], &args))
             }
+            _ if cx.gather && narrow_int(ty).is_some_and(|bytes| align >= bytes) => {
+                // A byte or half-word: the machine's 32-bit gather of the
+                // aligned words holding them (an aligned word around a
+                // readable element is readable: no memory is protected in
+                // smaller units), then each lane's element shifted down and
+                // truncated (little-endian): four constant shifts and a
+                // select by the address's low bits, as the machine shifts
+                // vectors by scalars only.
+                self.gathers += 1;
+                let pt = unsafe { LLVMTypeOf(LLVMGetOperand(i, 0)) };
+                let ptrs = self.vector(p, pt);
+                VVal::Vec(self.narrow_gather(ptrs, ty, m))
+            }
             _ => {
                 self.gathers += 1;
                 let pt = unsafe { LLVMTypeOf(LLVMGetOperand(i, 0)) };
@@ -119,6 +148,29 @@ impl Emitter<'_> {
         };
         self.map.insert(i, v);
         Ok(())
+    }
+
+    /// Lanes of `ptrs` (`<lanes x ptr>`) loaded as `ty` (i8 or i16) through
+    /// 32-bit gathers of their aligned words.
+    fn narrow_gather(&mut self, ptrs: LLVMValueRef, ty: LLVMTypeRef, m: Mask) -> LLVMValueRef {
+        let cx = self.cx;
+        unsafe {
+            let i32v = cx.vty(cx.i32());
+            let k = |v: u64| cx.splat_const(LLVMConstInt(cx.i32(), v, 0));
+            let addr = LLVMBuildPtrToInt(self.b, ptrs, i32v, nm());
+            let word = LLVMBuildAnd(self.b, addr, k(!3u32 as u64), nm());
+            let wptrs = LLVMBuildIntToPtr(self.b, word, LLVMTypeOf(ptrs), nm());
+            let args = [wptrs, LLVMConstInt(cx.i32(), 4, 0), m.value(cx), LLVMGetPoison(i32v)];
+            let words = intrinsic(cx, self.b, "llvm.masked.gather", &[i32v, LLVMTypeOf(wptrs)], &args);
+            let low = LLVMBuildAnd(self.b, addr, k(3), nm());
+            let mut v = words;
+            for byte in 1..4u64 {
+                let shifted = LLVMBuildLShr(self.b, words, k(8 * byte), nm());
+                let at = LLVMBuildICmp(self.b, inkwell::llvm_sys::LLVMIntPredicate::LLVMIntEQ, low, k(byte), nm());
+                v = LLVMBuildSelect(self.b, at, shifted, v, nm());
+            }
+            LLVMBuildTrunc(self.b, v, cx.vty(ty), nm())
+        }
     }
 
     fn scalar_load(&mut self, ty: LLVMTypeRef, p: LLVMValueRef, align: u32) -> LLVMValueRef {
