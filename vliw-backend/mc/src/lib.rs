@@ -20,7 +20,7 @@ pub mod parser;
 use std::fmt;
 
 pub use assembler::assemble;
-pub use disasm::{disassemble_executable, disassemble_object};
+pub use disasm::{disassemble_executable, disassemble_object, write_executable_listing, write_object_listing};
 
 /// A line and column (both 1-based; the column counts characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

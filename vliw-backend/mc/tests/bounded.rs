@@ -1,0 +1,92 @@
+//! Bounded memory and linear time (issue 14, item 2): size fields in a file
+//! never size the listing, and long inputs take time in proportion to
+//! their length. Each test would take minutes or gigabytes before its fix.
+
+use std::fmt::Write as _;
+
+use dsp_mc::{assemble, write_executable_listing, write_object_listing};
+use dsp_obj::{read_executable, write_executable, ExeSymbol, Executable, MachineId, Segment, SegmentFlags, SymbolKind};
+use isa_tablegen::Machine;
+
+/// Counts what is written, keeping nothing.
+#[derive(Default)]
+struct Count {
+    bytes: usize,
+    lines: usize,
+}
+impl std::fmt::Write for Count {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.bytes += s.len();
+        self.lines += s.matches('\n').count();
+        Ok(())
+    }
+}
+
+/// An executable whose `.text` says 1 GiB of memory but holds one bundle
+/// (dsp-objdump -d grew to 1.9 GB on it).
+#[test]
+fn huge_text_memory_size_prints_one_zero_line() {
+    let m = Machine::load("ftm").unwrap();
+    let obj = assemble(&m, "\t.text\n\t.globl _start\n_start:\tnop\n", "t.s").unwrap();
+    let code = obj.sections[0].data.clone();
+    let exe = Executable {
+        machine: MachineId { name: m.name.clone(), fingerprint: m.fingerprint },
+        entry: 0x1000,
+        segments: vec![Segment {
+            name: ".text".into(),
+            addr: 0x1000,
+            data: code,
+            mem_size: 1 << 30,
+            flags: SegmentFlags { read: true, write: false, exec: true },
+        }],
+        symbols: vec![ExeSymbol { name: "_start".into(), addr: 0x1000, size: 0, kind: SymbolKind::Func, global: true }],
+    };
+    let bytes = write_executable(&exe).unwrap();
+    assert!(bytes.len() < 4096);
+    let exe = read_executable(&bytes).unwrap();
+    let mut out = String::new();
+    write_executable_listing(&m, &exe, &mut out);
+    assert!(out.len() < 4096, "{} bytes", out.len());
+    assert!(out.contains(&format!("\t.zero {}", (1u32 << 30) - m.op_bytes())), "{out}");
+    assert!(out.contains("not in the file"), "{out}");
+}
+
+/// 1 MB of data with one relocation at its end: each line used to scan to
+/// the next relocation (minutes); now the listing is linear.
+#[test]
+fn megabyte_of_data_with_a_relocation_is_linear() {
+    let m = Machine::load("ftm").unwrap();
+    let mut src = String::from("\t.data\nd:\n");
+    let mut x = 1u32;
+    for _ in 0..(1 << 20) / 16 {
+        src.push_str("\t.byte ");
+        for k in 0..16 {
+            x = x.wrapping_mul(1103515245).wrapping_add(12345);
+            let _ = write!(src, "{}{}", if k > 0 { ", " } else { "" }, 1 + (x >> 16) % 31);
+        }
+        src.push('\n');
+    }
+    src.push_str("\t.word d\n");
+    for _ in 0..2000 {
+        src.push_str("\t.byte 1\n");
+    }
+    let obj = assemble(&m, &src, "big.s").unwrap();
+    let mut count = Count::default();
+    write_object_listing(&m, &obj, &mut count);
+    assert!(count.lines > 60_000 && count.lines < 200_000, "{} lines", count.lines);
+}
+
+/// Thousands of labels in one section: each line used to scan every label.
+#[test]
+fn many_labels_are_linear() {
+    let m = Machine::load("ftm").unwrap();
+    let mut src = String::from("\t.data\n");
+    for i in 0..50_000 {
+        let _ = writeln!(src, "l{i}:\t.byte 7");
+    }
+    let obj = assemble(&m, &src, "labels.s").unwrap();
+    let mut out = String::new();
+    write_object_listing(&m, &obj, &mut out);
+    assert!(out.contains("l49999:"));
+    assert_eq!(assemble(&m, &out, "again.s").unwrap(), obj);
+}
