@@ -90,3 +90,31 @@ fn many_labels_are_linear() {
     assert!(out.contains("l49999:"));
     assert_eq!(assemble(&m, &out, "again.s").unwrap(), obj);
 }
+
+/// dsp-as lexed in time quadratic in the line length: 80,000 spaces before
+/// `.align 4` took 2.4 s, a 1 MB line over 120 s.
+#[test]
+fn megabyte_line_of_spaces_assembles() {
+    let m = Machine::load("ftm").unwrap();
+    let src = format!("\t.data\n{}.align 4\n{}.byte 1\n", " ".repeat(1 << 20), "é".repeat(1 << 19));
+    let errors = assemble(&m, &src, "spaces.s").unwrap_err();
+    // The second line's column counts characters: 2^19 'é', then the error.
+    assert!(errors[0].line == 3 && errors[0].col == 1, "{:?}", errors[0]);
+    let src = format!("\t.data\n{}.align 4\n", " ".repeat(1 << 20));
+    assert!(assemble(&m, &src, "spaces.s").is_ok());
+}
+
+/// Long operand lists (200,000 numbers, character literals) on one line.
+#[test]
+fn long_operand_lists_assemble() {
+    let m = Machine::load("ftm").unwrap();
+    let numbers = vec!["1"; 200_000].join(", ");
+    let obj = assemble(&m, &format!("\t.data\n\t.byte {numbers}\n"), "ops.s").unwrap();
+    assert_eq!(obj.sections.iter().map(|s| s.data.len()).sum::<usize>(), 200_000);
+    let chars = vec!["'a'"; 200_000].join(", ");
+    let obj = assemble(&m, &format!("\t.data\n\t.byte {chars}\n"), "chars.s").unwrap();
+    assert!(obj.sections.iter().any(|s| s.data.len() == 200_000 && s.data.iter().all(|&b| b == b'a')));
+    // An error at the end of a long line still has its column.
+    let errors = assemble(&m, &format!("\t.data\n\t.byte {numbers}, `\n"), "bad.s").unwrap_err();
+    assert_eq!((errors[0].line, errors[0].col), (2, 8 + 200_000 * 3 - 2 + 2), "{:?}", errors[0]);
+}
