@@ -244,7 +244,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         }
     };
     let ctx = Context::create();
-    let module = read_module(&ctx, &cli.input).map_err(|e| vec![format!("dsp-llc: {e}")])?;
+    let module = read_module(&ctx, &cli.input).map_err(|e| vec![e])?;
     let pipeline = pipeline_options(cli);
     let opts = LlcOptions {
         print_mir: cli.print_mir,
