@@ -259,3 +259,22 @@ fn drop_removes_inherited_instructions() {
     let err = Machine::parse_str("base \"ftm.isa\"\nmachine x\ndrop\n", "x.isa").unwrap_err();
     assert!(err.to_string().contains("expected instruction mnemonic"), "{err}");
 }
+
+/// Issue 14, item 5: a non-UTF-8 description is located; control
+/// characters in messages are escaped.
+#[test]
+fn non_utf8_and_control_characters_are_reported_cleanly() {
+    let dir = std::env::temp_dir().join(format!("isa-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.isa");
+    std::fs::write(&path, b"machine x \"a\"\n\n  # \xff\n").unwrap();
+    let e = isa_tablegen::Machine::parse_file(&path).unwrap_err();
+    assert_eq!((e.line, e.col), (3, 5));
+    assert_eq!(e.to_string(), format!("{}:3:5: error: invalid UTF-8 (byte 0xff)", path.display()));
+    // A base file that is not UTF-8 is the same error, not "cannot find base".
+    std::fs::write(dir.join("top.isa"), "base \"bad.isa\"\nmachine y \"b\"\n").unwrap();
+    let e = isa_tablegen::Machine::parse_file(&dir.join("top.isa")).unwrap_err();
+    assert!(e.to_string().ends_with("bad.isa:3:5: error: invalid UTF-8 (byte 0xff)"), "{e}");
+    let e = isa_tablegen::Machine::parse_str("machine x\0 \"a\"\n", "nul.isa").unwrap_err();
+    assert_eq!(e.to_string(), "nul.isa:1:10: error: unexpected character '\\x00'");
+}

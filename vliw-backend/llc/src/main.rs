@@ -197,7 +197,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(msgs) => {
             for m in msgs {
-                eprintln!("{m}");
+                eprintln!("{}", isa_tablegen::text::shown(&m));
             }
             ExitCode::from(1)
         }

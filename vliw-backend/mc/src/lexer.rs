@@ -163,7 +163,7 @@ fn lex_line(line: &[u8], line_no: u32) -> Result<Vec<Token>, LexError> {
             continue;
         }
         let ch = first_char(&line[i..]);
-        return Err(err(i, format!("unexpected character '{}'", ch.escape_debug())));
+        return Err(err(i, format!("unexpected character '{}'", isa_tablegen::text::shown_char(ch))));
     }
     Ok(out)
 }

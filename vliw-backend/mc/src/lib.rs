@@ -40,7 +40,8 @@ pub struct AsmError {
 
 impl fmt::Display for AsmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)
+        let (file, message) = (isa_tablegen::text::shown(&self.file), isa_tablegen::text::shown(&self.message));
+        write!(f, "{file}:{}:{}: error: {message}", self.line, self.col)
     }
 }
 impl std::error::Error for AsmError {}

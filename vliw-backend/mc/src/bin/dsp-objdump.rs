@@ -59,7 +59,7 @@ fn main() -> ExitCode {
     let data = match std::fs::read(&cli.file) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("dsp-objdump: {}: {e}", cli.file);
+            eprintln!("dsp-objdump: error: {}: {e}", isa_tablegen::text::shown(&cli.file));
             return ExitCode::from(1);
         }
     };
@@ -71,7 +71,7 @@ fn main() -> ExitCode {
     let write_error = sink.error.take();
     let flushed = std::io::Write::flush(&mut buffered);
     if let Err(e) = result {
-        eprintln!("dsp-objdump: error: {e}");
+        eprintln!("dsp-objdump: error: {}", isa_tablegen::text::shown(&e));
         return ExitCode::from(1);
     }
     match write_error.map_or(flushed, Err) {
