@@ -241,6 +241,9 @@ pub struct Bundle {
     pub bad: u32,
 }
 
+/// How [`Program::describe`] names a pc in no function symbol.
+pub const OUTSIDE: &str = "outside any symbol";
+
 /// A function symbol, for messages, traces and per-function statistics.
 #[derive(Clone, Debug)]
 pub struct Func {
@@ -288,11 +291,11 @@ impl Program {
             self.index[..=w].iter().rev().find(|&&i| i != NONE).is_some_and(|&i| self.bundles[i as usize].end > pc)
         }
     }
-    /// The function containing `pc`, as "name+0xoff" (or "??").
+    /// The function containing `pc`, as "name+0xoff" (or "outside any symbol").
     pub fn describe(&self, pc: u32) -> String {
         match self.func_at(pc) {
             Some(f) => format!("{}+{:#x}", f.name, pc - f.addr),
-            None => "??".into(),
+            None => OUTSIDE.into(),
         }
     }
     pub fn func_at(&self, pc: u32) -> Option<&Func> {
@@ -773,7 +776,9 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
     Ok(prog)
 }
 
-/// Function symbols sorted by address; a symbol of size 0 extends to the next.
+/// Function symbols sorted by address; a symbol of size 0 extends to the
+/// next, and no symbol past the end of its text segment (so a wild pc is
+/// outside every symbol, not `main+0x123445d0`).
 fn functions(exe: &Executable) -> Vec<Func> {
     use dsp_obj::SymbolKind;
     let mut syms: Vec<&dsp_obj::ExeSymbol> = exe.symbols.iter().filter(|s| s.kind == SymbolKind::Func).collect();
@@ -783,14 +788,21 @@ fn functions(exe: &Executable) -> Vec<Func> {
         syms = exe
             .symbols
             .iter()
-            .filter(|s| texts.iter().any(|t| s.addr >= t.addr && s.addr < t.addr + t.mem_size.max(t.data.len() as u32)))
+            .filter(|s| texts.iter().any(|t| s.addr >= t.addr && (s.addr as u64) < t.addr as u64 + t.mem_size.max(t.data.len() as u32) as u64))
             .collect();
     }
     syms.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.global.cmp(&a.global)));
     syms.dedup_by_key(|s| s.addr);
     let mut out: Vec<Func> = Vec::new();
     for (i, s) in syms.iter().enumerate() {
-        let next = syms.get(i + 1).map(|n| n.addr).unwrap_or(u32::MAX);
+        let text_end = exe
+            .segments
+            .iter()
+            .filter(|t| t.flags.exec && s.addr >= t.addr && (s.addr as u64) < t.addr as u64 + t.mem_size as u64)
+            .map(|t| (t.addr as u64 + t.mem_size as u64).min(u32::MAX as u64) as u32)
+            .next()
+            .unwrap_or(s.addr);
+        let next = syms.get(i + 1).map(|n| n.addr).unwrap_or(u32::MAX).min(text_end);
         let end = if s.size > 0 { s.addr.saturating_add(s.size).min(next) } else { next };
         out.push(Func { name: s.name.clone(), addr: s.addr, end });
     }

@@ -8,6 +8,7 @@
 use std::io::Read;
 
 use crate::decode::{DOp, FileKind, Kind, SrcKind, MAX_LANES, NONE};
+use crate::stack::StackGuard;
 use crate::state::{Mem, Queue, Strict, Trap};
 use crate::alu::AluTrap;
 
@@ -54,6 +55,8 @@ pub struct Core {
     /// Addresses of the C library's `__dsp_stdio_files` and
     /// `__dsp_stdio_nfiles`, if linked (flushed on a fault).
     pub stdio_files: Option<(u32, u32)>,
+    /// The stack's bounds and the overflow checks.
+    pub stack: StackGuard,
 }
 
 #[inline(always)]
@@ -179,6 +182,7 @@ impl Core {
             Kind::Br | Kind::Call => {
                 if op.kind == Kind::Call {
                     self.write::<STRICT>(op, cycle, pc, op.ret as u64 & op.mask)?;
+                    self.stack.call();
                 }
                 return Ok(Flow::Jump { pc: op.aux, idx: op.target_idx });
             }
@@ -191,6 +195,9 @@ impl Core {
                 let target = self.vals[op.src[0] as usize] as u32;
                 if op.kind == Kind::CallR {
                     self.write::<STRICT>(op, cycle, pc, op.ret as u64 & op.mask)?;
+                    self.stack.call();
+                } else {
+                    self.stack.jump(op.src[0]);
                 }
                 return Ok(Flow::Jump { pc: target, idx: NONE });
             }
@@ -213,7 +220,9 @@ impl Core {
                 self.write::<STRICT>(op, cycle, pc, ext(v, op.sh, op.mask))?;
             }
             Kind::Store { size } => {
-                let off = self.mem.check(self.addr(op), size, size, true)?;
+                let a = self.addr(op);
+                self.stack.store(op.src[0], a).map_err(Trap::Stack)?;
+                let off = self.mem.check(a, size, size, true)?;
                 let v = self.vals[op.src[2] as usize];
                 self.stores.push((off, size, v));
             }
@@ -260,6 +269,7 @@ impl Core {
                     }
                 } else {
                     let a = self.addr(op);
+                    self.stack.store(op.src[0], a).map_err(Trap::Stack)?;
                     if masked {
                         for i in 0..n {
                             if (mask >> i) & 1 == 1 {

@@ -14,6 +14,7 @@ pub mod decode;
 pub mod exec;
 pub mod host;
 pub mod run;
+pub mod stack;
 pub mod state;
 pub mod stats;
 pub mod syscall;
@@ -31,3 +32,5 @@ mod sim_tests;
 mod timing_tests;
 #[cfg(test)]
 mod fault_tests;
+#[cfg(test)]
+mod stack_tests;

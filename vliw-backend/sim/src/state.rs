@@ -25,6 +25,8 @@ pub enum Trap {
     /// An operation the decoder could not make executable (message index).
     BadOp(u32),
     Message(String),
+    /// A store through the stack pointer below the stack.
+    Stack(crate::stack::Overflow),
 }
 
 /// The simulated memory: one byte array covering `machine.memory`.
