@@ -239,6 +239,9 @@ pub struct Bundle {
     pub dynamic: bool,
     /// Why it cannot issue (undecodable or unplaceable), as a message index.
     pub bad: u32,
+    /// The latest latency of its writes of the stack pointer (0: none): the
+    /// run loop looks at the stack pointer when they have landed.
+    pub sp_lat: u32,
 }
 
 /// How [`Program::describe`] names a pc in no function symbol.
@@ -667,6 +670,8 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
     let busy = busy_units(m);
     let words = ((text_hi.saturating_sub(text_lo)) >> op_shift) as usize;
     let mut prog_index = vec![NONE; words];
+    // The stack pointer's value offset, for `Bundle::sp_lat`.
+    let sp_off = m.abi.sp.filter(|&r| m.special(r).is_none()).map(|r| dec.layout.val_off(r));
     let mut bundles: Vec<Bundle> = Vec::new();
     let (mut ops, mut src_ops, mut op_pc, mut place) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut segs = texts.clone();
@@ -728,8 +733,9 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
                 }
             }
             let n = ops.len() as u32 - first;
+            let sp_lat = ops[first as usize..].iter().filter(|o| Some(o.dst) == sp_off).map(|o| o.lat.max(1)).max().unwrap_or(0);
             prog_index[((pc - text_lo) >> op_shift) as usize] = bundles.len() as u32;
-            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad });
+            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat });
         }
     }
     let mut prog = Program {

@@ -203,8 +203,11 @@ impl<'m> Sim<'m> {
     fn run_loop<const STRICT: bool>(&mut self) -> Outcome {
         let max = self.config.max_cycles.unwrap_or(u64::MAX);
         let stop = self.config.stop;
-        // The next cycle at which to look at the limit and the stop flag.
-        let mut check_at = if stop.is_some() { max.min(self.cycle.saturating_add(STOP_POLL)) } else { max };
+        // The next cycle at which to look at the stop flag; the next at which
+        // to look at that, the cycle limit and the stack pointer (after a
+        // bundle that writes it, when the write has landed).
+        let mut poll_at = if stop.is_some() { self.cycle.saturating_add(STOP_POLL) } else { u64::MAX };
+        let mut check_at = max.min(poll_at);
         let delay = self.machine.control.delay_slots;
         let tracing = self.config.trace;
         let mut cycle = self.cycle;
@@ -219,32 +222,34 @@ impl<'m> Sim<'m> {
         let nfiles = self.core.strict.nfiles;
         loop {
             self.core.queue.drain(cycle, &mut self.core.vals);
-            let sp = self.core.vals[self.core.stack.sp_off];
-            if sp != self.core.stack.last_sp {
-                if let Err(o) = self.core.stack.sp_changed(sp) {
-                    self.cycle = cycle;
-                    let pc = self.prog.bundles[cur as usize].pc;
-                    let msg = self.core.stack.message(&o);
-                    return Outcome::Fault(self.fault(msg, pc, cycle));
-                }
-            }
             if STRICT {
                 let s = self.core.queue.slot_of(cycle) * nfiles;
                 self.core.strict.ports[s..s + nfiles].fill(0);
             }
             let b = &self.prog.bundles[cur as usize];
             if cycle >= check_at {
+                let sp = self.core.vals[self.core.stack.sp_off];
+                if sp != self.core.stack.last_sp {
+                    if let Err(o) = self.core.stack.sp_changed(sp) {
+                        self.cycle = cycle;
+                        let msg = self.core.stack.message(&o);
+                        return Outcome::Fault(self.fault(msg, b.pc, cycle));
+                    }
+                }
                 if cycle >= max {
                     self.cycle = cycle;
                     let msg = format!("cycle limit {max} reached");
                     return Outcome::CycleLimit(self.fault(msg, b.pc, cycle));
                 }
-                if let Some(why) = stop.map(|s| s.load(Ordering::Relaxed)).filter(|&w| w != 0) {
-                    self.cycle = cycle;
-                    let msg = if why == STOP_TIMEOUT { "stopped: time limit reached" } else { "stopped: interrupted (SIGINT)" };
-                    return Outcome::Stopped(self.fault(msg.into(), b.pc, cycle));
+                if cycle >= poll_at {
+                    if let Some(why) = stop.map(|s| s.load(Ordering::Relaxed)).filter(|&w| w != 0) {
+                        self.cycle = cycle;
+                        let msg = if why == STOP_TIMEOUT { "stopped: time limit reached" } else { "stopped: interrupted (SIGINT)" };
+                        return Outcome::Stopped(self.fault(msg.into(), b.pc, cycle));
+                    }
+                    poll_at = cycle.saturating_add(STOP_POLL);
                 }
-                check_at = max.min(cycle.saturating_add(STOP_POLL));
+                check_at = max.min(poll_at);
             }
             if b.bad != NONE {
                 self.cycle = cycle;
@@ -275,6 +280,9 @@ impl<'m> Sim<'m> {
             }
             let b = &self.prog.bundles[cur as usize];
             self.issues[cur as usize] += 1;
+            if b.sp_lat != 0 {
+                check_at = check_at.min(cycle + b.sp_lat as u64);
+            }
             let mut jump: Option<((u32, u32), u32)> = None;
             for k in b.first as usize..(b.first + b.n) as usize {
                 let op = &self.prog.ops[k];
