@@ -239,9 +239,12 @@ pub struct Bundle {
     pub dynamic: bool,
     /// Why it cannot issue (undecodable or unplaceable), as a message index.
     pub bad: u32,
-    /// The latest latency of its writes of the stack pointer (0: none): the
-    /// run loop looks at the stack pointer when they have landed.
-    pub sp_lat: u32,
+    /// The latest latency of its writes of the stack pointer (0: none, at
+    /// most 255): the run loop looks at the stack pointer when they have
+    /// landed. (A byte: the bundle stays 28 bytes.)
+    pub sp_lat: u8,
+    /// `dynamic || sp_lat != 0`: the run loop's one test for both.
+    pub rare: bool,
 }
 
 /// How [`Program::describe`] names a pc in no function symbol.
@@ -733,9 +736,9 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
                 }
             }
             let n = ops.len() as u32 - first;
-            let sp_lat = ops[first as usize..].iter().filter(|o| Some(o.dst) == sp_off).map(|o| o.lat.max(1)).max().unwrap_or(0);
+            let sp_lat = ops[first as usize..].iter().filter(|o| Some(o.dst) == sp_off).map(|o| o.lat.clamp(1, 255) as u8).max().unwrap_or(0);
             prog_index[((pc - text_lo) >> op_shift) as usize] = bundles.len() as u32;
-            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat });
+            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat, rare: dynamic || sp_lat != 0 });
         }
     }
     let mut prog = Program {

@@ -182,7 +182,6 @@ impl Core {
             Kind::Br | Kind::Call => {
                 if op.kind == Kind::Call {
                     self.write::<STRICT>(op, cycle, pc, op.ret as u64 & op.mask)?;
-                    self.stack.call();
                 }
                 return Ok(Flow::Jump { pc: op.aux, idx: op.target_idx });
             }
@@ -195,9 +194,6 @@ impl Core {
                 let target = self.vals[op.src[0] as usize] as u32;
                 if op.kind == Kind::CallR {
                     self.write::<STRICT>(op, cycle, pc, op.ret as u64 & op.mask)?;
-                    self.stack.call();
-                } else {
-                    self.stack.jump(op.src[0]);
                 }
                 return Ok(Flow::Jump { pc: target, idx: NONE });
             }

@@ -86,6 +86,8 @@ pub struct Sim<'m> {
     /// Where `--trace` lines go (stderr in the command-line tool).
     pub trace_out: Option<Box<dyn Write>>,
     entry: u32,
+    /// The next cycle at which to look at [`Config::stop`].
+    poll_at: u64,
 }
 
 impl<'m> Sim<'m> {
@@ -167,6 +169,7 @@ impl<'m> Sim<'m> {
             busy_until: 0,
             trace_out: None,
             entry: exe.entry,
+            poll_at: u64::MAX,
         })
     }
 
@@ -201,13 +204,10 @@ impl<'m> Sim<'m> {
     }
 
     fn run_loop<const STRICT: bool>(&mut self) -> Outcome {
-        let max = self.config.max_cycles.unwrap_or(u64::MAX);
-        let stop = self.config.stop;
-        // The next cycle at which to look at the stop flag; the next at which
-        // to look at that, the cycle limit and the stack pointer (after a
-        // bundle that writes it, when the write has landed).
-        let mut poll_at = if stop.is_some() { self.cycle.saturating_add(STOP_POLL) } else { u64::MAX };
-        let mut check_at = max.min(poll_at);
+        // The next cycle at which to look at the cycle limit, the stop flag
+        // and the stack pointer ([`Sim::checkpoint`]).
+        self.poll_at = if self.config.stop.is_some() { self.cycle.saturating_add(STOP_POLL) } else { u64::MAX };
+        let mut check_at = self.config.max_cycles.unwrap_or(u64::MAX).min(self.poll_at);
         let delay = self.machine.control.delay_slots;
         let tracing = self.config.trace;
         let mut cycle = self.cycle;
@@ -226,53 +226,43 @@ impl<'m> Sim<'m> {
                 let s = self.core.queue.slot_of(cycle) * nfiles;
                 self.core.strict.ports[s..s + nfiles].fill(0);
             }
-            let b = &self.prog.bundles[cur as usize];
+            let mut b = &self.prog.bundles[cur as usize];
             if cycle >= check_at {
-                let sp = self.core.vals[self.core.stack.sp_off];
-                if sp != self.core.stack.last_sp {
-                    if let Err(o) = self.core.stack.sp_changed(sp) {
-                        self.cycle = cycle;
-                        let msg = self.core.stack.message(&o);
-                        return Outcome::Fault(self.fault(msg, b.pc, cycle));
-                    }
+                let pc = b.pc;
+                match self.checkpoint(cycle, pc) {
+                    Ok(next) => check_at = next,
+                    Err(out) => return out,
                 }
-                if cycle >= max {
-                    self.cycle = cycle;
-                    let msg = format!("cycle limit {max} reached");
-                    return Outcome::CycleLimit(self.fault(msg, b.pc, cycle));
-                }
-                if cycle >= poll_at {
-                    if let Some(why) = stop.map(|s| s.load(Ordering::Relaxed)).filter(|&w| w != 0) {
-                        self.cycle = cycle;
-                        let msg = if why == STOP_TIMEOUT { "stopped: time limit reached" } else { "stopped: interrupted (SIGINT)" };
-                        return Outcome::Stopped(self.fault(msg.into(), b.pc, cycle));
-                    }
-                    poll_at = cycle.saturating_add(STOP_POLL);
-                }
-                check_at = max.min(poll_at);
+                b = &self.prog.bundles[cur as usize];
             }
             if b.bad != NONE {
                 self.cycle = cycle;
                 let msg = self.prog.messages[b.bad as usize].clone();
                 return Outcome::Fault(self.fault(msg, b.pc, cycle));
             }
-            if b.dynamic {
-                if let Err(unit) = self.place_dynamic(cur, cycle) {
-                    if STRICT {
-                        self.cycle = cycle;
-                        let u = unit as usize;
-                        let name = &self.machine.units[u].name;
-                        let until = (0..self.machine.units[u].count as usize)
-                            .map(|i| self.free_at[self.unit_first[u] + i])
-                            .min()
-                            .unwrap_or(cycle);
-                        let msg = format!("resource conflict: unit {name} is still busy (until cycle {until})");
-                        let pc = self.prog.bundles[cur as usize].pc;
-                        return Outcome::Fault(self.fault(msg, pc, cycle));
+            // One test for the rare bundles: non-pipelined units, stack pointer writes.
+            if b.rare {
+                if b.sp_lat != 0 {
+                    check_at = check_at.min(cycle + b.sp_lat as u64);
+                }
+                if b.dynamic {
+                    if let Err(unit) = self.place_dynamic(cur, cycle) {
+                        if STRICT {
+                            self.cycle = cycle;
+                            let u = unit as usize;
+                            let name = &self.machine.units[u].name;
+                            let until = (0..self.machine.units[u].count as usize)
+                                .map(|i| self.free_at[self.unit_first[u] + i])
+                                .min()
+                                .unwrap_or(cycle);
+                            let msg = format!("resource conflict: unit {name} is still busy (until cycle {until})");
+                            let pc = self.prog.bundles[cur as usize].pc;
+                            return Outcome::Fault(self.fault(msg, pc, cycle));
+                        }
+                        self.stalls[cur as usize] += 1;
+                        cycle += 1;
+                        continue;
                     }
-                    self.stalls[cur as usize] += 1;
-                    cycle += 1;
-                    continue;
                 }
             }
             if tracing {
@@ -280,9 +270,6 @@ impl<'m> Sim<'m> {
             }
             let b = &self.prog.bundles[cur as usize];
             self.issues[cur as usize] += 1;
-            if b.sp_lat != 0 {
-                check_at = check_at.min(cycle + b.sp_lat as u64);
-            }
             let mut jump: Option<((u32, u32), u32)> = None;
             for k in b.first as usize..(b.first + b.n) as usize {
                 let op = &self.prog.ops[k];
@@ -297,6 +284,7 @@ impl<'m> Sim<'m> {
                             return Outcome::Fault(self.fault(msg, pc, cycle));
                         }
                         jump = Some(((t, idx), pc));
+                        self.core.stack.transfer(op.kind, op.src[0]);
                     }
                     Err(trap) => {
                         self.core.stores.clear();
@@ -342,6 +330,37 @@ impl<'m> Sim<'m> {
             }
             cur = next;
         }
+    }
+
+    /// The checks made every few cycles, out of the hot loop: the stack
+    /// pointer (after a write of it has landed), the cycle limit, the stop
+    /// flag. Ok: the next cycle to make them at.
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, cycle: u64, pc: u32) -> Result<u64, Outcome> {
+        let sp = self.core.vals[self.core.stack.sp_off];
+        if sp != self.core.stack.last_sp {
+            if let Err(o) = self.core.stack.sp_changed(sp) {
+                self.cycle = cycle;
+                let msg = self.core.stack.message(&o);
+                return Err(Outcome::Fault(self.fault(msg, pc, cycle)));
+            }
+        }
+        let max = self.config.max_cycles.unwrap_or(u64::MAX);
+        if cycle >= max {
+            self.cycle = cycle;
+            let msg = format!("cycle limit {max} reached");
+            return Err(Outcome::CycleLimit(self.fault(msg, pc, cycle)));
+        }
+        if cycle >= self.poll_at {
+            if let Some(why) = self.config.stop.map(|s| s.load(Ordering::Relaxed)).filter(|&w| w != 0) {
+                self.cycle = cycle;
+                let msg = if why == STOP_TIMEOUT { "stopped: time limit reached" } else { "stopped: interrupted (SIGINT)" };
+                return Err(Outcome::Stopped(self.fault(msg.into(), pc, cycle)));
+            }
+            self.poll_at = cycle.saturating_add(STOP_POLL);
+        }
+        Ok(max.min(self.poll_at))
     }
 
     fn bad_pc_message(&self, pc: u32, from: Option<u32>) -> String {

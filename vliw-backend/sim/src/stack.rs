@@ -97,27 +97,38 @@ impl StackGuard {
         Ok(())
     }
 
-    /// A store through the stack pointer at `addr`. Err: below the stack.
+    /// A store through the register at value offset `base` to `addr`.
+    /// Err: through the stack pointer, below the stack.
     #[inline(always)]
     pub fn store(&self, base: u32, addr: u32) -> Result<(), Overflow> {
-        if base as usize == self.sp_off && addr < self.limit && self.enabled && self.in_stack {
+        if base as usize == self.sp_off {
+            return self.store_through_sp(addr);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_through_sp(&self, addr: u32) -> Result<(), Overflow> {
+        if addr < self.limit && self.enabled && self.in_stack {
             return Err(Overflow::Store { addr });
         }
         Ok(())
     }
 
+    /// A taken control transfer of kind `kind` (through the register at
+    /// value offset `src` for an indirect jump): calls deepen the stack,
+    /// jumps through the link register return.
     #[inline(always)]
-    pub fn call(&mut self) {
-        self.depth += 1;
-        self.max_depth = self.max_depth.max(self.depth);
-    }
-
-    /// An indirect jump through register value offset `src`: a return when
-    /// it is the link register.
-    #[inline(always)]
-    pub fn jump(&mut self, src: u32) {
-        if src == self.link_off {
-            self.depth = self.depth.saturating_sub(1);
+    pub fn transfer(&mut self, kind: crate::decode::Kind, src: u32) {
+        use crate::decode::Kind;
+        match kind {
+            Kind::Call | Kind::CallR => {
+                self.depth += 1;
+                self.max_depth = self.max_depth.max(self.depth);
+            }
+            Kind::Jmp if src == self.link_off => self.depth = self.depth.saturating_sub(1),
+            _ => {}
         }
     }
 
