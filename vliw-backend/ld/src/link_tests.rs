@@ -583,3 +583,20 @@ fn inputs_from_bytes_round_trip() {
         assert_eq!(exe, direct);
     }
 }
+
+/// Issue 14, item 5: an object too large for the machine says so, with the
+/// memory there is (a size field from the file, never allocated).
+#[test]
+fn a_section_larger_than_memory_is_reported_with_what_is_available() {
+    let m = Machine::load("ftm").unwrap();
+    let src = "\t.text\n\t.globl _start\n_start:\tnop\n\t.bss\nbig:\t.zero 16\n";
+    let mut obj = dsp_mc::assemble(&m, src, "big.s").unwrap();
+    let bss = obj.sections.iter_mut().find(|s| s.name == ".bss").unwrap();
+    bss.size = 1 << 30;
+    let bytes = dsp_obj::write_object(&obj).unwrap();
+    let obj = dsp_obj::read_object(&bytes).unwrap();
+    let e = link(&[Input::object("big.o", obj)], &opts(&m)).unwrap_err().to_string();
+    let available = m.memory.size - m.memory.null_guard;
+    assert!(e.contains("big.o(.bss), 1073741824 bytes"), "{e}");
+    assert!(e.ends_with(&format!("too large for the machine's memory ({available} bytes available)")), "{e}");
+}
