@@ -17,6 +17,7 @@ pub mod run;
 pub mod stack;
 pub mod state;
 pub mod stats;
+pub mod symbols;
 pub mod syscall;
 pub mod trace;
 
