@@ -235,13 +235,15 @@ pub fn write_object_listing(m: &Machine, obj: &ObjectFile, out: &mut dyn std::fm
     for s in obj.symbols.iter().filter(|s| s.section.is_none()) {
         p.attributes(&s.name);
     }
+    // Labels by section, in symbol-table order (one pass over the symbols).
+    let mut by_section: Vec<Vec<(u32, String)>> = vec![Vec::new(); obj.sections.len()];
+    for s in &obj.symbols {
+        if let Some(list) = s.section.and_then(|i| by_section.get_mut(i)) {
+            list.push((s.value, s.name.clone()));
+        }
+    }
     for (i, sec) in obj.sections.iter().enumerate() {
-        let labels: Vec<(u32, String)> = obj
-            .symbols
-            .iter()
-            .filter(|s| s.section == Some(i))
-            .map(|s| (s.value, s.name.clone()))
-            .collect();
+        let labels = std::mem::take(&mut by_section[i]);
         let relocs = sec
             .relocs
             .iter()
@@ -276,11 +278,20 @@ pub fn write_executable_listing(m: &Machine, exe: &Executable, out: &mut dyn std
         let kind = (s.kind != SymbolKind::NoType).then_some(s.kind);
         p.attrs.entry(s.name.clone()).or_insert(Attrs { global: s.global, kind, size: s.size });
     }
+    // Symbol indices by address (ties in table order): each segment looks
+    // at its own address range only, so the work is linear in the symbols
+    // (segments do not overlap).
+    let mut by_addr: Vec<usize> = (0..exe.symbols.len()).collect();
+    by_addr.sort_by_key(|&k| exe.symbols[k].addr);
+    let in_range = |lo: u64, hi: u64| {
+        let a = by_addr.partition_point(|&k| (exe.symbols[k].addr as u64) < lo);
+        let b = by_addr.partition_point(|&k| (exe.symbols[k].addr as u64) < hi);
+        &by_addr[a..b.max(a)]
+    };
     for (i, seg) in exe.segments.iter().enumerate() {
-        for s in &exe.symbols {
-            if s.addr >= seg.addr && s.addr < seg.addr.saturating_add(seg.mem_size.max(1)) {
-                p.targets.entry((i, s.addr - seg.addr)).or_insert_with(|| s.name.clone());
-            }
+        for &k in in_range(seg.addr as u64, seg.addr.saturating_add(seg.mem_size.max(1)) as u64) {
+            let s = &exe.symbols[k];
+            p.targets.entry((i, s.addr - seg.addr)).or_insert_with(|| s.name.clone());
         }
     }
     let mut placed = HashSet::new();
@@ -296,9 +307,9 @@ pub fn write_executable_listing(m: &Machine, exe: &Executable, out: &mut dyn std
         };
         let size = seg.mem_size.max(seg.data.len() as u32);
         let mut labels: Vec<(u32, String)> = Vec::new();
-        for (k, s) in exe.symbols.iter().enumerate() {
-            if s.addr >= seg.addr && s.addr - seg.addr <= size && !placed.contains(&k) {
-                placed.insert(k);
+        for &k in in_range(seg.addr as u64, seg.addr as u64 + size as u64 + 1) {
+            if placed.insert(k) {
+                let s = &exe.symbols[k];
                 labels.push((s.addr - seg.addr, s.name.clone()));
             }
         }

@@ -118,3 +118,36 @@ fn long_operand_lists_assemble() {
     let errors = assemble(&m, &format!("\t.data\n\t.byte {numbers}, `\n"), "bad.s").unwrap_err();
     assert_eq!((errors[0].line, errors[0].col), (2, 8 + 200_000 * 3 - 2 + 2), "{:?}", errors[0]);
 }
+
+/// 50,000 global symbols referring to each other: `.globl` kept a list
+/// searched on every directive (100,000 took 153 s); sets now.
+#[test]
+fn many_globals_assemble_and_list_linearly() {
+    let m = Machine::load("ftm").unwrap();
+    let n = 50_000;
+    let mut src = String::from("\t.data\n");
+    for i in 0..n {
+        let _ = writeln!(src, "\t.globl g{i}\ng{i}:\t.word g{}, ext{}", (i * 7) % n, i % 1000);
+    }
+    let obj = assemble(&m, &src, "globals.s").unwrap();
+    assert_eq!(obj.symbols.iter().filter(|s| s.global).count(), n + 1000);
+    let mut out = String::new();
+    write_object_listing(&m, &obj, &mut out);
+    assert_eq!(assemble(&m, &out, "again.s").unwrap(), obj);
+}
+
+/// 20,000 sections (`-ffunction-sections` style): sections were found by
+/// name in a list, and the listing scanned every symbol for every section.
+#[test]
+fn many_sections_assemble_and_list_linearly() {
+    let m = Machine::load("ftm").unwrap();
+    let mut src = String::new();
+    for i in 0..20_000 {
+        let _ = writeln!(src, "\t.section .text.f{i},\"ax\"\n\t.globl f{i}\n\t.type f{i}, @function\nf{i}:\tcall ext{i}\n\t.nop_delay\n\t.size f{i}, .-f{i}");
+    }
+    let obj = assemble(&m, &src, "sections.s").unwrap();
+    assert_eq!(obj.sections.len(), 20_000);
+    let mut count = Count::default();
+    write_object_listing(&m, &obj, &mut count);
+    assert!(count.lines > 100_000, "{} lines", count.lines);
+}
