@@ -367,6 +367,30 @@ fn timeout_and_sigint_stop_an_endless_loop() {
     assert!(err.contains("(in main+0x") && err.contains("cycles per function:"), "{err}");
 }
 
+/// --timeout also ends a program that waits in a read past it (after a
+/// short grace period, without statistics: the simulator is blocked).
+#[test]
+fn timeout_ends_a_program_blocked_in_a_read() {
+    let dir = scratch("timeout-read");
+    let exe = dir.join("interactive.ftm");
+    dsp_build("ftm", "-O1", "interactive.c", &exe);
+    let mut child = Command::new(tool("dsp-sim"))
+        .args(["--timeout", "0.2"])
+        .arg(&exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kept open and never written: the program waits in fgets.
+    let _stdin = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(124), "{err}");
+    assert_eq!(err, "dsp-sim: error: stopped: time limit reached while the program waited in a system call\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "question 1? ");
+}
+
 /// Issue 14, item 6: a wild pc is outside any symbol (it was named after
 /// the last function: "main+0x123445d0").
 #[test]

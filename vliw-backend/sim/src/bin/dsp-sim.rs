@@ -11,7 +11,8 @@
 //! but the first come with a `dsp-sim: error:` line on stderr saying where
 //! the program was (a program that itself exits with 124 or 125 prints
 //! none), and a stop by `--timeout` or SIGINT also prints the statistics so
-//! far (a second SIGINT ends dsp-sim at once). The C library's buffered
+//! far (a second SIGINT ends dsp-sim at once, and so does `--timeout` when
+//! the program waits in a system call past it). The C library's buffered
 //! output is written out before a fault's message.
 
 use std::io::Write;
@@ -131,6 +132,14 @@ const EXIT_SIGINT: u8 = 130;
 /// few thousand cycles.
 static STOP: AtomicU8 = AtomicU8::new(0);
 
+/// Set when the run is over: the `--timeout` thread leaves the rest to main.
+static RUN_OVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// How long a run stopped by `--timeout` may take to notice (it does within
+/// milliseconds, unless the program waits in a system call such as a read
+/// of standard input).
+const TIMEOUT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 extern "C" fn on_sigint(_: libc::c_int) {
     // A second SIGINT (the program blocked in a read, say) ends at once.
     if STOP.swap(dsp_sim::run::STOP_SIGINT, Ordering::Relaxed) != 0 {
@@ -153,6 +162,11 @@ fn arm_stop(timeout: Option<f64>) -> Result<(), String> {
         std::thread::spawn(move || {
             std::thread::sleep(d);
             let _ = STOP.compare_exchange(0, dsp_sim::run::STOP_TIMEOUT, Ordering::Relaxed, Ordering::Relaxed);
+            std::thread::sleep(TIMEOUT_GRACE);
+            if !RUN_OVER.load(Ordering::Relaxed) {
+                eprintln!("dsp-sim: error: stopped: time limit reached while the program waited in a system call");
+                std::process::exit(EXIT_LIMIT as i32);
+            }
         });
     }
     Ok(())
@@ -223,6 +237,7 @@ fn main() -> ExitCode {
         sim.trace_out = Some(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }
     let outcome = sim.run();
+    RUN_OVER.store(true, Ordering::Relaxed);
     // Flush the trace before the program's own output and any message.
     if let Some(mut t) = sim.trace_out.take() {
         let _ = t.flush();
