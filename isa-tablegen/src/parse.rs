@@ -574,6 +574,10 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
     let stmts = statements(text, file)?;
     let mut out = Declarations::default();
     let mut own: HashMap<(&'static str, String), Loc> = HashMap::new();
+    // Positions in `out.decls` by identity, and the dropped ones (removed at
+    // the end): linear in the number of declarations.
+    let mut index: HashMap<(&'static str, String), usize> = HashMap::new();
+    let mut dropped: Vec<bool> = Vec::new();
     let mut first = true;
     for st in &stmts {
         match parse_statement(st, file)? {
@@ -588,15 +592,17 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
                     .ok_or_else(|| loc.error(format!("cannot find base description '{name}'")))?;
                 let base_dir = Path::new(&path).parent().map(Path::to_path_buf);
                 out = declarations(&base_text, &path, base_dir.as_deref(), depth + 1)?;
+                index = out.decls.iter().enumerate().map(|(i, (d, _))| (d.key(), i)).collect();
+                dropped = vec![false; out.decls.len()];
             }
             Stmt::Set(s) => out.sets.push(s),
             Stmt::Drop(names) => {
                 for n in names {
                     let key = ("inst", n.text.clone());
-                    let i = out.decls.iter().position(|(d, _)| d.key() == key).ok_or_else(|| {
+                    let i = index.remove(&key).ok_or_else(|| {
                         n.loc.error(format!("cannot drop '{}': no instruction of that name is declared before", n.text))
                     })?;
-                    out.decls.remove(i);
+                    dropped[i] = true;
                     out.sets.retain(|s| s.mnemonic.text != n.text);
                 }
             }
@@ -608,13 +614,21 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
                 }
                 own.insert(key.clone(), loc.clone());
                 // A declaration of the base with the same identity is replaced in place.
-                match out.decls.iter().position(|(d, _)| d.key() == key) {
-                    Some(i) => out.decls[i] = (*decl, loc),
-                    None => out.decls.push((*decl, loc)),
+                match index.get(&key) {
+                    Some(&i) => out.decls[i] = (*decl, loc),
+                    None => {
+                        index.insert(key, out.decls.len());
+                        out.decls.push((*decl, loc));
+                        dropped.push(false);
+                    }
                 }
             }
         }
         first = false;
+    }
+    if dropped.iter().any(|&d| d) {
+        let decls = std::mem::take(&mut out.decls);
+        out.decls = decls.into_iter().zip(dropped).filter(|(_, d)| !d).map(|(x, _)| x).collect();
     }
     out.texts.push_str(text);
     Ok(out)
