@@ -33,14 +33,19 @@ pub fn functions(exe: &Executable) -> Vec<Func> {
     }
     syms.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.global.cmp(&a.global)));
     syms.dedup_by_key(|s| s.addr);
+    // Text segments by address (they do not overlap).
+    let mut texts: Vec<(u64, u64)> =
+        exe.segments.iter().filter(|t| t.flags.exec).map(|t| (t.addr as u64, t.addr as u64 + t.mem_size as u64)).collect();
+    texts.sort_unstable();
     let mut out: Vec<Func> = Vec::new();
     for (i, s) in syms.iter().enumerate() {
-        let text_end = exe
-            .segments
-            .iter()
-            .filter(|t| t.flags.exec && s.addr >= t.addr && (s.addr as u64) < t.addr as u64 + t.mem_size as u64)
-            .map(|t| (t.addr as u64 + t.mem_size as u64).min(u32::MAX as u64) as u32)
-            .next()
+        let a = s.addr as u64;
+        let k = texts.partition_point(|&(lo, _)| lo <= a);
+        let text_end = k
+            .checked_sub(1)
+            .map(|k| texts[k])
+            .filter(|&(_, hi)| a < hi)
+            .map(|(_, hi)| hi.min(u32::MAX as u64) as u32)
             .unwrap_or(s.addr);
         let next = syms.get(i + 1).map(|n| n.addr).unwrap_or(u32::MAX).min(text_end);
         let end = if s.size > 0 { s.addr.saturating_add(s.size).min(next) } else { next };
