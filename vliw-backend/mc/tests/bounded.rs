@@ -151,3 +151,17 @@ fn many_sections_assemble_and_list_linearly() {
     write_object_listing(&m, &obj, &mut count);
     assert!(count.lines > 100_000, "{} lines", count.lines);
 }
+
+/// A 1 MB line `1+1+…+1` overflowed dsp-as's stack (every walk of the
+/// operator chain recursed once per operator): at most 4096 operators in an
+/// expression, and a long sum is folded in a loop (it stopped at 64 before).
+#[test]
+fn long_operator_chains_are_bounded() {
+    let m = Machine::load("ftm").unwrap();
+    let src = format!("\t.data\n\t.word {}1\n", "1+".repeat(500_000));
+    let errors = assemble(&m, &src, "chain.s").unwrap_err();
+    assert_eq!(errors[0].message, "expression has more than 4096 operators");
+    let src = format!("\t.data\nd:\t.word {}d-4000\n", "1+".repeat(4000));
+    let obj = assemble(&m, &src, "sum.s").unwrap();
+    assert_eq!(obj.sections.iter().find(|s| s.name == ".data").unwrap().relocs[0].addend, 0);
+}
