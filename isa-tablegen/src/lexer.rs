@@ -134,7 +134,7 @@ pub fn statements(text: &str, file: &str) -> Result<Vec<Statement>, Diagnostic> 
                     ':' => ":",
                     '=' => "=",
                     '-' => "-",
-                    _ => return Err(err(line, col, format!("unexpected character '{c}'"))),
+                    _ => return Err(err(line, col, format!("unexpected character '{}'", crate::text::shown_char(c)))),
                 };
                 i += 1;
                 match p {

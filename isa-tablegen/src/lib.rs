@@ -15,6 +15,7 @@ pub mod parse;
 pub mod query;
 pub mod resolve;
 pub mod sem;
+pub mod text;
 
 pub use dispatch::{BundleError, PlaceFail, PlaceScratch, Placement};
 pub use encoding::{DecodeError, EncodeError, Guard, Op, PatchError};

@@ -25,9 +25,10 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line == 0 {
             // Not about a place in the text (a missing file, an unknown machine).
-            write!(f, "{}: error: {}", self.file, self.message)
+            write!(f, "{}: error: {}", crate::text::shown(&self.file), crate::text::shown(&self.message))
         } else {
-            write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)
+            let (file, message) = (crate::text::shown(&self.file), crate::text::shown(&self.message));
+            write!(f, "{file}:{}:{}: error: {message}", self.line, self.col)
         }
     }
 }
@@ -192,14 +193,19 @@ pub struct Declarations {
 }
 
 /// Finds the text of a file named by `base "…"`.
-fn load_base(name: &str, including_dir: Option<&Path>) -> Option<(String, String)> {
+/// Err: the file is there but is not UTF-8 (where its first bad byte is).
+fn load_base(name: &str, including_dir: Option<&Path>) -> Result<Option<(String, String)>, Diagnostic> {
     if let Some(dir) = including_dir {
         let p = dir.join(name);
-        if let Ok(t) = std::fs::read_to_string(&p) {
-            return Some((p.display().to_string(), t));
+        if let Ok(bytes) = std::fs::read(&p) {
+            let file = p.display().to_string();
+            return match crate::text::decode_utf8(bytes) {
+                Ok(t) => Ok(Some((file, t))),
+                Err(e) => Err(Diagnostic { file, line: e.line, col: e.col, message: format!("invalid UTF-8 (byte 0x{:02x})", e.byte) }),
+            };
         }
     }
-    builtin::source(name).map(|(f, t)| (f.to_string(), t.to_string()))
+    Ok(builtin::source(name).map(|(f, t)| (f.to_string(), t.to_string())))
 }
 
 struct Cursor<'a> {
@@ -568,6 +574,10 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
     let stmts = statements(text, file)?;
     let mut out = Declarations::default();
     let mut own: HashMap<(&'static str, String), Loc> = HashMap::new();
+    // Positions in `out.decls` by identity, and the dropped ones (removed at
+    // the end): linear in the number of declarations.
+    let mut index: HashMap<(&'static str, String), usize> = HashMap::new();
+    let mut dropped: Vec<bool> = Vec::new();
     let mut first = true;
     for st in &stmts {
         match parse_statement(st, file)? {
@@ -578,19 +588,21 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
                 if depth > 8 {
                     return Err(loc.error("'base' nested too deeply (a cycle?)"));
                 }
-                let (path, base_text) = load_base(&name, dir)
+                let (path, base_text) = load_base(&name, dir)?
                     .ok_or_else(|| loc.error(format!("cannot find base description '{name}'")))?;
                 let base_dir = Path::new(&path).parent().map(Path::to_path_buf);
                 out = declarations(&base_text, &path, base_dir.as_deref(), depth + 1)?;
+                index = out.decls.iter().enumerate().map(|(i, (d, _))| (d.key(), i)).collect();
+                dropped = vec![false; out.decls.len()];
             }
             Stmt::Set(s) => out.sets.push(s),
             Stmt::Drop(names) => {
                 for n in names {
                     let key = ("inst", n.text.clone());
-                    let i = out.decls.iter().position(|(d, _)| d.key() == key).ok_or_else(|| {
+                    let i = index.remove(&key).ok_or_else(|| {
                         n.loc.error(format!("cannot drop '{}': no instruction of that name is declared before", n.text))
                     })?;
-                    out.decls.remove(i);
+                    dropped[i] = true;
                     out.sets.retain(|s| s.mnemonic.text != n.text);
                 }
             }
@@ -602,13 +614,21 @@ pub fn declarations(text: &str, file: &str, dir: Option<&Path>, depth: u32) -> R
                 }
                 own.insert(key.clone(), loc.clone());
                 // A declaration of the base with the same identity is replaced in place.
-                match out.decls.iter().position(|(d, _)| d.key() == key) {
-                    Some(i) => out.decls[i] = (*decl, loc),
-                    None => out.decls.push((*decl, loc)),
+                match index.get(&key) {
+                    Some(&i) => out.decls[i] = (*decl, loc),
+                    None => {
+                        index.insert(key, out.decls.len());
+                        out.decls.push((*decl, loc));
+                        dropped.push(false);
+                    }
                 }
             }
         }
         first = false;
+    }
+    if dropped.iter().any(|&d| d) {
+        let decls = std::mem::take(&mut out.decls);
+        out.decls = decls.into_iter().zip(dropped).filter(|(_, d)| !d).map(|(x, _)| x).collect();
     }
     out.texts.push_str(text);
     Ok(out)
@@ -634,11 +654,17 @@ impl Machine {
     /// then among the shipped machines.
     pub fn parse_file(path: &Path) -> Result<Machine, Diagnostic> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| Diagnostic {
+        let bytes = std::fs::read(path).map_err(|e| Diagnostic {
             file: name.clone(),
             line: 0,
             col: 0,
             message: format!("cannot read file: {e}"),
+        })?;
+        let text = crate::text::decode_utf8(bytes).map_err(|e| Diagnostic {
+            file: name.clone(),
+            line: e.line,
+            col: e.col,
+            message: format!("invalid UTF-8 (byte 0x{:02x})", e.byte),
         })?;
         let dir: Option<PathBuf> = path.parent().map(Path::to_path_buf);
         Self::parse_in(&text, &name, dir.as_deref())

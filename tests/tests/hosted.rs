@@ -307,3 +307,101 @@ fn stdout_is_line_buffered_on_a_terminal() {
     let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
     assert!(text.contains("line on stdout\nline on stderr\n"), "{text:?}");
 }
+
+/// Issue 14, item 6: runaway recursion stops at the first frame below the
+/// stack (`__heap_end`), with the function and the call depth, on every
+/// machine; it used to run until the stack reached .text, overwriting .bss
+/// and .data on the way.
+#[test]
+fn runaway_recursion_stops_at_the_first_frame_below_the_stack() {
+    let dir = scratch("recursion");
+    for m in machines() {
+        for opt in ["-O0", "-O2"] {
+            let exe = dir.join(format!("recursion.{m}{opt}"));
+            dsp_build(m, opt, "recursion.c", &exe);
+            for strict in [true, false] {
+                let mut cmd = Command::new(tool("dsp-sim"));
+                if strict {
+                    cmd.arg("--strict");
+                }
+                let out = run(cmd.arg(&exe));
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(out.status.code(), Some(125), "{m} {opt}: {err}");
+                assert_eq!(String::from_utf8_lossy(&out.stdout), "recursing\n", "{m} {opt}");
+                assert!(err.starts_with("dsp-sim: error: stack overflow: the stack pointer moved to 0x"), "{m} {opt}: {err}");
+                assert!(err.contains("its lowest address from __heap_end) at call depth "), "{m} {opt}: {err}");
+                assert!(err.contains("(in recurse+0x"), "{m} {opt}: {err}");
+            }
+        }
+    }
+}
+
+/// Issue 14, item 6: --timeout and SIGINT stop an endless loop and print
+/// where it was and the statistics so far.
+#[test]
+fn timeout_and_sigint_stop_an_endless_loop() {
+    let dir = scratch("spin");
+    let exe = dir.join("spin.ftm");
+    dsp_build("ftm", "-O1", "spin.c", &exe);
+    let out = run(Command::new(tool("dsp-sim")).args(["--timeout", "0.3"]).arg(&exe));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(124), "{err}");
+    assert!(err.starts_with("dsp-sim: error: stopped: time limit reached at pc 0x"), "{err}");
+    assert!(err.contains("(in main+0x") && err.contains("dsp-sim statistics (ftm)"), "{err}");
+    let out = run(Command::new(tool("dsp-sim")).args(["--timeout=0"]).arg(&exe));
+    assert_eq!(out.status.code(), Some(125));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--timeout 0: expected a positive number of seconds"));
+
+    let child = Command::new(tool("dsp-sim"))
+        .arg(&exe)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    run_ok(Command::new("kill").arg("-INT").arg(child.id().to_string()));
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.starts_with("dsp-sim: error: stopped: interrupted (SIGINT) at pc 0x"), "{err}");
+    assert!(err.contains("(in main+0x") && err.contains("cycles per function:"), "{err}");
+}
+
+/// --timeout also ends a program that waits in a read past it (after a
+/// short grace period, without statistics: the simulator is blocked).
+#[test]
+fn timeout_ends_a_program_blocked_in_a_read() {
+    let dir = scratch("timeout-read");
+    let exe = dir.join("interactive.ftm");
+    dsp_build("ftm", "-O1", "interactive.c", &exe);
+    let mut child = Command::new(tool("dsp-sim"))
+        .args(["--timeout", "0.2"])
+        .arg(&exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kept open and never written: the program waits in fgets.
+    let _stdin = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(124), "{err}");
+    assert_eq!(err, "dsp-sim: error: stopped: time limit reached while the program waited in a system call\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "question 1? ");
+}
+
+/// Issue 14, item 6: a wild pc is outside any symbol (it was named after
+/// the last function: "main+0x123445d0").
+#[test]
+fn a_wild_pc_is_outside_any_symbol() {
+    let dir = scratch("wild");
+    for m in machines() {
+        let exe = dir.join(format!("wild.{m}"));
+        dsp_build(m, "-O1", "wild.c", &exe);
+        let out = run(sim().arg(&exe));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(125), "{m}: {err}");
+        assert!(err.contains("executing outside text (pc 0x123456)") && err.contains("(outside any symbol)"), "{m}: {err}");
+    }
+}

@@ -160,12 +160,14 @@ pub fn run_image_scoped(
         strict: true,
         trace: false,
         max_cycles: Some(max_cycles),
+        ..Config::default()
     };
     let mut sim = Sim::new(m, image, config)?;
     let outcome = match sim.run() {
         Outcome::Exit(status) => Ok(status),
         Outcome::Fault(f) => Err(format!("fault: {f}")),
         Outcome::CycleLimit(f) => Err(format!("cycle limit: {f}")),
+        Outcome::Stopped(f) => Err(format!("stopped: {f}")),
     };
     let f = sim
         .prog

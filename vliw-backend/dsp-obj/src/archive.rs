@@ -25,6 +25,12 @@ pub fn read_archive(data: &[u8]) -> Result<Vec<ArchiveMember>, ObjError> {
     if !data.starts_with(MAGIC) {
         return Err(ObjError::NotArchive);
     }
+    // Every member header's size is checked against the file first: the
+    // `object` reader takes a symbol index whose size runs past the end for
+    // an archive without members.
+    if truncated_walk(data) {
+        return Err(ObjError::truncated("an archive member"));
+    }
     let file = ArchiveFile::parse(data).map_err(|e| ar_err(data, e))?;
     let mut out = Vec::new();
     for member in file.members() {
@@ -65,7 +71,7 @@ fn truncated_walk(data: &[u8]) -> bool {
             .ok()
             .and_then(|s| s.trim().parse::<usize>().ok());
         let Some(size) = size else { return false };
-        pos += 60 + size;
+        pos = pos.saturating_add(60).saturating_add(size);
         if pos > data.len() {
             return true;
         }
@@ -235,6 +241,12 @@ mod tests {
             }
         }
         let err = read_archive(&bytes[..bytes.len() - 3]).unwrap_err();
+        assert!(matches!(err, ObjError::Truncated { .. }), "{err}");
+        // Issue 14: a symbol index whose size field says 9999999999 made an
+        // archive of no members; every member header's size is checked.
+        let mut bad = bytes.clone();
+        bad[8 + 48..8 + 58].copy_from_slice(b"9999999999");
+        let err = read_archive(&bad).unwrap_err();
         assert!(matches!(err, ObjError::Truncated { .. }), "{err}");
     }
 

@@ -262,16 +262,23 @@ pub fn read_executable(data: &[u8]) -> Result<Executable, ObjError> {
             },
         });
     }
-    for (a, sa) in segments.iter().enumerate() {
-        for sb in &segments[a + 1..] {
-            let (a0, a1) = (sa.addr as u64, sa.addr as u64 + sa.mem_size as u64);
-            let (b0, b1) = (sb.addr as u64, sb.addr as u64 + sb.mem_size as u64);
-            if a0 < b1 && b0 < a1 {
+    // Overlaps, in time linear after a sort (a file may hold 65535 segments):
+    // sorted by start, a segment overlaps an earlier one only if it starts
+    // before the furthest end so far.
+    let mut by_addr: Vec<&Segment> = segments.iter().filter(|s| s.mem_size > 0).collect();
+    by_addr.sort_by_key(|s| s.addr);
+    let mut furthest: Option<&Segment> = None;
+    for sb in by_addr {
+        if let Some(sa) = furthest {
+            if (sb.addr as u64) < sa.addr as u64 + sa.mem_size as u64 {
                 return Err(ObjError::malformed(format!(
                     "segments '{}' and '{}' overlap",
                     sa.name, sb.name
                 )));
             }
+        }
+        if furthest.is_none_or(|sa| sb.addr as u64 + sb.mem_size as u64 > sa.addr as u64 + sa.mem_size as u64) {
+            furthest = Some(sb);
         }
     }
     let symtab = elf.symtab()?;

@@ -124,3 +124,28 @@ fn rejects_bad_segments() {
         Err(ObjError::Invalid { .. })
     ));
 }
+
+/// Issue 14, item 2: the overlap check compared every pair of segments (a
+/// file may hold 65535); it sorts them now.
+#[test]
+fn many_segments_are_checked_in_linear_time() {
+    let mut exe = sample();
+    exe.segments.clear();
+    exe.symbols.clear();
+    for i in 0..30_000u32 {
+        exe.segments.push(Segment {
+            name: format!(".s{i}"),
+            addr: 0x10000 + 64 * (30_000 - i),
+            data: vec![1],
+            mem_size: 64,
+            flags: SegmentFlags { read: true, write: false, exec: false },
+        });
+    }
+    let bytes = write_executable(&exe).unwrap();
+    assert_eq!(read_executable(&bytes).unwrap().segments.len(), 30_000);
+    // One overlapping pair among them is found and named.
+    exe.segments[17].mem_size = 65;
+    let bytes = write_executable(&exe).unwrap();
+    let err = read_executable(&bytes).unwrap_err().to_string();
+    assert!(err.contains("segments '.s17' and '.s16' overlap"), "{err}");
+}

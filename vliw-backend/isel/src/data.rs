@@ -10,7 +10,9 @@ use dsp_mir::{DataObject, DataReloc, DataSection};
 use crate::llvm::{Dl, Linkage, Op, TyKind, V};
 
 /// The data object of a global variable (`None` for declarations).
-pub fn lower_global(dl: Dl, g: V) -> Result<Option<DataObject>, String> {
+/// `available`: the bytes of the machine's memory a program can use; a
+/// larger global is an error before any byte of it is allocated.
+pub fn lower_global(dl: Dl, g: V, available: u64) -> Result<Option<DataObject>, String> {
     if g.is_declaration() || g.linkage() == Linkage::AvailableExternally {
         return Ok(None);
     }
@@ -24,8 +26,8 @@ pub fn lower_global(dl: Dl, g: V) -> Result<Option<DataObject>, String> {
     }
     let t = g.global_value_type();
     let size = dl.alloc_size(t);
-    if size > u32::MAX as u64 / 2 {
-        return Err(format!("global '{name}' is too large"));
+    if size > available || size > u32::MAX as u64 / 2 {
+        return Err(format!("{size} bytes: too large for the machine's memory ({available} bytes available)"));
     }
     let align = match g.alignment() {
         0 => dl.align(t),

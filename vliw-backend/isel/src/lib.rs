@@ -96,6 +96,8 @@ impl fmt::Display for IselError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.loc {
             Some(l) => write!(f, "{}:{}:{}: error: cannot lower '{}': {}", l.file, l.line, l.col, self.inst, self.reason),
+            // Globals and aliases: the thing itself is named.
+            None if self.function.is_empty() => write!(f, "error: cannot lower '{}': {}", self.inst, self.reason),
             None => write!(f, "error: in function '{}': cannot lower '{}': {}", self.function, self.inst, self.reason),
         }
     }
@@ -109,15 +111,21 @@ pub fn select_module(machine: &Machine, module: &inkwell::module::Module, opts: 
     let dl = llvm::module_data_layout(raw);
     let mut out = dsp_mir::Module { source_name: llvm::module_source_name(raw), ..Default::default() };
     let mut errors = Vec::new();
-    let module_error = |reason: String| IselError { loc: None, function: String::new(), inst: String::new(), reason };
-    if llvm::module_has_aliases(raw) {
-        errors.push(module_error("global aliases are not supported".into()));
+    let available = u64::from(machine.memory.size.saturating_sub(machine.memory.null_guard));
+    for (alias, target) in llvm::module_aliases(raw) {
+        let inst = if alias.is_empty() { "an unnamed alias".to_string() } else { format!("@{alias}") };
+        let reason = if target.is_empty() {
+            "global aliases are not supported".to_string()
+        } else {
+            format!("global aliases are not supported (an alias of @{target})")
+        };
+        errors.push(IselError { loc: None, function: String::new(), inst, reason });
     }
     for g in llvm::module_globals(raw) {
-        match data::lower_global(dl, g) {
+        match data::lower_global(dl, g, available) {
             Ok(Some(d)) => out.data.push(d),
             Ok(None) => {}
-            Err(reason) => errors.push(IselError { loc: None, function: g.name(), inst: format!("@{}", g.name()), reason }),
+            Err(reason) => errors.push(IselError { loc: None, function: String::new(), inst: format!("@{}", g.name()), reason }),
         }
     }
     let mut extra_data = Vec::new();

@@ -508,9 +508,20 @@ pub fn module_globals(module: &inkwell::module::Module) -> Vec<V> {
     }
 }
 
-pub fn module_has_aliases(module: &inkwell::module::Module) -> bool {
+/// The module's global aliases: (alias name, what it aliases as LLVM prints it).
+pub fn module_aliases(module: &inkwell::module::Module) -> Vec<(String, String)> {
     let m = module.as_mut_ptr();
-    unsafe { !LLVMGetFirstGlobalAlias(m).is_null() }
+    let mut out = Vec::new();
+    unsafe {
+        let mut a = LLVMGetFirstGlobalAlias(m);
+        while !a.is_null() {
+            let target = LLVMAliasGetAliasee(a);
+            let shown = if target.is_null() { String::new() } else { V(target).name() };
+            out.push((V(a).name(), shown));
+            a = LLVMGetNextGlobalAlias(a);
+        }
+    }
+    out
 }
 
 pub fn module_data_layout(module: &inkwell::module::Module) -> Dl {

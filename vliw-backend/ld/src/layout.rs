@@ -242,8 +242,8 @@ pub fn layout(
             cur += s.size as u64;
             if cur > mem_end {
                 return Err(LinkError::new(format!(
-                    "the program does not fit in memory: {}({}) ends at {cur:#x}, past the end of memory {mem_end:#x}",
-                    sel.objects[oi].name, s.name
+                    "the program does not fit in memory: {}({}), {} bytes, ends at {cur:#x}, past the end of memory {mem_end:#x}: too large for the machine's memory ({} bytes available)",
+                    sel.objects[oi].name, s.name, s.size, mem_end - (mem.base as u64 + mem.null_guard as u64)
                 )));
             }
         }

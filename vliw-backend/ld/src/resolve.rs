@@ -3,7 +3,7 @@
 //! a fixpoint, in command-line order like GNU ld), duplicate and undefined
 //! symbols, the machine check, and the final symbol addresses.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use dsp_obj::{ObjectFile, Reloc};
 use isa_tablegen::Machine;
@@ -79,27 +79,66 @@ impl<'a> Selector<'a> {
         }
     }
 
-    fn wanted(&self, o: &InputObject) -> bool {
-        definitions(&o.object).any(|n| self.undefined.contains(n))
-    }
-
     /// Takes the members of an archive that define undefined symbols, to a
     /// fixpoint; `taken` remembers them across calls. Whether any was taken.
+    ///
+    /// The order is GNU ld's: passes over the members in archive order, each
+    /// taking every member that defines a symbol undefined at that moment,
+    /// until a pass takes none. Each member counts its definitions that are
+    /// undefined now, kept up to date through an index of the members by the
+    /// names they define, so the next member a pass takes is found without
+    /// rescanning the archive (a chain of 5,000 members in reverse order took
+    /// 5,000 passes).
     fn scan_archive(&mut self, members: &'a [InputObject], taken: &mut [bool]) -> bool {
-        let mut any = false;
-        loop {
-            let mut added = false;
-            for (k, m) in members.iter().enumerate() {
-                if !taken[k] && self.wanted(m) {
-                    taken[k] = true;
-                    added = true;
-                    self.add(m);
+        let mut definers: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        let mut count = vec![0u32; members.len()];
+        for (k, m) in members.iter().enumerate() {
+            if taken[k] {
+                continue;
+            }
+            for name in definitions(&m.object) {
+                definers.entry(name).or_default().push(k);
+                if self.undefined.contains(name) {
+                    count[k] += 1;
                 }
             }
-            if !added {
-                return any;
-            }
+        }
+        let mut wanted: BTreeSet<usize> = (0..members.len()).filter(|&k| count[k] > 0).collect();
+        let mut any = false;
+        let mut cursor = 0;
+        loop {
+            // The next member of this pass, else the first of a new pass.
+            let k = match wanted.range(cursor..).next().or_else(|| wanted.first()) {
+                Some(&k) => k,
+                None => return any,
+            };
+            wanted.remove(&k);
+            taken[k] = true;
             any = true;
+            cursor = k + 1;
+            let m = &members[k];
+            let gone: HashSet<&'a str> = definitions(&m.object).filter(|n| self.undefined.contains(n)).collect();
+            let new: HashSet<&'a str> =
+                references(&m.object).filter(|n| !self.defined.contains_key(n) && !self.undefined.contains(n)).collect();
+            self.add(m);
+            for name in gone.into_iter().filter(|n| !self.undefined.contains(n)) {
+                for &j in definers.get(name).into_iter().flatten() {
+                    if !taken[j] {
+                        count[j] -= 1;
+                        if count[j] == 0 {
+                            wanted.remove(&j);
+                        }
+                    }
+                }
+            }
+            for name in new.into_iter().filter(|n| self.undefined.contains(n)) {
+                for &j in definers.get(name).into_iter().flatten() {
+                    if !taken[j] {
+                        count[j] += 1;
+                        wanted.insert(j);
+                    }
+                }
+            }
         }
     }
 }

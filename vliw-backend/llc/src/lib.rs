@@ -10,16 +10,17 @@
 //! coalescing; from `-O1` on, all of them. From `-O2` on, countable loops
 //! are first rewritten into counter form by LLVM's hardware-loops pass
 //! (`counted_loops`), which the software pipeliner relies on.
+//!
+//! Input is scanned before LLVM's parser sees it and verified after
+//! (`input`): what `llvm-as`/`opt` reject is an error, never a crash.
 
 use std::io::Write;
-use std::path::Path;
 
-use inkwell::context::Context;
-use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module as LlvmModule;
 use isa_tablegen::Machine;
 
 pub mod counted_loops;
+pub mod input;
 pub mod lsr;
 pub mod names;
 mod passes;
@@ -28,6 +29,7 @@ pub mod ssp;
 pub mod streams;
 
 pub use dsp_sched::FunctionStats;
+pub use input::read_module;
 
 /// What to do besides compiling.
 #[derive(Clone, Debug, Default)]
@@ -78,22 +80,6 @@ pub struct Compiled {
     pub stats: Vec<FunctionStats>,
     /// The software pipeliner's record of every innermost loop.
     pub loops: Vec<dsp_pipeliner::LoopReport>,
-}
-
-/// Reads LLVM IR: bitcode when the file starts with the bitcode magic (or
-/// its name ends in `.bc`), text otherwise.
-pub fn read_module<'c>(ctx: &'c Context, path: &Path) -> Result<LlvmModule<'c>, String> {
-    let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
-    let bitcode = bytes.starts_with(b"BC\xc0\xde") || bytes.starts_with(&[0xde, 0xc0, 0x17, 0x0b]);
-    if bitcode || path.extension().is_some_and(|e| e == "bc") {
-        LlvmModule::parse_bitcode_from_path(path, ctx)
-            .map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
-    } else {
-        let buf = MemoryBuffer::create_from_memory_range_copy(&bytes, &shown.to_string());
-        ctx.create_module_from_ir(buf)
-            .map_err(|e| format!("{shown}: {}", e.to_string().trim_end()))
-    }
 }
 
 fn sched_options(opts: &LlcOptions) -> dsp_sched::SchedOptions {

@@ -197,7 +197,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(msgs) => {
             for m in msgs {
-                eprintln!("{m}");
+                eprintln!("{}", isa_tablegen::text::shown(&m));
             }
             ExitCode::from(1)
         }
@@ -244,7 +244,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         }
     };
     let ctx = Context::create();
-    let module = read_module(&ctx, &cli.input).map_err(|e| vec![format!("dsp-llc: {e}")])?;
+    let module = read_module(&ctx, &cli.input).map_err(|e| vec![e])?;
     let pipeline = pipeline_options(cli);
     let opts = LlcOptions {
         print_mir: cli.print_mir,

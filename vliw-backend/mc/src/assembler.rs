@@ -6,7 +6,7 @@
 //! statement occupies the same bytes in both; sizes that depend on
 //! expressions (`.zero N`, `.align N`) are computed once, in pass 1.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use dsp_obj::{MachineId, ObjectFile, Reloc, RelocKind, Section, SectionKind, Symbol, SymbolKind};
 use isa_tablegen::Machine;
@@ -71,6 +71,8 @@ pub(crate) struct Asm<'m> {
     pub errors: Vec<AsmError>,
     pub pass: u8,
     pub sections: Vec<SectionBuf>,
+    /// Indices of `sections` by name.
+    pub section_by_name: HashMap<String, usize>,
     pub cur: Option<usize>,
     /// Labels: name → (section, offset); defined in pass 1.
     pub labels: HashMap<String, (usize, u32)>,
@@ -78,13 +80,14 @@ pub(crate) struct Asm<'m> {
     pub label_order: Vec<String>,
     pub label_pos: HashMap<String, Pos>,
     pub equs: HashMap<String, Equ>,
-    pub globals: Vec<String>,
+    /// Names made global (sets: thousands of symbols stay linear).
+    pub globals: BTreeSet<String>,
     pub types: HashMap<String, SymbolKind>,
     pub sizes: HashMap<String, u32>,
     /// Sizes of `.zero`/`.align` statements computed in pass 1, by statement index.
     pub stmt_sizes: HashMap<usize, u32>,
     /// Names referenced by relocations that are not defined here.
-    pub undefined_refs: Vec<String>,
+    pub undefined_refs: BTreeSet<String>,
     /// A section that would have grown past [`MAX_SECTION`].
     pub too_large: Option<(String, Pos)>,
     /// Position of the statement being processed.
@@ -129,16 +132,17 @@ impl<'m> Asm<'m> {
             errors: Vec::new(),
             pass: 1,
             sections: Vec::new(),
+            section_by_name: HashMap::new(),
             cur: None,
             labels: HashMap::new(),
             label_order: Vec::new(),
             label_pos: HashMap::new(),
             equs: HashMap::from([(VECTOR_BYTES.to_string(), predefined)]),
-            globals: Vec::new(),
+            globals: BTreeSet::new(),
             types: HashMap::new(),
             sizes: HashMap::new(),
             stmt_sizes: HashMap::new(),
-            undefined_refs: Vec::new(),
+            undefined_refs: BTreeSet::new(),
             too_large: None,
             stmt_pos: Pos::default(),
         }
@@ -173,9 +177,10 @@ impl<'m> Asm<'m> {
 
     /// Finds or creates a section.
     pub fn section_index(&mut self, name: &str, kind: SectionKind) -> usize {
-        if let Some(i) = self.sections.iter().position(|s| s.name == name) {
+        if let Some(&i) = self.section_by_name.get(name) {
             return i;
         }
+        self.section_by_name.insert(name.to_string(), self.sections.len());
         self.sections.push(SectionBuf {
             name: name.to_string(),
             kind,
@@ -228,7 +233,7 @@ impl<'m> Asm<'m> {
             return;
         }
         if !self.labels.contains_key(&symbol) && !self.undefined_refs.contains(&symbol) {
-            self.undefined_refs.push(symbol.clone());
+            self.undefined_refs.insert(symbol.clone());
         }
         let s = self.current_section();
         self.sections[s].relocs.push(PendingReloc { offset, kind, symbol, addend });
@@ -238,6 +243,7 @@ impl<'m> Asm<'m> {
         self.pass = pass;
         self.cur = None;
         self.sections.clear();
+        self.section_by_name.clear();
         self.undefined_refs.clear();
         if pass == 2 {
             self.globals.clear();
@@ -306,13 +312,12 @@ impl<'m> Asm<'m> {
             })
             .collect();
         defined.sort();
-        let mut undefined: Vec<String> = self.undefined_refs.clone();
+        let mut undefined: BTreeSet<String> = self.undefined_refs.clone();
         for g in &self.globals {
-            if !self.labels.contains_key(g) && !self.equs.contains_key(g) && !undefined.contains(g) {
-                undefined.push(g.clone());
+            if !self.labels.contains_key(g) && !self.equs.contains_key(g) {
+                undefined.insert(g.clone());
             }
         }
-        undefined.sort();
         let mut symbols = Vec::new();
         for (global, s, off, _, name) in defined {
             symbols.push(Symbol {

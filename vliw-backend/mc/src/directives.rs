@@ -29,9 +29,7 @@ impl Asm<'_> {
             ".globl" | ".global" => {
                 for a in args {
                     if let Some((n, _)) = self.name_arg(a, name) {
-                        if !self.globals.contains(&n) {
-                            self.globals.push(n);
-                        }
+                        self.globals.insert(n);
                     }
                 }
                 if args.is_empty() {
@@ -41,7 +39,7 @@ impl Asm<'_> {
             ".local" => {
                 for a in args {
                     if let Some((n, _)) = self.name_arg(a, name) {
-                        self.globals.retain(|g| *g != n);
+                        self.globals.remove(&n);
                     }
                 }
             }
@@ -186,7 +184,7 @@ impl Asm<'_> {
             kind = Some(fk);
         }
         let kind = kind.unwrap_or(SectionKind::Data);
-        if let Some(existing) = self.sections.iter().find(|s| s.name == name) {
+        if let Some(existing) = self.section_by_name.get(&name).map(|&i| &self.sections[i]) {
             if existing.kind != kind && args.len() > 1 {
                 let msg = format!("section '{name}' was already opened as {:?}; its flags cannot change", existing.kind);
                 self.error(pos, msg);

@@ -7,7 +7,13 @@
 //! does not decode to a legal bundle that re-encodes to the same words is
 //! printed as raw data with a comment saying why. Data sections become
 //! `.byte`/`.ascii`/`.asciz`/`.zero` runs and `.word sym+A` for R_DSP_32
-//! relocations; .bss becomes `.zero`.
+//! relocations; .bss becomes `.zero`, and so does memory past a segment's
+//! file data (whatever its size field says).
+//!
+//! The listing goes to any [`std::fmt::Write`] as it is made (dsp-objdump
+//! streams it to stdout), and the work is linear in the file: labels and
+//! relocations are looked up in sorted tables, zero runs are measured on the
+//! bytes the file holds, never byte by byte over a size field.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -30,8 +36,99 @@ struct View<'a> {
     size: u32,
     /// Relocations by offset: (kind, symbol name, addend).
     relocs: HashMap<u32, (RelocKind, &'a str, i64)>,
-    /// Labels by offset, in symbol-table order.
+    /// The offsets of `relocs`, sorted.
+    reloc_offsets: Vec<u32>,
+    /// Labels by offset, sorted by offset (stable: symbol-table order at one offset).
     labels: Vec<(u32, String)>,
+}
+
+impl View<'_> {
+    fn new<'a>(
+        name: &'a str,
+        kind: SectionKind,
+        base: u32,
+        data: &'a [u8],
+        size: u32,
+        relocs: HashMap<u32, (RelocKind, &'a str, i64)>,
+        mut labels: Vec<(u32, String)>,
+    ) -> View<'a> {
+        let mut reloc_offsets: Vec<u32> = relocs.keys().copied().collect();
+        reloc_offsets.sort_unstable();
+        labels.sort_by_key(|(v, _)| *v);
+        View { name, kind, base, data, size, relocs, reloc_offsets, labels }
+    }
+
+    /// The first relocation offset in `from..to`, else `to`.
+    fn next_reloc(&self, from: u32, to: u32) -> u32 {
+        let i = self.reloc_offsets.partition_point(|&o| o < from);
+        self.reloc_offsets.get(i).copied().filter(|&o| o < to).unwrap_or(to)
+    }
+
+    /// The first label offset above `off`, else `u32::MAX`.
+    fn next_label(&self, off: u32) -> u32 {
+        let i = self.labels.partition_point(|(o, _)| *o <= off);
+        self.labels.get(i).map(|(o, _)| *o).unwrap_or(u32::MAX)
+    }
+
+    /// The labels at `off`.
+    fn labels_at(&self, off: u32) -> &[(u32, String)] {
+        let a = self.labels.partition_point(|(o, _)| *o < off);
+        let b = self.labels.partition_point(|(o, _)| *o <= off);
+        &self.labels[a..b]
+    }
+
+    fn byte(&self, o: u32) -> u8 {
+        self.data.get(o as usize).copied().unwrap_or(0)
+    }
+
+    /// The number of zero bytes from `o` (before `stop`): bytes past the
+    /// file's data are zeros, counted without visiting them.
+    fn zero_run(&self, o: u32, stop: u32) -> u32 {
+        if o >= stop {
+            return 0;
+        }
+        let held = (self.data.len() as u64).min(stop as u64) as u32;
+        if o >= held {
+            return stop - o;
+        }
+        let zeros = self.data[o as usize..held as usize].iter().take_while(|&&b| b == 0).count() as u32;
+        if o + zeros == held { stop - o } else { zeros }
+    }
+
+    /// The number of printable bytes from `o` (before `stop`), at most `limit`.
+    fn text_run(&self, o: u32, stop: u32, limit: usize) -> u32 {
+        let held = (self.data.len() as u64).min(stop as u64) as u32;
+        if o >= held {
+            return 0;
+        }
+        self.data[o as usize..held as usize].iter().take(limit).take_while(|&&b| printable(b)).count() as u32
+    }
+}
+
+/// A [`std::fmt::Write`] over an [`std::io::Write`] that keeps the first
+/// I/O error (a closed pipe, a full disk) and refuses every write after it.
+pub struct IoSink<'w> {
+    inner: &'w mut dyn std::io::Write,
+    /// The first error, if any.
+    pub error: Option<std::io::Error>,
+}
+
+impl<'w> IoSink<'w> {
+    pub fn new(inner: &'w mut dyn std::io::Write) -> Self {
+        IoSink { inner, error: None }
+    }
+}
+
+impl std::fmt::Write for IoSink<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.error.is_some() {
+            return Err(std::fmt::Error);
+        }
+        self.inner.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            std::fmt::Error
+        })
+    }
 }
 
 /// Symbol attributes printed before a label.
@@ -42,9 +139,9 @@ struct Attrs {
     size: u32,
 }
 
-struct Printer<'m> {
+struct Printer<'m, 'w> {
     m: &'m Machine,
-    out: String,
+    out: &'w mut dyn std::fmt::Write,
     /// Attribute lines for labels, by name.
     attrs: HashMap<String, Attrs>,
     /// Label names printed so far (an executable may repeat local names).
@@ -119,7 +216,14 @@ fn section_directive(m: &Machine, name: &str, kind: SectionKind) -> String {
 
 /// Prints a relocatable object as assembly source.
 pub fn disassemble_object(m: &Machine, obj: &ObjectFile) -> String {
-    let mut p = Printer::new(m);
+    let mut out = String::new();
+    write_object_listing(m, obj, &mut out);
+    out
+}
+
+/// Writes a relocatable object as assembly source to `out`, as it goes.
+pub fn write_object_listing(m: &Machine, obj: &ObjectFile, out: &mut dyn std::fmt::Write) {
+    let mut p = Printer::new(m, out);
     for s in &obj.symbols {
         let kind = (s.kind != SymbolKind::NoType).then_some(s.kind);
         p.attrs.insert(s.name.clone(), Attrs { global: s.global, kind, size: s.size });
@@ -131,14 +235,15 @@ pub fn disassemble_object(m: &Machine, obj: &ObjectFile) -> String {
     for s in obj.symbols.iter().filter(|s| s.section.is_none()) {
         p.attributes(&s.name);
     }
+    // Labels by section, in symbol-table order (one pass over the symbols).
+    let mut by_section: Vec<Vec<(u32, String)>> = vec![Vec::new(); obj.sections.len()];
+    for s in &obj.symbols {
+        if let Some(list) = s.section.and_then(|i| by_section.get_mut(i)) {
+            list.push((s.value, s.name.clone()));
+        }
+    }
     for (i, sec) in obj.sections.iter().enumerate() {
-        let mut labels: Vec<(u32, String)> = obj
-            .symbols
-            .iter()
-            .filter(|s| s.section == Some(i))
-            .map(|s| (s.value, s.name.clone()))
-            .collect();
-        labels.sort_by_key(|(v, _)| *v);
+        let labels = std::mem::take(&mut by_section[i]);
         let relocs = sec
             .relocs
             .iter()
@@ -147,15 +252,7 @@ pub fn disassemble_object(m: &Machine, obj: &ObjectFile) -> String {
                 Some((r.offset, (r.kind, sym.name.as_str(), r.addend)))
             })
             .collect();
-        let view = View {
-            name: &sec.name,
-            kind: sec.kind,
-            base: 0,
-            data: &sec.data,
-            size: sec.size,
-            relocs,
-            labels,
-        };
+        let view = View::new(&sec.name, sec.kind, 0, &sec.data, sec.size, relocs, labels);
         let _ = writeln!(p.out);
         let _ = writeln!(p.out, "{}", section_directive(m, &sec.name, sec.kind));
         if sec.align > default_align(m, sec.kind) {
@@ -163,23 +260,38 @@ pub fn disassemble_object(m: &Machine, obj: &ObjectFile) -> String {
         }
         p.section(&view, i);
     }
-    p.out
 }
 
 /// Prints a linked executable as assembly (one section per segment).
 pub fn disassemble_executable(m: &Machine, exe: &Executable) -> String {
-    let mut p = Printer::new(m);
+    let mut out = String::new();
+    write_executable_listing(m, exe, &mut out);
+    out
+}
+
+/// Writes a linked executable as assembly to `out`, as it goes.
+pub fn write_executable_listing(m: &Machine, exe: &Executable, out: &mut dyn std::fmt::Write) {
+    let mut p = Printer::new(m, out);
     let _ = writeln!(p.out, "# machine {} (fingerprint {:016x})", exe.machine.name, exe.machine.fingerprint);
     let _ = writeln!(p.out, "# entry point {:08x}", exe.entry);
     for s in &exe.symbols {
         let kind = (s.kind != SymbolKind::NoType).then_some(s.kind);
         p.attrs.entry(s.name.clone()).or_insert(Attrs { global: s.global, kind, size: s.size });
     }
+    // Symbol indices by address (ties in table order): each segment looks
+    // at its own address range only, so the work is linear in the symbols
+    // (segments do not overlap).
+    let mut by_addr: Vec<usize> = (0..exe.symbols.len()).collect();
+    by_addr.sort_by_key(|&k| exe.symbols[k].addr);
+    let in_range = |lo: u64, hi: u64| {
+        let a = by_addr.partition_point(|&k| (exe.symbols[k].addr as u64) < lo);
+        let b = by_addr.partition_point(|&k| (exe.symbols[k].addr as u64) < hi);
+        &by_addr[a..b.max(a)]
+    };
     for (i, seg) in exe.segments.iter().enumerate() {
-        for s in &exe.symbols {
-            if s.addr >= seg.addr && s.addr < seg.addr.saturating_add(seg.mem_size.max(1)) {
-                p.targets.entry((i, s.addr - seg.addr)).or_insert_with(|| s.name.clone());
-            }
+        for &k in in_range(seg.addr as u64, seg.addr.saturating_add(seg.mem_size.max(1)) as u64) {
+            let s = &exe.symbols[k];
+            p.targets.entry((i, s.addr - seg.addr)).or_insert_with(|| s.name.clone());
         }
     }
     let mut placed = HashSet::new();
@@ -195,16 +307,14 @@ pub fn disassemble_executable(m: &Machine, exe: &Executable) -> String {
         };
         let size = seg.mem_size.max(seg.data.len() as u32);
         let mut labels: Vec<(u32, String)> = Vec::new();
-        for (k, s) in exe.symbols.iter().enumerate() {
-            if s.addr >= seg.addr && s.addr - seg.addr <= size && !placed.contains(&k) {
-                placed.insert(k);
+        for &k in in_range(seg.addr as u64, seg.addr as u64 + size as u64 + 1) {
+            if placed.insert(k) {
+                let s = &exe.symbols[k];
                 labels.push((s.addr - seg.addr, s.name.clone()));
             }
         }
-        labels.sort_by_key(|(v, _)| *v);
         let data: &[u8] = if kind == SectionKind::Bss { &[] } else { &seg.data };
-        let view =
-            View { name: &seg.name, kind, base: seg.addr, data, size, relocs: HashMap::new(), labels };
+        let view = View::new(&seg.name, kind, seg.addr, data, size, HashMap::new(), labels);
         let _ = writeln!(p.out);
         let _ = writeln!(p.out, "{}\t\t# {:08x}..{:08x}", section_directive(m, &seg.name, kind), seg.addr, seg.addr as u64 + size as u64);
         p.section(&view, i);
@@ -217,12 +327,11 @@ pub fn disassemble_executable(m: &Machine, exe: &Executable) -> String {
             let _ = writeln!(p.out, "# {:08x} {}", s.addr, s.name);
         }
     }
-    p.out
 }
 
-impl<'m> Printer<'m> {
-    fn new(m: &'m Machine) -> Self {
-        Printer { m, out: String::new(), attrs: HashMap::new(), printed: HashSet::new(), targets: HashMap::new() }
+impl<'m, 'w> Printer<'m, 'w> {
+    fn new(m: &'m Machine, out: &'w mut dyn std::fmt::Write) -> Self {
+        Printer { m, out, attrs: HashMap::new(), printed: HashSet::new(), targets: HashMap::new() }
     }
 
     /// `.globl`, `.type` and `.size` lines for a symbol.
@@ -246,7 +355,7 @@ impl<'m> Printer<'m> {
     }
 
     fn labels_at(&mut self, v: &View, off: u32) {
-        for (_, name) in v.labels.iter().filter(|(o, _)| *o == off) {
+        for (_, name) in v.labels_at(off) {
             if self.printed.insert(name.clone()) {
                 self.attributes(name);
                 let _ = writeln!(self.out, "{name}:");
@@ -260,9 +369,13 @@ impl<'m> Printer<'m> {
         let mut off = 0u32;
         while off < v.size {
             self.labels_at(v, off);
-            let next_label = v.labels.iter().map(|(o, _)| *o).filter(|&o| o > off).min().unwrap_or(u32::MAX);
-            let end = v.size.min(next_label);
+            let end = v.size.min(v.next_label(off));
             off = match v.kind {
+                // Memory past the file's data (a size field larger than the file).
+                SectionKind::Text if off as usize >= v.data.len() && off.is_multiple_of(self.m.op_bytes()) => {
+                    let _ = writeln!(self.out, "\t.zero {}\t\t\t\t\t# {:08x}: not in the file", end - off, v.base + off);
+                    end
+                }
                 SectionKind::Text => self.code(v, index, off, end),
                 SectionKind::Bss => {
                     let _ = writeln!(self.out, "\t.zero {}", end - off);
@@ -280,7 +393,7 @@ impl<'m> Printer<'m> {
 
     fn comment_line(&mut self, text: &str, comment: &str) {
         let pad = COMMENT_COL.saturating_sub(8 + text.len()).max(1);
-        let _ = writeln!(self.out, "\t{text}{}# {comment}", " ".repeat(pad));
+        let _ = writeln!(self.out, "\t{text}{:pad$}# {comment}", "");
     }
 
     /// Prints code from `off`, at most to `end`; returns the offset reached.
@@ -406,15 +519,16 @@ impl<'m> Printer<'m> {
                 }
             }
             // The run up to the next relocation.
-            let stop = (off + 1..end).find(|o| v.relocs.contains_key(o)).unwrap_or(end);
-            let byte = |o: u32| v.data.get(o as usize).copied().unwrap_or(0);
-            let zeros = (off..stop).take_while(|&o| byte(o) == 0).count() as u32;
+            let stop = v.next_reloc(off + 1, end);
+            let byte = |o: u32| v.byte(o);
+            let zeros = v.zero_run(off, stop);
             if zeros >= 8 || (zeros > 0 && off + zeros == stop && zeros == stop - off && zeros >= 4) {
                 let _ = writeln!(self.out, "\t.zero {zeros}");
                 off += zeros;
                 continue;
             }
-            let text_len = (off..stop).take_while(|&o| printable(byte(o))).count() as u32;
+            // A string line holds at most 64 KiB (a long run is several lines).
+            let text_len = v.text_run(off, stop, 1 << 16);
             if text_len >= 4 {
                 let bytes: Vec<u8> = (off..off + text_len).map(byte).collect();
                 let nul = off + text_len < stop && byte(off + text_len) == 0;
@@ -424,10 +538,7 @@ impl<'m> Printer<'m> {
                 off += text_len + u32::from(nul);
                 continue;
             }
-            let starts_run = |o: u32| {
-                (o..stop).take_while(|&p| byte(p) == 0).count() >= 8
-                    || (o..stop).take_while(|&p| printable(byte(p))).count() >= 4
-            };
+            let starts_run = |o: u32| v.zero_run(o, stop.min(o.saturating_add(8))) >= 8 || v.text_run(o, stop, 4) >= 4;
             // Aligned little-endian words, up to 4 on a line.
             let mut words = Vec::new();
             while off.is_multiple_of(4) && words.len() < 4 {
@@ -449,8 +560,8 @@ impl<'m> Printer<'m> {
             while off + n < stop && n < 8 {
                 let o = off + n;
                 if n > 0 {
-                    let z = (o..stop).take_while(|&p| byte(p) == 0).count();
-                    let t = (o..stop).take_while(|&p| printable(byte(p))).count();
+                    let z = v.zero_run(o, stop.min(o.saturating_add(8)));
+                    let t = v.text_run(o, stop, 4);
                     if z >= 8 || t >= 4 || (o.is_multiple_of(4) && o + 4 <= stop) {
                         break;
                     }

@@ -104,10 +104,21 @@ impl Env<'_> {
                     UnOp::Not => !v,
                 }))
             }
-            ExprKind::Binary(op, a, b) => {
-                let va = self.eval_depth(a, dot, depth + 1)?;
-                let vb = self.eval_depth(b, dot, depth + 1)?;
-                binary(*op, va, vb, e)
+            ExprKind::Binary(..) => {
+                // A left-leaning chain (`a + b + c …`, as the parser builds
+                // it) is folded in a loop: only right operands nest.
+                let mut spine = Vec::new();
+                let mut cur = e;
+                while let ExprKind::Binary(op, a, b) = &cur.kind {
+                    spine.push((*op, b.as_ref(), cur));
+                    cur = a;
+                }
+                let mut acc = self.eval_depth(cur, dot, depth + 1)?;
+                for (op, b, node) in spine.into_iter().rev() {
+                    let vb = self.eval_depth(b, dot, depth + 1)?;
+                    acc = binary(op, acc, vb, node)?;
+                }
+                Ok(acc)
             }
         }
     }

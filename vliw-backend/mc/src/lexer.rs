@@ -4,6 +4,9 @@
 //! A line with a lexical error (bad number, unterminated string, stray
 //! character) is reported once and its tokens are dropped, so the parser
 //! never sees half a line.
+//!
+//! Lexing is linear in the length of a line: columns are counted as the
+//! lexer moves, never from the start of the line again.
 
 use crate::Pos;
 
@@ -64,19 +67,47 @@ pub fn lex(source: &str) -> (Vec<Token>, Vec<LexError>) {
     (tokens, errors)
 }
 
-/// Column (1-based, in characters) of byte offset `i` of `line`.
-fn col_of(line: &[u8], i: usize) -> u32 {
-    let prefix = &line[..i.min(line.len())];
-    String::from_utf8_lossy(prefix).chars().count() as u32 + 1
+/// Columns (1-based, in characters) of byte offsets of one line, counted
+/// forward from the last offset asked for: linear over a whole line.
+struct Cols<'l> {
+    line: &'l [u8],
+    at: usize,
+    col: u32,
+}
+
+impl Cols<'_> {
+    fn of(&mut self, i: usize) -> u32 {
+        let i = i.min(self.line.len());
+        if i < self.at {
+            self.at = 0;
+            self.col = 1;
+        }
+        // Characters start at every byte that is not a UTF-8 continuation byte.
+        let starts = self.line[self.at..i].iter().filter(|&&b| b & 0xc0 != 0x80).count();
+        self.col = self.col.saturating_add(starts as u32);
+        self.at = i;
+        self.col
+    }
+}
+
+/// The character starting at `bytes[0]` (at most 4 bytes are looked at).
+fn first_char(bytes: &[u8]) -> char {
+    let n = bytes.len().min(4);
+    String::from_utf8_lossy(&bytes[..n]).chars().next().unwrap_or('?')
 }
 
 fn lex_line(line: &[u8], line_no: u32) -> Result<Vec<Token>, LexError> {
     let mut out = Vec::new();
     let mut i = 0;
-    let err = |i: usize, message: String| LexError { pos: Pos { line: line_no, col: col_of(line, i) }, message };
+    let mut cols = Cols { line, at: 0, col: 1 };
+    let err = |i: usize, message: String| LexError { pos: Pos { line: line_no, col: Cols { line, at: 0, col: 1 }.of(i) }, message };
     while i < line.len() {
         let c = line[i];
-        let pos = Pos { line: line_no, col: col_of(line, i) };
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let pos = Pos { line: line_no, col: cols.of(i) };
         if c.is_ascii_whitespace() {
             i += 1;
             continue;
@@ -131,8 +162,8 @@ fn lex_line(line: &[u8], line_no: u32) -> Result<Vec<Token>, LexError> {
             i += 1;
             continue;
         }
-        let ch = String::from_utf8_lossy(&line[i..]).chars().next().unwrap_or('?');
-        return Err(err(i, format!("unexpected character '{ch}'")));
+        let ch = first_char(&line[i..]);
+        return Err(err(i, format!("unexpected character '{}'", isa_tablegen::text::shown_char(ch))));
     }
     Ok(out)
 }
@@ -259,8 +290,7 @@ fn lex_char(text: &[u8]) -> Result<(i64, usize), (String, usize)> {
         }
         Some(_) => {
             // One UTF-8 character (its bytes become one value only if ASCII).
-            let s = String::from_utf8_lossy(&text[1..]);
-            let ch = s.chars().next().unwrap_or('?');
+            let ch = first_char(&text[1..]);
             if !ch.is_ascii() {
                 return Err((format!("character '{ch}' is not ASCII"), 1));
             }

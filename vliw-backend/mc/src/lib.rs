@@ -20,7 +20,7 @@ pub mod parser;
 use std::fmt;
 
 pub use assembler::assemble;
-pub use disasm::{disassemble_executable, disassemble_object};
+pub use disasm::{disassemble_executable, disassemble_object, write_executable_listing, write_object_listing};
 
 /// A line and column (both 1-based; the column counts characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -40,7 +40,8 @@ pub struct AsmError {
 
 impl fmt::Display for AsmError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)
+        let (file, message) = (isa_tablegen::text::shown(&self.file), isa_tablegen::text::shown(&self.message));
+        write!(f, "{file}:{}:{}: error: {message}", self.line, self.col)
     }
 }
 impl std::error::Error for AsmError {}

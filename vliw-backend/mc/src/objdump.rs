@@ -2,7 +2,8 @@
 //! finds its machine, and prints section headers (`-h`), symbols (`-t`),
 //! relocations (`-r`) and disassembly (`-d`). Every line that is not
 //! assembly is a `#` comment, so the whole output stays valid input for
-//! `dsp-as`.
+//! `dsp-as`. The output goes to a [`Write`] as it is made: nothing is
+//! sized from the file before the file's own checks.
 
 use std::fmt::Write;
 
@@ -12,7 +13,7 @@ use dsp_obj::{
 };
 use isa_tablegen::Machine;
 
-use crate::disasm::{disassemble_executable, disassemble_object};
+use crate::disasm::{write_executable_listing, write_object_listing};
 
 /// What to print.
 #[derive(Clone, Debug, Default)]
@@ -62,8 +63,7 @@ fn sym_flags(global: bool, kind: SymbolKind) -> String {
 }
 
 /// Dumps a relocatable object.
-pub fn dump_object(name: &str, obj: &ObjectFile, opts: &Options) -> Result<String, String> {
-    let mut out = String::new();
+pub fn dump_object(name: &str, obj: &ObjectFile, opts: &Options, out: &mut dyn Write) -> Result<(), String> {
     let _ = writeln!(out, "# {name}:     file format elf32-dsp (relocatable, machine {})", obj.machine.name);
     if opts.headers {
         let _ = writeln!(out, "#\n# Sections:\n# Idx Name                 Size      Align  Type    Relocs");
@@ -106,14 +106,13 @@ pub fn dump_object(name: &str, obj: &ObjectFile, opts: &Options) -> Result<Strin
     if opts.disassemble {
         let m = machine_for(&obj.machine, opts.isa.as_deref())?;
         let _ = writeln!(out, "#\n# Disassembly:");
-        out.push_str(&disassemble_object(&m, obj));
+        write_object_listing(&m, obj, out);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Dumps a linked executable.
-pub fn dump_executable(name: &str, exe: &Executable, opts: &Options) -> Result<String, String> {
-    let mut out = String::new();
+pub fn dump_executable(name: &str, exe: &Executable, opts: &Options, out: &mut dyn Write) -> Result<(), String> {
     let _ = writeln!(out, "# {name}:     file format elf32-dsp (executable, machine {})", exe.machine.name);
     let _ = writeln!(out, "# start address 0x{:08x}", exe.entry);
     if opts.headers {
@@ -153,28 +152,28 @@ pub fn dump_executable(name: &str, exe: &Executable, opts: &Options) -> Result<S
     if opts.disassemble {
         let m = machine_for(&exe.machine, opts.isa.as_deref())?;
         let _ = writeln!(out, "#\n# Disassembly:");
-        out.push_str(&disassemble_executable(&m, exe));
+        write_executable_listing(&m, exe, out);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Dumps the bytes of a file of any of the three kinds.
-pub fn dump_bytes(name: &str, data: &[u8], opts: &Options) -> Result<String, String> {
+pub fn dump_bytes(name: &str, data: &[u8], opts: &Options, out: &mut dyn Write) -> Result<(), String> {
     if data.starts_with(b"!<arch>\n") || data.starts_with(b"!<thin>\n") {
         let members = read_archive(data).map_err(|e| format!("{name}: {e}"))?;
-        let mut out = format!("# {name}: archive with {} members\n", members.len());
+        let _ = writeln!(out, "# {name}: archive with {} members", members.len());
         for mem in members {
             let member_name = format!("{name}({})", mem.name);
-            out.push('\n');
-            out.push_str(&dump_bytes(&member_name, &mem.data, opts)?);
+            let _ = writeln!(out);
+            dump_bytes(&member_name, &mem.data, opts, out)?;
         }
-        return Ok(out);
+        return Ok(());
     }
     match read_object(data) {
-        Ok(obj) => dump_object(name, &obj, opts),
+        Ok(obj) => dump_object(name, &obj, opts, out),
         Err(ObjError::WrongType { .. }) => {
             let exe = read_executable(data).map_err(|e| format!("{name}: {e}"))?;
-            dump_executable(name, &exe, opts)
+            dump_executable(name, &exe, opts, out)
         }
         Err(e) => Err(format!("{name}: {e}")),
     }
@@ -189,7 +188,8 @@ mod tests {
         let m = Machine::load("ftm").expect("ftm");
         let obj = crate::assemble(&m, "\t.globl f\n\t.type f, @function\nf:\tcall g\n", "t.s").unwrap();
         let opts = Options { headers: true, symbols: true, relocs: true, ..Options::default() };
-        let out = dump_object("t.o", &obj, &opts).unwrap();
+        let mut out = String::new();
+        dump_object("t.o", &obj, &opts, &mut out).unwrap();
         assert!(out.lines().all(|l| l.starts_with('#')), "{out}");
         assert!(out.contains("# 00000000 g     F .text        00000000 f"), "{out}");
         assert!(out.contains("# 00000000 R_DSP_PCREL       g"), "{out}");

@@ -138,6 +138,10 @@ struct Parser<'t> {
     i: usize,
     /// Expression nesting, bounded so that hostile input cannot overflow the stack.
     depth: u32,
+    /// Binary operators in the current expression, bounded for the same
+    /// reason: `1+1+…` builds a chain that every walk (display, drop)
+    /// descends (a 1 MB line of them overflowed the stack).
+    operators: u32,
     out: Vec<Stmt>,
     errors: Vec<ParseError>,
 }
@@ -145,6 +149,8 @@ struct Parser<'t> {
 type PResult<T> = Result<T, ParseError>;
 
 const MAX_NESTING: u32 = 200;
+/// Most binary operators in one expression.
+const MAX_OPERATORS: u32 = 4096;
 
 fn describe(tok: &Tok) -> String {
     match tok {
@@ -162,7 +168,7 @@ fn describe(tok: &Tok) -> String {
 
 /// Parses a token stream (from [`crate::lexer::lex`]) into statements.
 pub fn parse(toks: &[Token]) -> (Vec<Stmt>, Vec<ParseError>) {
-    let mut p = Parser { toks, i: 0, depth: 0, out: Vec::new(), errors: Vec::new() };
+    let mut p = Parser { toks, i: 0, depth: 0, operators: 0, out: Vec::new(), errors: Vec::new() };
     p.run();
     (p.out, p.errors)
 }
@@ -388,6 +394,9 @@ impl<'t> Parser<'t> {
     }
 
     pub fn expr(&mut self) -> PResult<Expr> {
+        if self.depth == 0 {
+            self.operators = 0;
+        }
         self.binary(0)
     }
 
@@ -412,6 +421,10 @@ impl<'t> Parser<'t> {
         while let Some((op, prec)) = self.binop() {
             if prec < min_prec {
                 break;
+            }
+            self.operators += 1;
+            if self.operators > MAX_OPERATORS {
+                return Err(ParseError { pos: self.pos(), message: format!("expression has more than {MAX_OPERATORS} operators") });
             }
             self.bump();
             let rhs = self.binary(prec + 1)?;

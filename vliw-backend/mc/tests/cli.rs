@@ -164,3 +164,33 @@ fn objdump_reads_archives_and_executables() {
     let s = text(&out.stdout);
     assert!(s.contains("# 00001000: ") && s.contains("\tli r4, 7") && s.contains("r-x"), "{s}");
 }
+
+/// Issue 14, item 5: a non-UTF-8 source (or machine file) is an `error:` at
+/// the line and column of its first bad byte, not "stream did not contain
+/// valid UTF-8"; control characters in messages are escaped.
+#[test]
+fn non_utf8_input_and_control_characters() {
+    let dir = tmpdir("utf8");
+    let src = dir.join("bad.s");
+    std::fs::write(&src, b"\t.data\n\t.byte 1\n\t.by\xffte 2\n").unwrap();
+    let out = Command::new(AS).arg(&src).arg("-o").arg(dir.join("bad.o")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err, format!("{}:3:5: error: invalid UTF-8 (byte 0xff)\n", src.display()));
+
+    let isa = dir.join("bad.isa");
+    std::fs::write(&isa, b"machine x \"a\"\n# caf\xc3\xa9 \xfe\n").unwrap();
+    std::fs::write(dir.join("ok.s"), "\tnop\n").unwrap();
+    let out = Command::new(AS).arg("--isa").arg(&isa).arg(dir.join("ok.s")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(&format!("{}:2:8: error: invalid UTF-8 (byte 0xfe)", isa.display())), "{err}");
+
+    std::fs::write(&src, b"\t.data\nx\x00y:\t.byte 1\n\tnop\x1b[2J\n").unwrap();
+    let out = Command::new(AS).arg(&src).arg("-o").arg(dir.join("bad.o")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!out.stderr.iter().any(|&b| b < 0x20 && b != b'\n'), "{:?}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(":2:2: error: unexpected character '\\x00'"), "{err}");
+    assert!(err.contains(":3:5: error: unexpected character '\\x1b'"), "{err}");
+}

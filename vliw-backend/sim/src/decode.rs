@@ -239,15 +239,16 @@ pub struct Bundle {
     pub dynamic: bool,
     /// Why it cannot issue (undecodable or unplaceable), as a message index.
     pub bad: u32,
+    /// The latest latency of its writes of the stack pointer (0: none, at
+    /// most 255): the run loop looks at the stack pointer when they have
+    /// landed. (A byte: the bundle stays 28 bytes.)
+    pub sp_lat: u8,
+    /// `dynamic || sp_lat != 0`: the run loop's one test for both.
+    pub rare: bool,
 }
 
-/// A function symbol, for messages, traces and per-function statistics.
-#[derive(Clone, Debug)]
-pub struct Func {
-    pub name: String,
-    pub addr: u32,
-    pub end: u32,
-}
+use crate::symbols::functions;
+pub use crate::symbols::{Func, OUTSIDE};
 
 /// The whole predecoded program.
 pub struct Program {
@@ -288,11 +289,11 @@ impl Program {
             self.index[..=w].iter().rev().find(|&&i| i != NONE).is_some_and(|&i| self.bundles[i as usize].end > pc)
         }
     }
-    /// The function containing `pc`, as "name+0xoff" (or "??").
+    /// The function containing `pc`, as "name+0xoff" (or "outside any symbol").
     pub fn describe(&self, pc: u32) -> String {
         match self.func_at(pc) {
             Some(f) => format!("{}+{:#x}", f.name, pc - f.addr),
-            None => "??".into(),
+            None => OUTSIDE.into(),
         }
     }
     pub fn func_at(&self, pc: u32) -> Option<&Func> {
@@ -664,6 +665,8 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
     let busy = busy_units(m);
     let words = ((text_hi.saturating_sub(text_lo)) >> op_shift) as usize;
     let mut prog_index = vec![NONE; words];
+    // The stack pointer's value offset, for `Bundle::sp_lat`.
+    let sp_off = m.abi.sp.filter(|&r| m.special(r).is_none()).map(|r| dec.layout.val_off(r));
     let mut bundles: Vec<Bundle> = Vec::new();
     let (mut ops, mut src_ops, mut op_pc, mut place) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut segs = texts.clone();
@@ -725,8 +728,9 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
                 }
             }
             let n = ops.len() as u32 - first;
+            let sp_lat = ops[first as usize..].iter().filter(|o| Some(o.dst) == sp_off).map(|o| o.lat.clamp(1, 255) as u8).max().unwrap_or(0);
             prog_index[((pc - text_lo) >> op_shift) as usize] = bundles.len() as u32;
-            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad });
+            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat, rare: dynamic || sp_lat != 0 });
         }
     }
     let mut prog = Program {
@@ -771,28 +775,4 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
         }
     }
     Ok(prog)
-}
-
-/// Function symbols sorted by address; a symbol of size 0 extends to the next.
-fn functions(exe: &Executable) -> Vec<Func> {
-    use dsp_obj::SymbolKind;
-    let mut syms: Vec<&dsp_obj::ExeSymbol> = exe.symbols.iter().filter(|s| s.kind == SymbolKind::Func).collect();
-    if syms.is_empty() {
-        // Untyped labels in text are better than nothing.
-        let texts: Vec<_> = exe.segments.iter().filter(|s| s.flags.exec).collect();
-        syms = exe
-            .symbols
-            .iter()
-            .filter(|s| texts.iter().any(|t| s.addr >= t.addr && s.addr < t.addr + t.mem_size.max(t.data.len() as u32)))
-            .collect();
-    }
-    syms.sort_by(|a, b| a.addr.cmp(&b.addr).then(b.global.cmp(&a.global)));
-    syms.dedup_by_key(|s| s.addr);
-    let mut out: Vec<Func> = Vec::new();
-    for (i, s) in syms.iter().enumerate() {
-        let next = syms.get(i + 1).map(|n| n.addr).unwrap_or(u32::MAX);
-        let end = if s.size > 0 { s.addr.saturating_add(s.size).min(next) } else { next };
-        out.push(Func { name: s.name.clone(), addr: s.addr, end });
-    }
-    out
 }

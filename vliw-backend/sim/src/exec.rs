@@ -8,6 +8,7 @@
 use std::io::Read;
 
 use crate::decode::{DOp, FileKind, Kind, SrcKind, MAX_LANES, NONE};
+use crate::stack::StackGuard;
 use crate::state::{Mem, Queue, Strict, Trap};
 use crate::alu::AluTrap;
 
@@ -54,6 +55,8 @@ pub struct Core {
     /// Addresses of the C library's `__dsp_stdio_files` and
     /// `__dsp_stdio_nfiles`, if linked (flushed on a fault).
     pub stdio_files: Option<(u32, u32)>,
+    /// The stack's bounds and the overflow checks.
+    pub stack: StackGuard,
 }
 
 #[inline(always)]
@@ -213,7 +216,9 @@ impl Core {
                 self.write::<STRICT>(op, cycle, pc, ext(v, op.sh, op.mask))?;
             }
             Kind::Store { size } => {
-                let off = self.mem.check(self.addr(op), size, size, true)?;
+                let a = self.addr(op);
+                self.stack.store(op.src[0], a).map_err(Trap::Stack)?;
+                let off = self.mem.check(a, size, size, true)?;
                 let v = self.vals[op.src[2] as usize];
                 self.stores.push((off, size, v));
             }
@@ -260,6 +265,7 @@ impl Core {
                     }
                 } else {
                     let a = self.addr(op);
+                    self.stack.store(op.src[0], a).map_err(Trap::Stack)?;
                     if masked {
                         for i in 0..n {
                             if (mask >> i) & 1 == 1 {

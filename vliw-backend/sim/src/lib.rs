@@ -14,8 +14,10 @@ pub mod decode;
 pub mod exec;
 pub mod host;
 pub mod run;
+pub mod stack;
 pub mod state;
 pub mod stats;
+pub mod symbols;
 pub mod syscall;
 pub mod trace;
 
@@ -31,3 +33,5 @@ mod sim_tests;
 mod timing_tests;
 #[cfg(test)]
 mod fault_tests;
+#[cfg(test)]
+mod stack_tests;

@@ -4,6 +4,7 @@
 //! error) and faults stop the run.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use dsp_obj::Executable;
 use isa_tablegen::{InstrId, Machine};
@@ -11,6 +12,7 @@ use isa_tablegen::{InstrId, Machine};
 use crate::decode::{predecode, Program, NONE};
 use crate::exec::{Core, Flow, SysRegs};
 use crate::host::{Host, HostConfig};
+use crate::stack::StackGuard;
 use crate::state::{Mem, Queue, Strict, Trap};
 use crate::trace;
 
@@ -21,20 +23,35 @@ pub struct Config {
     pub trace: bool,
     /// Stop with [`Outcome::CycleLimit`] when this many cycles have elapsed.
     pub max_cycles: Option<u64>,
+    /// Looked at every [`STOP_POLL`] cycles: a nonzero value ([`STOP_SIGINT`],
+    /// [`STOP_TIMEOUT`]) stops the run with [`Outcome::Stopped`].
+    pub stop: Option<&'static AtomicU8>,
 }
+
+/// Cycles between two looks at [`Config::stop`] (a few milliseconds).
+pub const STOP_POLL: u64 = 1 << 16;
+/// Why [`Config::stop`] was set.
+pub const STOP_SIGINT: u8 = 1;
+pub const STOP_TIMEOUT: u8 = 2;
+
+/// The location of a pc in no function symbol.
+pub const OUTSIDE: &str = crate::decode::OUTSIDE;
 
 /// A fault (or the cycle limit): what, where and when.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     pub message: String,
     pub pc: u32,
-    /// `function+0xoff`, or `??`.
+    /// `function+0xoff`, or [`OUTSIDE`].
     pub location: String,
     pub cycle: u64,
 }
 
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.location == OUTSIDE {
+            return write!(f, "{} at pc {:#010x} ({OUTSIDE}), cycle {}", self.message, self.pc, self.cycle);
+        }
         write!(f, "{} at pc {:#010x} (in {}), cycle {}", self.message, self.pc, self.location, self.cycle)
     }
 }
@@ -46,6 +63,8 @@ pub enum Outcome {
     Exit(i32),
     Fault(Fault),
     CycleLimit(Fault),
+    /// Stopped from outside ([`Config::stop`]: SIGINT, a time limit).
+    Stopped(Fault),
 }
 
 /// A loaded program and its machine state.
@@ -67,6 +86,8 @@ pub struct Sim<'m> {
     /// Where `--trace` lines go (stderr in the command-line tool).
     pub trace_out: Option<Box<dyn Write>>,
     entry: u32,
+    /// The next cycle at which to look at [`Config::stop`].
+    poll_at: u64,
 }
 
 impl<'m> Sim<'m> {
@@ -76,14 +97,21 @@ impl<'m> Sim<'m> {
         let mem = Mem::new(m, exe)?;
         let mut vals = prog.layout.initial_values(m, &prog.consts);
         let layout = &prog.layout;
+        // Like the linker's __stack_top: the end of memory, aligned down.
+        let align = m.abi.stack_align.max(1) as u64;
+        let top = ((m.memory.base as u64 + m.memory.size as u64) / align * align).min(u32::MAX as u64) as u32;
+        let sym = |name: &str| exe.symbols.iter().find(|s| s.name == name).map(|s| s.addr);
+        let mut sp_off = None;
         if let Some(sp) = m.abi.sp {
-            // Like the linker's __stack_top: the end of memory, aligned down.
-            let align = m.abi.stack_align.max(1) as u64;
-            let top = (m.memory.base as u64 + m.memory.size as u64) / align * align;
             if m.special(sp).is_none() {
-                vals[layout.val_off(sp) as usize] = top & layout.file(sp.file).mask;
+                vals[layout.val_off(sp) as usize] = top as u64 & layout.file(sp.file).mask;
+                sp_off = Some(layout.val_off(sp) as usize);
             }
         }
+        let link_off = m.control.link.filter(|&r| m.special(r).is_none()).map(|r| layout.val_off(r));
+        let initial_sp = sp_off.map_or(vals[layout.trash as usize], |o| vals[o]);
+        let stack_top = sym("__stack_top").filter(|&t| t <= top).unwrap_or(top);
+        let stack = StackGuard::new(exe, stack_top, sp_off, link_off, layout.trash as usize, initial_sp);
         let sys = SysRegs {
             args: m.abi.args.iter().map(|&r| layout.val_off(r)).collect(),
             rets: m
@@ -101,7 +129,6 @@ impl<'m> Sim<'m> {
                 .collect(),
             stack_align: m.abi.stack_align.max(4),
         };
-        let sym = |name: &str| exe.symbols.iter().find(|s| s.name == name).map(|s| s.addr);
         let stdio_files = sym("__dsp_stdio_files").zip(sym("__dsp_stdio_nfiles"));
         let queue = Queue::new(m.max_latency().max(1));
         let strict = Strict::new(m, layout.nids, queue.ring_len());
@@ -129,6 +156,7 @@ impl<'m> Sim<'m> {
                 dummy_id: layout.nids,
                 host: Host::new(HostConfig::default())?,
                 stdio_files,
+                stack,
             },
             prog,
             config,
@@ -141,6 +169,7 @@ impl<'m> Sim<'m> {
             busy_until: 0,
             trace_out: None,
             entry: exe.entry,
+            poll_at: u64::MAX,
         })
     }
 
@@ -175,7 +204,10 @@ impl<'m> Sim<'m> {
     }
 
     fn run_loop<const STRICT: bool>(&mut self) -> Outcome {
-        let max = self.config.max_cycles.unwrap_or(u64::MAX);
+        // The next cycle at which to look at the cycle limit, the stop flag
+        // and the stack pointer ([`Sim::checkpoint`]).
+        self.poll_at = if self.config.stop.is_some() { self.cycle.saturating_add(STOP_POLL) } else { u64::MAX };
+        let mut check_at = self.config.max_cycles.unwrap_or(u64::MAX).min(self.poll_at);
         let delay = self.machine.control.delay_slots;
         let tracing = self.config.trace;
         let mut cycle = self.cycle;
@@ -194,34 +226,43 @@ impl<'m> Sim<'m> {
                 let s = self.core.queue.slot_of(cycle) * nfiles;
                 self.core.strict.ports[s..s + nfiles].fill(0);
             }
-            let b = &self.prog.bundles[cur as usize];
-            if cycle >= max {
-                self.cycle = cycle;
-                let msg = format!("cycle limit {max} reached");
-                return Outcome::CycleLimit(self.fault(msg, b.pc, cycle));
+            let mut b = &self.prog.bundles[cur as usize];
+            if cycle >= check_at {
+                let pc = b.pc;
+                match self.checkpoint(cycle, pc) {
+                    Ok(next) => check_at = next,
+                    Err(out) => return out,
+                }
+                b = &self.prog.bundles[cur as usize];
             }
             if b.bad != NONE {
                 self.cycle = cycle;
                 let msg = self.prog.messages[b.bad as usize].clone();
                 return Outcome::Fault(self.fault(msg, b.pc, cycle));
             }
-            if b.dynamic {
-                if let Err(unit) = self.place_dynamic(cur, cycle) {
-                    if STRICT {
-                        self.cycle = cycle;
-                        let u = unit as usize;
-                        let name = &self.machine.units[u].name;
-                        let until = (0..self.machine.units[u].count as usize)
-                            .map(|i| self.free_at[self.unit_first[u] + i])
-                            .min()
-                            .unwrap_or(cycle);
-                        let msg = format!("resource conflict: unit {name} is still busy (until cycle {until})");
-                        let pc = self.prog.bundles[cur as usize].pc;
-                        return Outcome::Fault(self.fault(msg, pc, cycle));
+            // One test for the rare bundles: non-pipelined units, stack pointer writes.
+            if b.rare {
+                if b.sp_lat != 0 {
+                    check_at = check_at.min(cycle + b.sp_lat as u64);
+                }
+                if b.dynamic {
+                    if let Err(unit) = self.place_dynamic(cur, cycle) {
+                        if STRICT {
+                            self.cycle = cycle;
+                            let u = unit as usize;
+                            let name = &self.machine.units[u].name;
+                            let until = (0..self.machine.units[u].count as usize)
+                                .map(|i| self.free_at[self.unit_first[u] + i])
+                                .min()
+                                .unwrap_or(cycle);
+                            let msg = format!("resource conflict: unit {name} is still busy (until cycle {until})");
+                            let pc = self.prog.bundles[cur as usize].pc;
+                            return Outcome::Fault(self.fault(msg, pc, cycle));
+                        }
+                        self.stalls[cur as usize] += 1;
+                        cycle += 1;
+                        continue;
                     }
-                    self.stalls[cur as usize] += 1;
-                    cycle += 1;
-                    continue;
                 }
             }
             if tracing {
@@ -243,6 +284,7 @@ impl<'m> Sim<'m> {
                             return Outcome::Fault(self.fault(msg, pc, cycle));
                         }
                         jump = Some(((t, idx), pc));
+                        self.core.stack.transfer(op.kind, op.src[0]);
                     }
                     Err(trap) => {
                         self.core.stores.clear();
@@ -288,6 +330,37 @@ impl<'m> Sim<'m> {
             }
             cur = next;
         }
+    }
+
+    /// The checks made every few cycles, out of the hot loop: the stack
+    /// pointer (after a write of it has landed), the cycle limit, the stop
+    /// flag. Ok: the next cycle to make them at.
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, cycle: u64, pc: u32) -> Result<u64, Outcome> {
+        let sp = self.core.vals[self.core.stack.sp_off];
+        if sp != self.core.stack.last_sp {
+            if let Err(o) = self.core.stack.sp_changed(sp) {
+                self.cycle = cycle;
+                let msg = self.core.stack.message(&o);
+                return Err(Outcome::Fault(self.fault(msg, pc, cycle)));
+            }
+        }
+        let max = self.config.max_cycles.unwrap_or(u64::MAX);
+        if cycle >= max {
+            self.cycle = cycle;
+            let msg = format!("cycle limit {max} reached");
+            return Err(Outcome::CycleLimit(self.fault(msg, pc, cycle)));
+        }
+        if cycle >= self.poll_at {
+            if let Some(why) = self.config.stop.map(|s| s.load(Ordering::Relaxed)).filter(|&w| w != 0) {
+                self.cycle = cycle;
+                let msg = if why == STOP_TIMEOUT { "stopped: time limit reached" } else { "stopped: interrupted (SIGINT)" };
+                return Err(Outcome::Stopped(self.fault(msg.into(), pc, cycle)));
+            }
+            self.poll_at = cycle.saturating_add(STOP_POLL);
+        }
+        Ok(max.min(self.poll_at))
     }
 
     fn bad_pc_message(&self, pc: u32, from: Option<u32>) -> String {
@@ -404,6 +477,7 @@ impl<'m> Sim<'m> {
             ),
             Trap::BadOp(i) => self.prog.messages[*i as usize].clone(),
             Trap::Message(s) => s.clone(),
+            Trap::Stack(o) => self.core.stack.message(o),
         }
     }
 

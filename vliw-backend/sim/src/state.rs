@@ -25,6 +25,8 @@ pub enum Trap {
     /// An operation the decoder could not make executable (message index).
     BadOp(u32),
     Message(String),
+    /// A store through the stack pointer below the stack.
+    Stack(crate::stack::Overflow),
 }
 
 /// The simulated memory: one byte array covering `machine.memory`.
@@ -35,7 +37,8 @@ pub struct Mem {
     pub lo: u64,
     /// One past the last address.
     pub hi: u64,
-    /// Non-writable ranges [start, end) and segment names.
+    /// Non-writable ranges [start, end), sorted (segments do not overlap),
+    /// and segment names.
     pub read_only: Vec<(u64, u64)>,
     pub read_only_names: Vec<String>,
 }
@@ -68,6 +71,10 @@ impl Mem {
                 mem.read_only_names.push(s.name.clone());
             }
         }
+        let mut order: Vec<usize> = (0..mem.read_only.len()).collect();
+        order.sort_by_key(|&i| mem.read_only[i].0);
+        mem.read_only = order.iter().map(|&i| mem.read_only[i]).collect();
+        mem.read_only_names = order.iter().map(|&i| mem.read_only_names[i].clone()).collect();
         Ok(mem)
     }
 
@@ -82,9 +89,18 @@ impl Mem {
             return Err(Trap::Misaligned { addr, align, store });
         }
         if store {
-            for (i, &(s, e)) in self.read_only.iter().enumerate() {
-                if a < e && a + len as u64 > s {
-                    return Err(Trap::ReadOnly { addr, segment: i as u32 });
+            if self.read_only.len() <= 8 {
+                for (i, &(s, e)) in self.read_only.iter().enumerate() {
+                    if a < e && a + len as u64 > s {
+                        return Err(Trap::ReadOnly { addr, segment: i as u32 });
+                    }
+                }
+            } else {
+                // Many segments (a hostile file): the last one starting
+                // before the end of the access is the one it can overlap.
+                let i = self.read_only.partition_point(|&(s, _)| s < a + len as u64);
+                if i > 0 && a < self.read_only[i - 1].1 {
+                    return Err(Trap::ReadOnly { addr, segment: i as u32 - 1 });
                 }
             }
         }

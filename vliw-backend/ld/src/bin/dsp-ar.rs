@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dsp-ar: error: {}", e.message);
+            eprintln!("dsp-ar: error: {}", isa_tablegen::text::shown(&e.message));
             if e.status == 2 {
                 eprintln!("{}", ar::USAGE);
             }

@@ -57,7 +57,7 @@ enum Parsed {
 }
 
 fn usage(msg: &str) -> ExitCode {
-    eprintln!("dsp-ld: error: {msg}");
+    eprintln!("dsp-ld: error: {}", isa_tablegen::text::shown(&msg.to_string()));
     eprintln!("{USAGE}");
     ExitCode::from(2)
 }
@@ -178,7 +178,7 @@ fn parse_size(text: &str) -> Option<u32> {
 }
 
 fn fail(e: LinkError) -> ExitCode {
-    eprintln!("{e}");
+    eprintln!("{}", isa_tablegen::text::shown(&e.to_string()));
     ExitCode::from(1)
 }
 

@@ -12,7 +12,7 @@ fn main() -> ExitCode {
     match dsp_ld::ar::ranlib(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dsp-ranlib: error: {}", e.message);
+            eprintln!("dsp-ranlib: error: {}", isa_tablegen::text::shown(&e.message));
             ExitCode::from(e.status)
         }
     }

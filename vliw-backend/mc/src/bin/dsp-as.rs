@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser;
+use isa_tablegen::text::decode_utf8;
 use isa_tablegen::Machine;
 
 #[derive(Parser)]
@@ -35,7 +36,7 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("{msg}");
+            eprintln!("{}", isa_tablegen::text::shown(&msg));
             ExitCode::from(1)
         }
     }
@@ -44,11 +45,13 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<(), String> {
     let machine = Machine::load(&cli.isa).map_err(|e| format!("dsp-as: {e}"))?;
     let (source, file_name) = if cli.input == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("dsp-as: reading standard input: {e}"))?;
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("dsp-as: error: reading standard input: {e}"))?;
+        let s = decode_utf8(bytes).map_err(|e| e.in_file("<stdin>"))?;
         (s, "<stdin>".to_string())
     } else {
-        let s = std::fs::read_to_string(&cli.input).map_err(|e| format!("dsp-as: {}: {e}", cli.input))?;
+        let bytes = std::fs::read(&cli.input).map_err(|e| format!("dsp-as: error: {}: {e}", cli.input))?;
+        let s = decode_utf8(bytes).map_err(|e| e.in_file(&cli.input))?;
         (s, cli.input.clone())
     };
     let output = match &cli.output {

@@ -5,6 +5,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use dsp_mc::disasm::IoSink;
 use dsp_mc::objdump::{dump_bytes, Options};
 
 #[derive(Parser)]
@@ -58,17 +59,26 @@ fn main() -> ExitCode {
     let data = match std::fs::read(&cli.file) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("dsp-objdump: {}: {e}", cli.file);
+            eprintln!("dsp-objdump: error: {}: {e}", isa_tablegen::text::shown(&cli.file));
             return ExitCode::from(1);
         }
     };
-    match dump_bytes(&cli.file, &data, &opts) {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+    // The listing streams to stdout as it is made.
+    let stdout = std::io::stdout();
+    let mut buffered = std::io::BufWriter::new(stdout.lock());
+    let mut sink = IoSink::new(&mut buffered);
+    let result = dump_bytes(&cli.file, &data, &opts, &mut sink);
+    let write_error = sink.error.take();
+    let flushed = std::io::Write::flush(&mut buffered);
+    if let Err(e) = result {
+        eprintln!("dsp-objdump: error: {}", isa_tablegen::text::shown(&e));
+        return ExitCode::from(1);
+    }
+    match write_error.map_or(flushed, Err) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(1),
         Err(e) => {
-            eprintln!("dsp-objdump: {e}");
+            eprintln!("dsp-objdump: error: writing the listing: {e}");
             ExitCode::from(1)
         }
     }

@@ -6,13 +6,18 @@
 //! `--host-time`.
 //!
 //! Exit status: the program's own (exit system call, 0..=255), 124 when
-//! `--max-cycles` is exceeded, 125 on a fault, a `--strict` hazard or a
-//! load error; the last two always come with a `dsp-sim: error:` line on
-//! stderr (a program that itself exits with 124 or 125 prints none). The C
-//! library's buffered output is written out before a fault's message.
+//! `--max-cycles` or `--timeout` is reached, 130 on SIGINT, 125 on a fault
+//! (a stack overflow among them), a `--strict` hazard or a load error; all
+//! but the first come with a `dsp-sim: error:` line on stderr saying where
+//! the program was (a program that itself exits with 124 or 125 prints
+//! none), and a stop by `--timeout` or SIGINT also prints the statistics so
+//! far (a second SIGINT ends dsp-sim at once, and so does `--timeout` when
+//! the program waits in a system call past it). The C library's buffered
+//! output is written out before a fault's message.
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use clap::Parser;
 use dsp_sim::{Config, Outcome, Sim};
@@ -39,6 +44,9 @@ struct Args {
     /// Stop with exit status 124 after N cycles.
     #[arg(long, value_name = "N")]
     max_cycles: Option<u64>,
+    /// Stop with exit status 124 after SECONDS of wall-clock time, printing where the program was and the statistics.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
     /// Add NAME=VALUE to the program's environment (repeatable; after --host-env's).
     #[arg(long, value_name = "NAME=VALUE")]
     env: Vec<String>,
@@ -62,7 +70,7 @@ struct Args {
 }
 
 /// Options of dsp-sim that take a separate value.
-const VALUE_OPTIONS: &[&str] = &["--isa", "--stats-json", "--max-cycles", "--env", "--root"];
+const VALUE_OPTIONS: &[&str] = &["--isa", "--stats-json", "--max-cycles", "--timeout", "--env", "--root"];
 
 /// Splits the command line at PROGRAM: dsp-sim's own arguments (up to and
 /// including PROGRAM) and the program's.
@@ -118,9 +126,54 @@ fn host_config(args: &Args, program_args: Vec<std::ffi::OsString>) -> Result<dsp
 
 const EXIT_FAULT: u8 = 125;
 const EXIT_LIMIT: u8 = 124;
+const EXIT_SIGINT: u8 = 130;
+
+/// Set by SIGINT or the `--timeout` thread; the simulator looks at it every
+/// few thousand cycles.
+static STOP: AtomicU8 = AtomicU8::new(0);
+
+/// Set when the run is over: the `--timeout` thread leaves the rest to main.
+static RUN_OVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// How long a run stopped by `--timeout` may take to notice (it does within
+/// milliseconds, unless the program waits in a system call such as a read
+/// of standard input).
+const TIMEOUT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    // A second SIGINT (the program blocked in a read, say) ends at once.
+    if STOP.swap(dsp_sim::run::STOP_SIGINT, Ordering::Relaxed) != 0 {
+        // SAFETY: _exit is async-signal-safe.
+        unsafe { libc::_exit(EXIT_SIGINT as libc::c_int) };
+    }
+}
+
+/// SIGINT and `--timeout` stop the run through [`STOP`].
+fn arm_stop(timeout: Option<f64>) -> Result<(), String> {
+    // SAFETY: the handler only touches an atomic and calls _exit.
+    unsafe {
+        libc::signal(libc::SIGINT, on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t);
+    }
+    if let Some(t) = timeout {
+        let d = std::time::Duration::try_from_secs_f64(t)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| format!("--timeout {t}: expected a positive number of seconds"))?;
+        std::thread::spawn(move || {
+            std::thread::sleep(d);
+            let _ = STOP.compare_exchange(0, dsp_sim::run::STOP_TIMEOUT, Ordering::Relaxed, Ordering::Relaxed);
+            std::thread::sleep(TIMEOUT_GRACE);
+            if !RUN_OVER.load(Ordering::Relaxed) {
+                eprintln!("dsp-sim: error: stopped: time limit reached while the program waited in a system call");
+                std::process::exit(EXIT_LIMIT as i32);
+            }
+        });
+    }
+    Ok(())
+}
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("dsp-sim: error: {msg}");
+    eprintln!("dsp-sim: error: {}", isa_tablegen::text::shown(&msg.to_string()));
     ExitCode::from(EXIT_FAULT)
 }
 
@@ -167,7 +220,10 @@ fn main() -> ExitCode {
             Err(e) => return fail(format!("{}: machine '{}': {e} (pass --isa FILE)", args.exe.display(), exe.machine.name)),
         },
     };
-    let config = Config { strict: args.strict, trace: args.trace, max_cycles: args.max_cycles };
+    if let Err(e) = arm_stop(args.timeout) {
+        return fail(e);
+    }
+    let config = Config { strict: args.strict, trace: args.trace, max_cycles: args.max_cycles, stop: Some(&STOP) };
     let mut sim = match Sim::new(&machine, &exe, config) {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.exe.display())),
@@ -181,6 +237,7 @@ fn main() -> ExitCode {
         sim.trace_out = Some(Box::new(std::io::BufWriter::new(std::io::stderr())));
     }
     let outcome = sim.run();
+    RUN_OVER.store(true, Ordering::Relaxed);
     // Flush the trace before the program's own output and any message.
     if let Some(mut t) = sim.trace_out.take() {
         let _ = t.flush();
@@ -188,19 +245,24 @@ fn main() -> ExitCode {
     // The program's output went to stdout and stderr as it was written
     // (stream_output); flush what a fault left in the C library's buffers.
     let _ = std::io::stdout().flush();
+    let stopped = matches!(outcome, Outcome::Stopped(_));
     let code = match outcome {
         Outcome::Exit(status) => ExitCode::from(status as u8),
         Outcome::Fault(f) => {
-            eprintln!("dsp-sim: error: {f}");
+            eprintln!("dsp-sim: error: {}", isa_tablegen::text::shown(&f.to_string()));
             ExitCode::from(EXIT_FAULT)
         }
         Outcome::CycleLimit(f) => {
-            eprintln!("dsp-sim: error: {f}");
+            eprintln!("dsp-sim: error: {}", isa_tablegen::text::shown(&f.to_string()));
             ExitCode::from(EXIT_LIMIT)
+        }
+        Outcome::Stopped(f) => {
+            eprintln!("dsp-sim: error: {}", isa_tablegen::text::shown(&f.to_string()));
+            ExitCode::from(if STOP.load(Ordering::Relaxed) == dsp_sim::run::STOP_TIMEOUT { EXIT_LIMIT } else { EXIT_SIGINT })
         }
     };
     let stats = sim.stats();
-    if args.stats {
+    if args.stats || stopped {
         eprint!("{}", stats.render());
     }
     if let Some(path) = &args.stats_json {
