@@ -5,6 +5,7 @@
 // quotients near overflow and underflow. The division loop is vectorized by
 // LLVM's loop vectorizer, the square root through an `omp declare simd`
 // function (its sqrtf call becomes a vector square root).
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
 // by dspcc: the variants) and through a function pointer (scalar calls);
 // the program prints how many results differ (0) and a few results printed
 // with %.6g (the host's glibc rounds these the same).
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>

@@ -3,6 +3,7 @@
 // and truncated per lane): signed and unsigned, every offset within a word,
 // under divergent control flow (masked lanes), and consecutive bytes (one
 // narrow vector load).
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
 #include <stdint.h>
 #include <stdio.h>
 
