@@ -20,6 +20,21 @@
 //!
 //! Calls and branches end regions (see `lower`), so they are barriers by
 //! construction: nothing after them is in the graph.
+//!
+//! Building takes time linear in the region (times the window below), so
+//! that blocks of 100,000 operations compile: edges are deduplicated in
+//! constant time (every edge into node `i` is added while `i` is visited, so
+//! an existing one is the last successor of its source); a system call
+//! depends on the operations since the previous system call only (earlier
+//! ones reach it through that one); and memory accesses are compared
+//! pairwise only within a window of the last `MEM_WINDOW` accesses. When
+//! the window is full its older half is retired behind a barrier (as LLVM's
+//! `ScheduleDAGInstrs` does with its huge-region chain): the newest retired
+//! access waits for every other retired one and for the previous barrier (1
+//! cycle after a store, 0 after a load) and every later access waits for it (1 cycle for a load after a
+//! store barrier, else 0), which implies every ordering the retired accesses
+//! could need. Only regions with more than `MEM_WINDOW` accesses lose
+//! freedom, and only against accesses that far back.
 
 use std::collections::HashMap;
 
@@ -42,19 +57,40 @@ impl Ddg {
         }
     }
 
-    fn add(&mut self, from: usize, to: usize, d: i32) {
+    /// Adds (or lengthens) the edge `from → to`. Edges into `to` must all be
+    /// added before any edge into a later node: then an existing edge is
+    /// the last successor of `from`, and `pred_at[from]` is its place among
+    /// `to`'s predecessors.
+    fn add(&mut self, pred_at: &mut [usize], from: usize, to: usize, d: i32) {
         debug_assert!(from < to);
-        if let Some(e) = self.succs[from].iter_mut().find(|e| e.0 == to) {
+        if let Some(e) = self.succs[from].last_mut().filter(|e| e.0 == to) {
             if e.1 < d {
+                e.1 = d;
+                self.preds[to][pred_at[from]].1 = d;
+            }
+            return;
+        }
+        pred_at[from] = self.preds[to].len();
+        self.succs[from].push((to, d));
+        self.preds[to].push((from, d));
+    }
+
+    /// Adds (or lengthens) an edge into a node visited earlier.
+    fn add_late(&mut self, from: usize, to: usize, d: i32) {
+        debug_assert!(from < to);
+        match self.succs[from].iter_mut().find(|e| e.0 == to) {
+            Some(e) if e.1 >= d => {}
+            Some(e) => {
                 e.1 = d;
                 if let Some(p) = self.preds[to].iter_mut().find(|p| p.0 == from) {
                     p.1 = d;
                 }
             }
-            return;
+            None => {
+                self.succs[from].push((to, d));
+                self.preds[to].push((from, d));
+            }
         }
-        self.succs[from].push((to, d));
-        self.preds[to].push((from, d));
     }
 
     pub fn len(&self) -> usize {
@@ -124,22 +160,26 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
         // The second branch of a pair reads the same condition as the first.
     }
     let mut g = Ddg::new(nodes.len());
+    let mut pred_at = vec![0usize; nodes.len()];
     let mut regs: HashMap<PReg, RegState> = HashMap::new();
-    let mut mems: Vec<(usize, (&MemAccess, u32))> = Vec::new();
+    let mut mem = MemWindow::default();
     let mut last_syscall: Option<usize> = None;
     for (i, node) in nodes.iter().enumerate() {
+        let mut add = |g: &mut Ddg, from: usize, d: i32| g.add(&mut pred_at, from, i, d);
         if node.syscall {
-            for (p, pn) in nodes.iter().enumerate().take(i) {
-                g.add(p, i, pn.latency as i32);
+            // Operations before the previous system call reach this one through it.
+            let since = last_syscall.map_or(0, |s| s + 1);
+            for (p, pn) in nodes.iter().enumerate().take(i).skip(since) {
+                add(&mut g, p, pn.latency as i32);
             }
         }
         if let Some(s) = last_syscall {
-            g.add(s, i, 1);
+            add(&mut g, s, 1);
         }
         for r in node.uses {
             let st = regs.entry(*r).or_default();
             if let Some(w) = st.writer {
-                g.add(w, i, nodes[w].latency as i32);
+                add(&mut g, w, nodes[w].latency as i32);
             }
         }
         if let Some(acc) = node.mem {
@@ -147,17 +187,14 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
                 .base
                 .map(|b| regs.get(&b).map_or(0, |s| s.version))
                 .unwrap_or(0);
-            let here = (acc, base_version);
-            for (p, prev) in &mems {
-                if (prev.0.writes || acc.writes) && !disjoint(prev, &here) {
-                    g.add(*p, i, if prev.0.writes && acc.reads { 1 } else { 0 });
-                }
+            for (p, d) in mem.access(i, (acc, base_version)) {
+                add(&mut g, p, d);
             }
-            mems.push((i, here));
         }
         for r in node.uses {
             let st = regs.entry(*r).or_default();
-            if !st.readers.contains(&i) {
+            // Readers are pushed in node order: a repeat is the last one.
+            if st.readers.last() != Some(&i) {
                 st.readers.push(i);
             }
         }
@@ -165,12 +202,12 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
             let st = regs.entry(*r).or_default();
             for &rd in &st.readers {
                 if rd != i {
-                    g.add(rd, i, 0);
+                    add(&mut g, rd, 0);
                 }
             }
             if let Some(w) = st.writer {
                 let d = nodes[w].latency as i32 - node.latency as i32 + 1;
-                g.add(w, i, d.max(0));
+                add(&mut g, w, d.max(0));
             }
             st.readers.clear();
             st.writer = Some(i);
@@ -180,7 +217,65 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
             last_syscall = Some(i);
         }
     }
+    for (from, to, d) in mem.late {
+        g.add_late(from, to, d);
+    }
     g
+}
+
+/// Memory accesses compared pairwise (the window); see the module comment.
+const MEM_WINDOW: usize = 256;
+
+/// The memory accesses of a region seen so far: the window of recent ones
+/// (node, access, base register version), the barrier the older ones were
+/// retired behind, and the edges into barriers, added once the graph is
+/// otherwise complete (they end at earlier nodes than the one visited).
+#[derive(Default)]
+struct MemWindow<'a> {
+    recent: Vec<(usize, (&'a MemAccess, u32))>,
+    /// The newest retired access, and whether it writes.
+    barrier: Option<(usize, bool)>,
+    late: Vec<(usize, usize, i32)>,
+}
+
+impl<'a> MemWindow<'a> {
+    /// Records access `here` of node `i`; returns the edges into `i` it needs
+    /// (source node, distance).
+    fn access(&mut self, i: usize, here: (&'a MemAccess, u32)) -> Vec<(usize, i32)> {
+        let acc = here.0;
+        let mut edges = Vec::new();
+        if let Some((b, writes)) = self.barrier {
+            edges.push((b, (writes && acc.reads) as i32));
+        }
+        for (p, prev) in &self.recent {
+            if (prev.0.writes || acc.writes) && !disjoint(prev, &here) {
+                edges.push((*p, if prev.0.writes && acc.reads { 1 } else { 0 }));
+            }
+        }
+        if self.recent.len() >= MEM_WINDOW {
+            self.retire();
+        }
+        self.recent.push((i, here));
+        edges
+    }
+
+    /// Retires the older half of the window (and the previous barrier)
+    /// behind its newest access, which each of them must precede by one
+    /// cycle if it writes, else by none.
+    fn retire(&mut self) {
+        let old: Vec<(usize, bool)> = self
+            .recent
+            .drain(..MEM_WINDOW / 2)
+            .map(|(p, (a, _))| (p, a.writes))
+            .collect();
+        let Some(&(b, writes)) = old.last() else {
+            return;
+        };
+        for &(p, w) in self.barrier.iter().chain(&old[..old.len() - 1]) {
+            self.late.push((p, b, w as i32));
+        }
+        self.barrier = Some((b, writes));
+    }
 }
 
 #[cfg(test)]
@@ -258,5 +353,48 @@ mod tests {
         assert_eq!(d(3, 5), Some(0));
         assert_eq!(d(4, 5), Some(lat("ldw")));
         assert_eq!(d(0, 5), Some(0), "load then store through another base");
+    }
+
+    #[test]
+    fn memory_window_keeps_every_ordering() {
+        // More accesses than the window, through bases the graph cannot tell
+        // apart: every conflicting pair must stay ordered by a path at least
+        // as long as its own distance, through the barriers.
+        let m = Machine::load("ftm").unwrap();
+        let n = MEM_WINDOW * 3 + 17;
+        let body: Vec<LOp> = (0..n)
+            .map(|k| {
+                let base = 2 + (k % 5) as u16;
+                if k % 3 == 0 {
+                    op(&m, "ldw", &[(0, 10 + (k % 7) as u16), (0, base)], Some(0))
+                } else {
+                    op(&m, "stw", &[(0, 20 + (k % 7) as u16), (0, base)], Some(0))
+                }
+            })
+            .collect();
+        let g = build(&m, &body, &[]);
+        let pairs_with_edges = g.succs.iter().map(|s| s.len()).sum::<usize>();
+        assert!(pairs_with_edges < n * MEM_WINDOW * 2, "the window bounds the edges");
+        for a in 0..n {
+            // Longest path from a to every later node.
+            let mut dist = vec![i64::MIN; n];
+            dist[a] = 0;
+            for x in a..n {
+                if dist[x] == i64::MIN {
+                    continue;
+                }
+                for &(s, d) in &g.succs[x] {
+                    dist[s] = dist[s].max(dist[x] + d as i64);
+                }
+            }
+            let ma = body[a].mem.as_ref().unwrap();
+            for b in a + 1..n {
+                let mb = body[b].mem.as_ref().unwrap();
+                if ma.writes || mb.writes {
+                    let need = (ma.writes && mb.reads) as i64;
+                    assert!(dist[b] >= need, "{a} -> {b}: path {} < {need}", dist[b]);
+                }
+            }
+        }
     }
 }
