@@ -8,7 +8,7 @@
 //!
 //! 1. [`frame::fix_bases`]: frame operands get their base register (`sp`/`fp`);
 //! 2. [`phi`]: out of SSA (critical edges split, parallel copies sequentialized);
-//! 3. repeated until nothing spills: [`liveness`] → [`intervals`] →
+//! 3. repeated until nothing spills: [`liveness`] (over [`liveset`]s) → [`intervals`] →
 //!    ([`dce`], first round) → [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
 //!    temporaries, rematerialization);
 //! 4. [`check`] (optional): an independent data-flow check of the assignment;
@@ -40,9 +40,11 @@ pub mod frame;
 pub mod intervals;
 pub mod linear_scan;
 pub mod liveness;
+pub mod liveset;
 pub mod operands;
 pub mod phi;
 pub mod prologue;
+pub mod rangeset;
 pub mod slots;
 pub mod spill;
 pub mod split;

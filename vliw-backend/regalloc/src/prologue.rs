@@ -45,7 +45,8 @@ pub fn scratch_at(t: &Target, f: &Function, b: usize, i: usize) -> Option<PReg> 
     let keys = RegKeys::new(t.m, f.vregs.len());
     let live = liveness::compute(t, &keys, f);
     let data = &f.blocks[b];
-    let mut busy = live.live_out[b].clone();
+    let mut busy = crate::liveset::ScratchSet::new(keys.total);
+    busy.load(&live.live_out[b]);
     for r in term_uses(&data.term) {
         if t.tracked(r) {
             busy.insert(keys.key(r));
