@@ -118,13 +118,13 @@ pub fn compile_module(
     opts: &LlcOptions,
     mir_out: &mut dyn Write,
 ) -> Result<Compiled, Vec<String>> {
-    phase("IR: names, ssp", || {
+    phase("IR names/ssp", || {
         names::run(module);
         ssp::run(module)
     })
     .map_err(|e| vec![e])?;
     if opts.lsr {
-        phase("IR: lsr, streams", || {
+        phase("IR lsr/streams", || {
             lsr::run(module)?;
             streams::run(module);
             Ok::<(), String>(())
@@ -132,7 +132,7 @@ pub fn compile_module(
         .map_err(|e| vec![e])?;
     }
     if opts.counted_loops {
-        phase("IR: hardware loops", || counted_loops::run(module)).map_err(|e| vec![e])?;
+        phase("IR hardware loops", || counted_loops::run(module)).map_err(|e| vec![e])?;
     }
     let isel_opts = dsp_isel::IselOptions::default();
     let mut mir = phase("isel", || dsp_isel::select_module(m, module, &isel_opts))
@@ -176,7 +176,7 @@ pub fn compile_module(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let (asm, stats) = phase("sched, emit", || dsp_sched::emit_module_stats(m, &mir, &sched_options(opts)))
+    let (asm, stats) = phase("sched/emit", || dsp_sched::emit_module_stats(m, &mir, &sched_options(opts)))
         .map_err(|e| vec![e.to_string()])?;
     Ok(Compiled { asm, stats, loops })
 }

@@ -51,9 +51,10 @@ use crate::lower::{LOp, MemAccess, OpClass};
 
 #[derive(Clone, Debug, Default)]
 pub struct Ddg {
-    /// Predecessors of each node: (node, distance).
-    pub preds: Vec<Vec<(usize, i32)>>,
-    pub succs: Vec<Vec<(usize, i32)>>,
+    /// Predecessors of each node: (node, distance); node numbers are u32
+    /// to halve the graph of a huge region.
+    pub preds: Vec<Vec<(u32, i32)>>,
+    pub succs: Vec<Vec<(u32, i32)>>,
 }
 
 impl Ddg {
@@ -70,7 +71,7 @@ impl Ddg {
     /// `to`'s predecessors.
     fn add(&mut self, pred_at: &mut [usize], from: usize, to: usize, d: i32) {
         debug_assert!(from < to);
-        if let Some(e) = self.succs[from].last_mut().filter(|e| e.0 == to) {
+        if let Some(e) = self.succs[from].last_mut().filter(|e| e.0 as usize == to) {
             if e.1 < d {
                 e.1 = d;
                 self.preds[to][pred_at[from]].1 = d;
@@ -78,24 +79,24 @@ impl Ddg {
             return;
         }
         pred_at[from] = self.preds[to].len();
-        self.succs[from].push((to, d));
-        self.preds[to].push((from, d));
+        self.succs[from].push((to as u32, d));
+        self.preds[to].push((from as u32, d));
     }
 
     /// Adds (or lengthens) an edge into a node visited earlier.
     fn add_late(&mut self, from: usize, to: usize, d: i32) {
         debug_assert!(from < to);
-        match self.succs[from].iter_mut().find(|e| e.0 == to) {
+        match self.succs[from].iter_mut().find(|e| e.0 as usize == to) {
             Some(e) if e.1 >= d => {}
             Some(e) => {
                 e.1 = d;
-                if let Some(p) = self.preds[to].iter_mut().find(|p| p.0 == from) {
+                if let Some(p) = self.preds[to].iter_mut().find(|p| p.0 as usize == from) {
                     p.1 = d;
                 }
             }
             None => {
-                self.succs[from].push((to, d));
-                self.preds[to].push((from, d));
+                self.succs[from].push((to as u32, d));
+                self.preds[to].push((from as u32, d));
             }
         }
     }
@@ -381,7 +382,7 @@ mod tests {
             op(&m, "stw", &[(0, 8), (0, 3)], Some(0)), // 5: [r3] = r8 (unknown base: after 3 and 4)
         ];
         let g = build(&m, &body, &[]);
-        let d = |a: usize, b: usize| g.succs[a].iter().find(|e| e.0 == b).map(|e| e.1);
+        let d = |a: usize, b: usize| g.succs[a].iter().find(|e| e.0 as usize == b).map(|e| e.1);
         assert_eq!(d(0, 1), Some(lat("ldw")));
         assert_eq!(d(1, 2), Some(0));
         assert_eq!(d(0, 2), Some((lat("ldw") - lat("addi") + 1).max(0)));
@@ -421,7 +422,7 @@ mod tests {
                     continue;
                 }
                 for &(s, d) in &g.succs[x] {
-                    dist[s] = dist[s].max(dist[x] + d as i64);
+                    dist[s as usize] = dist[s as usize].max(dist[x] + d as i64);
                 }
             }
             let ma = body[a].mem.as_ref().unwrap();
