@@ -201,4 +201,32 @@ mod tests {
         assert_eq!(idom, vec![None, Some(0), Some(1), Some(2), Some(3)]);
         assert_eq!(reverse_postorder(&f).len(), 5);
     }
+
+    #[test]
+    fn loops_at_the_end_of_a_long_chain_of_diamonds() {
+        // 3000 diamonds (b → b+1 | b+2 → b+3 ...), then a loop and an
+        // unreachable block: depths as before, in linear time.
+        let p = dsp_mir::Reg::Virt(dsp_mir::VReg(0));
+        let mut f = Function::new("f");
+        let diamonds = 3000;
+        let n = 3 * diamonds + 3;
+        for i in 0..n {
+            f.new_block(format!("b{i}"));
+        }
+        for d in 0..diamonds {
+            let b = 3 * d;
+            f.blocks[b].term = Terminator::Branch { cond: p, negate: false, taken: Block(b as u32 + 1), not_taken: Block(b as u32 + 2) };
+            f.blocks[b + 1].term = Terminator::Jump(Block(b as u32 + 3));
+            f.blocks[b + 2].term = Terminator::Jump(Block(b as u32 + 3));
+        }
+        let last = 3 * diamonds;
+        f.blocks[last].term = Terminator::Jump(Block(last as u32 + 1));
+        f.blocks[last + 1].term = Terminator::Branch { cond: p, negate: false, taken: Block(last as u32), not_taken: Block(last as u32 + 1) };
+        f.blocks[last + 2].term = Terminator::Jump(Block(last as u32));
+        let depth = loop_depth(&f);
+        assert!(depth[..last].iter().all(|&d| d == 0));
+        assert_eq!(&depth[last..], &[1, 2, 0]);
+        let preds = predecessors(&f);
+        assert_eq!(preds[last + 1], vec![Block(last as u32), Block(last as u32 + 1)]);
+    }
 }
