@@ -211,12 +211,15 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
                 .filter(|&v| in_fixed[v] && outside.get(v).copied().unwrap_or(false))
                 .map(|v| VReg(v as u32))
                 .collect();
+            // One liveness and one index of fixed-code references for all
+            // of them (the round starts again afterwards).
+            let refs = split::fixed_refs(&t, f);
             for &w in &wide {
-                let inner = split::split(&t, f, &live, w).map_err(&err)?;
+                let inner = split::split_with(&t, f, &live, w, &refs[w.0 as usize]).map_err(&err)?;
                 split_done.resize(f.vregs.len(), false);
                 split_done[w.0 as usize] = true;
                 split_done[inner.0 as usize] = true;
-                live = liveness::compute(&t, &RegKeys::new(m, f.vregs.len()), f);
+                split::extend_liveness(f, &mut live);
             }
             if !wide.is_empty() {
                 continue;
@@ -248,12 +251,13 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
             let v = b.vreg.0 as usize;
             let cands = split::candidates(&t, f, &live, &ivs.virt, &in_fixed, &split_done, v, b.pos);
             if !cands.is_empty() {
+                let refs = split::fixed_refs(&t, f);
                 for w in cands {
-                    let inner = split::split(&t, f, &live, w).map_err(&err)?;
+                    let inner = split::split_with(&t, f, &live, w, &refs[w.0 as usize]).map_err(&err)?;
                     split_done.resize(f.vregs.len(), false);
                     split_done[w.0 as usize] = true;
                     split_done[inner.0 as usize] = true;
-                    live = liveness::compute(&t, &RegKeys::new(m, f.vregs.len()), f);
+                    split::extend_liveness(f, &mut live);
                 }
                 continue;
             }
