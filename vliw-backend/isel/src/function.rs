@@ -524,7 +524,8 @@ impl<'a> Fx<'a> {
         for (b, data) in self.f.blocks.iter().enumerate() {
             for s in data.term.successors() {
                 let e = preds.entry(s).or_default();
-                if !e.contains(&Block(b as u32)) {
+                // b's edges are added together: a repeat is the last entry.
+                if e.last() != Some(&Block(b as u32)) {
                     e.push(Block(b as u32));
                 }
             }
@@ -533,10 +534,15 @@ impl<'a> Fx<'a> {
         for (phi, block, regs) in phis {
             let mut incoming: Vec<Vec<(Block, Reg)>> = vec![Vec::new(); regs.len()];
             let mut done: HashSet<Block> = HashSet::new();
+            // The block's predecessors by the IR block they come from (a
+            // switch's join has thousands, one per incoming value).
+            let mut by_origin: HashMap<_, Vec<Block>> = HashMap::new();
+            for &p in preds.get(&block).into_iter().flatten() {
+                by_origin.entry(self.origin[p.0 as usize]).or_default().push(p);
+            }
             for (v, bb) in phi.incoming() {
-                let Some(ps) = preds.get(&block) else { continue };
-                let ps: Vec<Block> = ps.iter().copied().filter(|p| self.origin[p.0 as usize] == Some(bb)).collect();
-                for p in ps {
+                let Some(ps) = by_origin.get(&Some(bb)) else { continue };
+                for &p in ps {
                     if !done.insert(p) {
                         continue;
                     }

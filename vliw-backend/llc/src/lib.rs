@@ -27,6 +27,9 @@ mod passes;
 pub mod pipeline;
 pub mod ssp;
 pub mod streams;
+pub mod timing;
+
+use timing::phase;
 
 pub use dsp_sched::FunctionStats;
 pub use input::read_module;
@@ -101,17 +104,24 @@ pub fn compile_module(
     opts: &LlcOptions,
     mir_out: &mut dyn Write,
 ) -> Result<Compiled, Vec<String>> {
-    names::run(module);
-    ssp::run(module).map_err(|e| vec![e])?;
+    phase("IR names/ssp", || {
+        names::run(module);
+        ssp::run(module)
+    })
+    .map_err(|e| vec![e])?;
     if opts.lsr {
-        lsr::run(module).map_err(|e| vec![e])?;
-        streams::run(module);
+        phase("IR lsr/streams", || {
+            lsr::run(module)?;
+            streams::run(module);
+            Ok::<(), String>(())
+        })
+        .map_err(|e| vec![e])?;
     }
     if opts.counted_loops {
-        counted_loops::run(module).map_err(|e| vec![e])?;
+        phase("IR hardware loops", || counted_loops::run(module)).map_err(|e| vec![e])?;
     }
     let isel_opts = dsp_isel::IselOptions::default();
-    let mut mir = dsp_isel::select_module(m, module, &isel_opts)
+    let mut mir = phase("isel", || dsp_isel::select_module(m, module, &isel_opts))
         .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
     if opts.print_mir {
         for f in &mir.functions {
@@ -132,7 +142,7 @@ pub fn compile_module(
     let mut memo = dsp_pipeliner::ScheduleMemo::default();
     for f in &mut mir.functions {
         if opts.clean_loops {
-            dsp_pipeliner::licm::clean_loops(m, f);
+            phase("licm", || dsp_pipeliner::licm::clean_loops(m, f));
         }
         match pipeline::pipeline_and_allocate(m, f, opts.pipeline.as_ref(), &ra_opts, &mut memo) {
             Ok(reports) => loops.extend(reports),
@@ -152,14 +162,14 @@ pub fn compile_module(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let (asm, stats) = dsp_sched::emit_module_stats(m, &mir, &sched_options(opts))
+    let (asm, stats) = phase("sched/emit", || dsp_sched::emit_module_stats(m, &mir, &sched_options(opts)))
         .map_err(|e| vec![e.to_string()])?;
     Ok(Compiled { asm, stats, loops })
 }
 
 /// Assembles compiled text into the bytes of a relocatable object.
 pub fn assemble_object(m: &Machine, asm: &str, name: &str) -> Result<Vec<u8>, Vec<String>> {
-    let obj = dsp_mc::assemble(m, asm, name).map_err(|errs| {
+    let obj = phase("assemble", || dsp_mc::assemble(m, asm, name)).map_err(|errs| {
         errs.iter()
             .map(|e| format!("{e} (in the compiler's own assembly: a backend bug)"))
             .collect::<Vec<_>>()

@@ -244,7 +244,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         }
     };
     let ctx = Context::create();
-    let module = read_module(&ctx, &cli.input).map_err(|e| vec![e])?;
+    let module = dsp_llc::timing::phase("read IR", || read_module(&ctx, &cli.input)).map_err(|e| vec![e])?;
     let pipeline = pipeline_options(cli);
     let opts = LlcOptions {
         print_mir: cli.print_mir,
@@ -272,7 +272,9 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         let name = cli.input.with_extension("s");
         assemble_object(&machine, &compiled.asm, &name.display().to_string())?
     };
-    write(&output, &bytes).map_err(|e| vec![e])
+    write(&output, &bytes).map_err(|e| vec![e])?;
+    eprint!("{}", dsp_llc::timing::report());
+    Ok(())
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {

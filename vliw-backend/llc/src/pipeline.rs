@@ -11,6 +11,8 @@ use dsp_mir::{Block, Function, Machine};
 use dsp_pipeliner::{pipeline_function_in, LoopReport, PipelineOptions, ScheduleMemo, Session};
 use dsp_regalloc::{allocate, RaError, RaErrorKind, RaOptions};
 
+use crate::timing::phase;
+
 /// Times a loop's II is raised before it is given up.
 const MAX_RAISES: u32 = 4;
 
@@ -23,7 +25,7 @@ pub fn pipeline_and_allocate(
     memo: &mut ScheduleMemo,
 ) -> Result<Vec<LoopReport>, RaError> {
     let Some(popts) = popts else {
-        allocate(m, f, ra)?;
+        phase("regalloc", || allocate(m, f, ra))?;
         return Ok(Vec::new());
     };
     let original = f.clone();
@@ -32,8 +34,8 @@ pub fn pipeline_and_allocate(
     let mut session = Session::with_memo(std::mem::take(memo));
     loop {
         let mut work = original.clone();
-        let result = pipeline_function_in(m, &mut work, &opts, &mut session);
-        match allocate(m, &mut work, ra) {
+        let result = phase("pipelining", || pipeline_function_in(m, &mut work, &opts, &mut session));
+        match phase("regalloc", || allocate(m, &mut work, ra)) {
             Ok(_) => {
                 *f = work;
                 *memo = session.into_memo();

@@ -513,6 +513,11 @@ pub fn generate(
                 }
                 continue;
             }
+            if replace.is_empty() {
+                // Nothing to rename (most loops' values stay inside): no
+                // copy of every instruction of the function per loop.
+                continue;
+            }
             let x = rename(m, inst, &|v| v, &|v| replace.get(&v).copied().unwrap_or(v));
             *inst = x;
             if let InstKind::Copy { src: Reg::Virt(v), .. } = &mut inst.kind {

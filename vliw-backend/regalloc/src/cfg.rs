@@ -12,7 +12,8 @@ pub fn predecessors(f: &Function) -> Vec<Vec<Block>> {
         succ.dedup();
         for s in succ {
             if let Some(p) = preds.get_mut(s.0 as usize) {
-                if !p.contains(&Block(b as u32)) {
+                // b's edges are added together: a repeat is the last entry.
+                if p.last() != Some(&Block(b as u32)) {
                     p.push(Block(b as u32));
                 }
             }
@@ -99,46 +100,72 @@ pub fn dominators(f: &Function, preds: &[Vec<Block>]) -> Vec<Option<usize>> {
     idom
 }
 
-fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match idom[b] {
-            Some(p) => b = p,
-            None => return false,
+/// Preorder entry and exit numbers of every block in the dominator tree
+/// (`a` dominates `b` iff `a`'s interval contains `b`'s entry), so that a
+/// dominance test costs O(1) instead of a walk up the tree (a chain of
+/// thousands of blocks is that deep); unreachable blocks are roots of their own.
+fn dom_intervals(idom: &[Option<usize>]) -> Vec<(u32, u32)> {
+    let n = idom.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (b, d) in idom.iter().enumerate() {
+        match d {
+            Some(p) if *p < n => children[*p].push(b),
+            _ => roots.push(b),
         }
     }
+    let mut iv = vec![(u32::MAX, 0u32); n];
+    let mut clock = 0u32;
+    for r in roots {
+        let mut stack = vec![(r, 0usize)];
+        iv[r].0 = clock;
+        clock += 1;
+        while let Some((b, k)) = stack.pop() {
+            if let Some(&c) = children[b].get(k) {
+                stack.push((b, k + 1));
+                iv[c].0 = clock;
+                clock += 1;
+                stack.push((c, 0));
+            } else {
+                iv[b].1 = clock;
+            }
+        }
+    }
+    iv
 }
 
 /// Loop nesting depth of every block.
 pub fn loop_depth(f: &Function) -> Vec<u32> {
     let preds = predecessors(f);
     let idom = dominators(f, &preds);
-    let mut depth = vec![0u32; f.blocks.len()];
+    let iv = dom_intervals(&idom);
+    let dominates = |a: usize, b: usize| iv[a].0 <= iv[b].0 && iv[b].0 < iv[a].1;
+    let n = f.blocks.len();
+    let mut depth = vec![0u32; n];
+    // Blocks of the loop being collected carry its number (no clearing per loop).
+    let mut in_loop = vec![u32::MAX; n];
+    let mut loops = 0u32;
     for (b, data) in f.blocks.iter().enumerate() {
         let mut succ = data.term.successors();
         succ.dedup();
         for h in succ {
             let h = h.0 as usize;
-            if h >= f.blocks.len() || !dominates(&idom, h, b) {
+            if h >= n || !dominates(h, b) {
                 continue;
             }
             // Back edge b → h: the natural loop is h plus everything reaching b without h.
-            let mut body = vec![false; f.blocks.len()];
-            body[h] = true;
+            let id = loops;
+            loops += 1;
+            in_loop[h] = id;
+            depth[h] += 1;
             let mut work = vec![b];
             while let Some(x) = work.pop() {
-                if body[x] {
+                if in_loop[x] == id {
                     continue;
                 }
-                body[x] = true;
+                in_loop[x] = id;
+                depth[x] += 1;
                 work.extend(preds[x].iter().map(|p| p.0 as usize));
-            }
-            for (i, inside) in body.iter().enumerate() {
-                if *inside {
-                    depth[i] += 1;
-                }
             }
         }
     }
@@ -173,5 +200,33 @@ mod tests {
         let idom = dominators(&f, &preds);
         assert_eq!(idom, vec![None, Some(0), Some(1), Some(2), Some(3)]);
         assert_eq!(reverse_postorder(&f).len(), 5);
+    }
+
+    #[test]
+    fn loops_at_the_end_of_a_long_chain_of_diamonds() {
+        // 3000 diamonds (b → b+1 | b+2 → b+3 ...), then a loop and an
+        // unreachable block: depths as before, in linear time.
+        let p = dsp_mir::Reg::Virt(dsp_mir::VReg(0));
+        let mut f = Function::new("f");
+        let diamonds = 3000;
+        let n = 3 * diamonds + 3;
+        for i in 0..n {
+            f.new_block(format!("b{i}"));
+        }
+        for d in 0..diamonds {
+            let b = 3 * d;
+            f.blocks[b].term = Terminator::Branch { cond: p, negate: false, taken: Block(b as u32 + 1), not_taken: Block(b as u32 + 2) };
+            f.blocks[b + 1].term = Terminator::Jump(Block(b as u32 + 3));
+            f.blocks[b + 2].term = Terminator::Jump(Block(b as u32 + 3));
+        }
+        let last = 3 * diamonds;
+        f.blocks[last].term = Terminator::Jump(Block(last as u32 + 1));
+        f.blocks[last + 1].term = Terminator::Branch { cond: p, negate: false, taken: Block(last as u32), not_taken: Block(last as u32 + 1) };
+        f.blocks[last + 2].term = Terminator::Jump(Block(last as u32));
+        let depth = loop_depth(&f);
+        assert!(depth[..last].iter().all(|&d| d == 0));
+        assert_eq!(&depth[last..], &[1, 2, 0]);
+        let preds = predecessors(&f);
+        assert_eq!(preds[last + 1], vec![Block(last as u32), Block(last as u32 + 1)]);
     }
 }

@@ -2,14 +2,16 @@
 //! are merged into one when their live intervals do not intersect, or when
 //! both are single-definition values (so they are equal wherever both are
 //! live) — aggressive coalescing, processed by decreasing execution
-//! frequency of the copy; the copy disappears. During allocation, the remaining copy
+//! frequency of the copy; the copy disappears. A class's ranges are a
+//! [`RangeSet`], so merging a long chain of copies stays near-linear. During allocation, the remaining copy
 //! partners are preferred registers ([`copy_partners`]); after allocation,
 //! copies whose two ends got the same register are removed
 //! ([`remove_identity_copies`]).
 
 use dsp_mir::{Function, InstKind, Reg, VReg};
 
-use crate::intervals::{Interval, Intervals};
+use crate::intervals::Intervals;
+use crate::rangeset::RangeSet;
 use crate::operands::{for_each_reg_mut, for_each_term_reg_mut, inst_regs};
 
 fn find(parent: &mut [u32], v: u32) -> u32 {
@@ -66,7 +68,7 @@ pub fn merge(
     }
     copies.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut parent: Vec<u32> = (0..n as u32).collect();
-    let mut class: Vec<Option<Interval>> = vec![None; n];
+    let mut class: Vec<Option<RangeSet>> = vec![None; n];
     let mut undef: Vec<bool> = (0..n).map(|v| entry_live.get(v).copied().unwrap_or(true)).collect();
     let mut merged = false;
     for (_, d, s) in copies {
@@ -75,8 +77,8 @@ pub fn merge(
             continue;
         }
         let (di, si) = (rd as usize, rs as usize);
-        let ivd = class[di].take().unwrap_or_else(|| ivs.virt[di].clone());
-        let ivs_ = class[si].take().unwrap_or_else(|| ivs.virt[si].clone());
+        let ivd = class[di].take().unwrap_or_else(|| RangeSet::of(&ivs.virt[di]));
+        let ivs_ = class[si].take().unwrap_or_else(|| RangeSet::of(&ivs.virt[si]));
         let same_value = defs[di] == 1 && defs[si] == 1 && !undef[di] && !undef[si];
         if !same_value && ivd.intersects(&ivs_) {
             class[di] = Some(ivd);
@@ -84,7 +86,7 @@ pub fn merge(
             continue;
         }
         let mut u = ivd;
-        u.merge(&ivs_);
+        u.absorb(ivs_);
         parent[si] = rd;
         class[di] = Some(u);
         // The copy (a definition of d) disappears.

@@ -9,6 +9,7 @@ use dsp_mir::{Function, InstKind, Reg};
 use isa_tablegen::SemClass;
 
 use crate::liveness::{self, Liveness};
+use crate::liveset::ScratchSet;
 use crate::operands::{inst_regs, term_uses};
 use crate::target::{RegKeys, Target};
 
@@ -31,11 +32,12 @@ fn removable(t: &Target, inst: &dsp_mir::Inst) -> bool {
 pub fn remove_dead_code(t: &Target, keys: &RegKeys, f: &mut Function, live: &Liveness) -> u32 {
     let mut total = 0;
     let mut owned: Option<Liveness> = None;
+    let mut cur = ScratchSet::new(keys.total);
     loop {
         let lv = owned.as_ref().unwrap_or(live);
         let mut removed = 0;
         for b in 0..f.blocks.len() {
-            let mut cur = lv.live_out[b].clone();
+            cur.load(&lv.live_out[b]);
             for r in term_uses(&f.blocks[b].term) {
                 if t.tracked(r) {
                     cur.insert(keys.key(r));

@@ -186,6 +186,7 @@ pub fn layout(t: &Target, f: &Function, saves: &[PReg]) -> Result<Layout, String
 /// Turns every frame operand into an immediate.
 pub fn rewrite_operands(t: &Target, f: &mut Function, l: &Layout) -> Result<(), String> {
     let m = t.m;
+    let mut live: Option<crate::liveness::Liveness> = None;
     for b in 0..f.blocks.len() {
         let mut i = 0;
         while i < f.blocks[b].insts.len() {
@@ -258,7 +259,12 @@ pub fn rewrite_operands(t: &Target, f: &mut Function, l: &Layout) -> Result<(), 
             let Operand::Reg(Reg::Phys(base)) = ops[base_slot] else {
                 return Err(format!("bb{b}: frame offset {value} does not fit '{}'", ins.mnemonic));
             };
-            let s = crate::prologue::scratch_at(t, f, b, i).ok_or_else(|| {
+            // One liveness for the whole function: the scratch code below
+            // leaves every block's live-in and live-out sets as they are.
+            if live.is_none() {
+                live = Some(crate::liveness::compute(t, &crate::target::RegKeys::new(t.m, f.vregs.len()), f));
+            }
+            let s = live.as_ref().and_then(|lv| crate::prologue::scratch_in(t, f, lv, b, i)).ok_or_else(|| {
                 format!("bb{b}: frame offset {value} does not fit '{}' and no scratch register is free", ins.mnemonic)
             })?;
             let mut seq = crate::prologue::add_const(t, s, base, value, Some(s))?;

@@ -11,7 +11,7 @@
 
 use dsp_mir::Function;
 
-use crate::bitset::BitSet;
+use crate::liveset::ScratchSet;
 use crate::liveness::{Liveness, Numbering};
 use crate::operands::{inst_regs, term_uses};
 use crate::target::{RegKeys, Target};
@@ -82,13 +82,6 @@ impl Interval {
         }
         self.ranges = out;
     }
-    /// Adds the other interval's ranges and references.
-    pub fn merge(&mut self, other: &Interval) {
-        self.ranges.extend_from_slice(&other.ranges);
-        self.normalize();
-        self.ref_weight += other.ref_weight;
-        self.nrefs += other.nrefs;
-    }
 }
 
 pub struct Intervals {
@@ -109,15 +102,16 @@ pub fn build(t: &Target, keys: &RegKeys, f: &Function, live: &Liveness, freq: &[
     let numbering = Numbering::new(f);
     let mut all = vec![Interval::default(); keys.total];
     let mut end = vec![0u32; keys.total];
+    let mut cur = ScratchSet::new(keys.total);
     for (b, data) in f.blocks.iter().enumerate() {
         let w = freq.get(b).copied().unwrap_or(1.0);
         let n = data.insts.len();
         let bend = numbering.block_end(b, n);
-        let mut cur: BitSet = live.live_out[b].clone();
+        cur.load(&live.live_out[b]);
         for k in cur.iter() {
             end[k] = bend;
         }
-        let use_reg = |k: usize, pos: u32, cur: &mut BitSet, all: &mut Vec<Interval>, end: &mut Vec<u32>| {
+        let use_reg = |k: usize, pos: u32, cur: &mut ScratchSet, all: &mut Vec<Interval>, end: &mut Vec<u32>| {
             all[k].ref_weight += w;
             all[k].nrefs += 1;
             if cur.insert(k) {

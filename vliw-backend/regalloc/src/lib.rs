@@ -8,7 +8,7 @@
 //!
 //! 1. [`frame::fix_bases`]: frame operands get their base register (`sp`/`fp`);
 //! 2. [`phi`]: out of SSA (critical edges split, parallel copies sequentialized);
-//! 3. repeated until nothing spills: [`liveness`] → [`intervals`] →
+//! 3. repeated until nothing spills: [`liveness`] (over [`liveset`]s) → [`intervals`] →
 //!    ([`dce`], first round) → [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
 //!    temporaries, rematerialization);
 //! 4. [`check`] (optional): an independent data-flow check of the assignment;
@@ -40,9 +40,11 @@ pub mod frame;
 pub mod intervals;
 pub mod linear_scan;
 pub mod liveness;
+pub mod liveset;
 pub mod operands;
 pub mod phi;
 pub mod prologue;
+pub mod rangeset;
 pub mod slots;
 pub mod spill;
 pub mod split;
@@ -209,12 +211,15 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
                 .filter(|&v| in_fixed[v] && outside.get(v).copied().unwrap_or(false))
                 .map(|v| VReg(v as u32))
                 .collect();
+            // One liveness and one index of fixed-code references for all
+            // of them (the round starts again afterwards).
+            let refs = split::fixed_refs(&t, f);
             for &w in &wide {
-                let inner = split::split(&t, f, &live, w).map_err(&err)?;
+                let inner = split::split_with(&t, f, &live, w, &refs[w.0 as usize]).map_err(&err)?;
                 split_done.resize(f.vregs.len(), false);
                 split_done[w.0 as usize] = true;
                 split_done[inner.0 as usize] = true;
-                live = liveness::compute(&t, &RegKeys::new(m, f.vregs.len()), f);
+                split::extend_liveness(f, &mut live);
             }
             if !wide.is_empty() {
                 continue;
@@ -246,12 +251,13 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
             let v = b.vreg.0 as usize;
             let cands = split::candidates(&t, f, &live, &ivs.virt, &in_fixed, &split_done, v, b.pos);
             if !cands.is_empty() {
+                let refs = split::fixed_refs(&t, f);
                 for w in cands {
-                    let inner = split::split(&t, f, &live, w).map_err(&err)?;
+                    let inner = split::split_with(&t, f, &live, w, &refs[w.0 as usize]).map_err(&err)?;
                     split_done.resize(f.vregs.len(), false);
                     split_done[w.0 as usize] = true;
                     split_done[inner.0 as usize] = true;
-                    live = liveness::compute(&t, &RegKeys::new(m, f.vregs.len()), f);
+                    split::extend_liveness(f, &mut live);
                 }
                 continue;
             }

@@ -9,13 +9,20 @@
 //!
 //! Intervals are visited by increasing start. A register is free for the
 //! current interval if no fixed, active or inactive interval on it
-//! intersects it; copy partners' registers are tried first (coalescing by
+//! intersects it. The active and inactive intervals of a register are kept
+//! as one ordered map of their ranges (`Occupancy`, as LLVM's
+//! `LiveIntervalUnion`), so that the test costs a lookup per range of the
+//! current interval, however many intervals with lifetime holes are
+//! pending (a function of thousands of blocks has thousands: phi copies
+//! in split edges numbered at its end); copy partners' registers are tried first (coalescing by
 //! preference), then the file's allocation order (caller-saved before
 //! callee-saved). When no register is free, the interval or the cheapest set
 //! of intervals occupying one register is spilled, by spill weight (use
 //! frequency over length; reload temporaries and the values of blocks with
 //! a fixed schedule are unspillable); the caller
 //! inserts spill code and runs the allocation again.
+
+use std::collections::BTreeMap;
 
 use dsp_mir::{Function, PReg, Reg, VReg};
 
@@ -37,6 +44,58 @@ pub struct ScanResult {
     pub assign: Vec<Option<PReg>>,
     /// Virtual registers to spill (then allocate again).
     pub spilled: Vec<VReg>,
+}
+
+/// The intervals assigned to one register: range start → (end, virtual
+/// register); the ranges are disjoint.
+#[derive(Default)]
+struct Occupancy {
+    segs: BTreeMap<u32, (u32, usize)>,
+}
+
+impl Occupancy {
+    fn add(&mut self, v: usize, iv: &Interval) {
+        for &(s, e) in &iv.ranges {
+            self.segs.insert(s, (e, v));
+        }
+    }
+    fn remove(&mut self, iv: &Interval) {
+        for &(s, _) in &iv.ranges {
+            self.segs.remove(&s);
+        }
+    }
+    /// The virtual registers whose ranges overlap `[s, e)`, each passed to `f`
+    /// (possibly more than once); stops when `f` returns false.
+    fn each_overlapping(&self, s: u32, e: u32, f: &mut impl FnMut(usize) -> bool) -> bool {
+        if let Some((_, &(end, v))) = self.segs.range(..s).next_back() {
+            if end > s && !f(v) {
+                return false;
+            }
+        }
+        for (_, &(_, v)) in self.segs.range(s..e) {
+            if !f(v) {
+                return false;
+            }
+        }
+        true
+    }
+    fn is_free(&self, iv: &Interval) -> bool {
+        iv.ranges.iter().all(|&(s, e)| self.each_overlapping(s, e, &mut |_| false))
+    }
+    /// The intervals intersecting `iv`: those live at `pos` first, each
+    /// group by register number.
+    fn occupants(&self, iv: &Interval, ivs: &Intervals, pos: u32) -> Vec<usize> {
+        let mut occ = Vec::new();
+        for &(s, e) in &iv.ranges {
+            self.each_overlapping(s, e, &mut |v| {
+                occ.push(v);
+                true
+            });
+        }
+        occ.sort_unstable_by_key(|&v| (!ivs.virt[v].covers(pos), v));
+        occ.dedup();
+        occ
+    }
 }
 
 fn weight(iv: &Interval, unspillable: bool) -> f32 {
@@ -62,51 +121,14 @@ pub fn run(
     let mut spilled = Vec::new();
     let mut order: Vec<usize> = (0..n).filter(|&v| !ivs.virt[v].is_empty()).collect();
     order.sort_by_key(|&v| (ivs.virt[v].start(), v));
-    let mut active: Vec<usize> = Vec::new();
-    let mut inactive: Vec<usize> = Vec::new();
+    let mut occupancy: Vec<Occupancy> = (keys.nvregs..keys.total).map(|_| Occupancy::default()).collect();
+    let slot = |r: PReg| keys.pkey(r) - keys.nvregs;
     let unsp = |v: usize| unspillable.get(v).copied().unwrap_or(false);
     for cur in order {
         let civ = &ivs.virt[cur];
         let pos = civ.start();
-        // Expire and move between active and inactive.
-        let mut still_active = Vec::new();
-        for &a in &active {
-            let iv = &ivs.virt[a];
-            if iv.end() <= pos {
-                continue;
-            }
-            if iv.covers(pos) {
-                still_active.push(a);
-            } else {
-                inactive.push(a);
-            }
-        }
-        let mut still_inactive = Vec::new();
-        for &a in &inactive {
-            let iv = &ivs.virt[a];
-            if iv.end() <= pos {
-                continue;
-            }
-            if iv.covers(pos) {
-                still_active.push(a);
-            } else {
-                still_inactive.push(a);
-            }
-        }
-        active = still_active;
-        inactive = still_inactive;
-
         let file = f.vreg_file(VReg(cur as u32));
         let allowed = &t.order[file.0 as usize];
-        // Intervals currently holding each register and intersecting `cur`.
-        let occupants = |r: PReg| -> Vec<usize> {
-            active
-                .iter()
-                .filter(|&&a| assign[a] == Some(r))
-                .copied()
-                .chain(inactive.iter().filter(|&&a| assign[a] == Some(r) && ivs.virt[a].intersects(civ)).copied())
-                .collect()
-        };
         let fixed_free = |r: PReg| !ivs.fixed_of(keys, r).intersects(civ);
 
         let mut candidates: Vec<PReg> = Vec::new();
@@ -122,9 +144,9 @@ pub fn run(
             }
         }
         candidates.extend(allowed.iter().copied());
-        if let Some(r) = candidates.iter().copied().find(|&r| fixed_free(r) && occupants(r).is_empty()) {
+        if let Some(r) = candidates.iter().copied().find(|&r| fixed_free(r) && occupancy[slot(r)].is_free(civ)) {
             assign[cur] = Some(r);
-            active.push(cur);
+            occupancy[slot(r)].add(cur, civ);
             continue;
         }
 
@@ -134,7 +156,7 @@ pub fn run(
             if !fixed_free(r) {
                 continue;
             }
-            let occ = occupants(r);
+            let occ = occupancy[slot(r)].occupants(civ, ivs, pos);
             let cost: f32 = occ.iter().map(|&a| weight(&ivs.virt[a], unsp(a))).sum();
             if cost.is_finite() && best.as_ref().is_none_or(|(c, _, _)| cost < *c) {
                 best = Some((cost, r, occ));
@@ -146,11 +168,10 @@ pub fn run(
                 for a in occ {
                     assign[a] = None;
                     spilled.push(VReg(a as u32));
-                    active.retain(|&x| x != a);
-                    inactive.retain(|&x| x != a);
+                    occupancy[slot(r)].remove(&ivs.virt[a]);
                 }
                 assign[cur] = Some(r);
-                active.push(cur);
+                occupancy[slot(r)].add(cur, civ);
             }
             _ if unsp(cur) => {
                 return Err(Blocked {

@@ -1,25 +1,30 @@
 //! Per-block liveness over virtual registers and allocatable physical
 //! registers (the classic backward data-flow problem: live-in = uses before
 //! definitions ∪ (live-out − definitions), live-out = ∪ live-in of the
-//! successors), and the linear numbering of instructions that live
-//! intervals are built on: instruction k of the function (terminators
-//! included) reads at position 2k and writes at 2k+1.
+//! successors, solved by a worklist), and the linear numbering of
+//! instructions that live intervals are built on: instruction k of the
+//! function (terminators included) reads at position 2k and writes at 2k+1.
+//! The sets are [`LiveSet`]s, sized by their members, so that the time and
+//! memory grow with what is live rather than with blocks × values.
+
+use std::collections::VecDeque;
 
 use dsp_mir::Function;
 
-use crate::bitset::BitSet;
+use crate::liveset::{LiveSet, ScratchSet};
 use crate::operands::{inst_regs, term_uses};
 use crate::target::{RegKeys, Target};
 
 pub struct Liveness {
-    pub live_in: Vec<BitSet>,
-    pub live_out: Vec<BitSet>,
+    pub live_in: Vec<LiveSet>,
+    pub live_out: Vec<LiveSet>,
 }
 
-/// Upward-exposed uses and definitions of one block.
-fn gen_kill(t: &Target, keys: &RegKeys, f: &Function, b: usize) -> (BitSet, BitSet) {
-    let mut gen = BitSet::new(keys.total);
-    let mut kill = BitSet::new(keys.total);
+/// Upward-exposed uses and definitions of one block; `kill` is scratch
+/// space (left holding the definitions).
+fn gen_kill(t: &Target, keys: &RegKeys, f: &Function, b: usize, kill: &mut ScratchSet) -> (LiveSet, LiveSet) {
+    let mut gen: Vec<u32> = Vec::new();
+    kill.clear();
     let data = &f.blocks[b];
     for inst in &data.insts {
         let regs = inst_regs(t.m, inst, &t.clobbers);
@@ -27,7 +32,7 @@ fn gen_kill(t: &Target, keys: &RegKeys, f: &Function, b: usize) -> (BitSet, BitS
             if role.is_use() && t.tracked(*r) {
                 let k = keys.key(*r);
                 if !kill.contains(k) {
-                    gen.insert(k);
+                    gen.push(k as u32);
                 }
             }
         }
@@ -41,16 +46,20 @@ fn gen_kill(t: &Target, keys: &RegKeys, f: &Function, b: usize) -> (BitSet, BitS
         if t.tracked(r) {
             let k = keys.key(r);
             if !kill.contains(k) {
-                gen.insert(k);
+                gen.push(k as u32);
             }
         }
     }
-    (gen, kill)
+    (LiveSet::from_unsorted(gen), kill.to_live_set())
 }
 
+/// Live-in and live-out sets of every block: a worklist over the blocks
+/// (postorder first, so successors come before their predecessors), a block
+/// revisited only when the live-in set of a successor grew.
 pub fn compute(t: &Target, keys: &RegKeys, f: &Function) -> Liveness {
     let n = f.blocks.len();
-    let gk: Vec<(BitSet, BitSet)> = (0..n).map(|b| gen_kill(t, keys, f, b)).collect();
+    let mut scratch = ScratchSet::new(keys.total);
+    let gk: Vec<(LiveSet, LiveSet)> = (0..n).map(|b| gen_kill(t, keys, f, b, &mut scratch)).collect();
     let succs: Vec<Vec<usize>> = f
         .blocks
         .iter()
@@ -61,33 +70,36 @@ pub fn compute(t: &Target, keys: &RegKeys, f: &Function) -> Liveness {
             s
         })
         .collect();
-    let mut live_in: Vec<BitSet> = gk.iter().map(|(g, _)| g.clone()).collect();
-    let mut live_out = vec![BitSet::new(keys.total); n];
-    // Postorder visits successors first: few iterations.
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, ss) in succs.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(b);
+        }
+    }
+    let mut live_in: Vec<LiveSet> = gk.iter().map(|(g, _)| g.clone()).collect();
+    let mut live_out = vec![LiveSet::default(); n];
     let mut order: Vec<usize> = crate::cfg::reverse_postorder(f).iter().map(|b| b.0 as usize).collect();
     order.reverse();
-    let mut seen = vec![false; n];
-    order.iter().for_each(|&b| seen[b] = true);
-    order.extend((0..n).filter(|&b| !seen[b]));
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in &order {
-            let mut out = BitSet::new(keys.total);
-            for &s in &succs[b] {
-                out.union_with(&live_in[s]);
-            }
-            if out != live_out[b] {
-                let (gen, kill) = &gk[b];
-                let mut inn = out.clone();
-                for k in kill.iter() {
-                    inn.remove(k);
-                }
-                inn.union_with(gen);
-                live_out[b] = out;
-                if inn != live_in[b] {
-                    live_in[b] = inn;
-                    changed = true;
+    let mut queued = vec![false; n];
+    order.iter().for_each(|&b| queued[b] = true);
+    order.extend((0..n).filter(|&b| !queued[b]));
+    queued.iter_mut().for_each(|q| *q = true);
+    let mut work: VecDeque<usize> = order.into();
+    while let Some(b) = work.pop_front() {
+        queued[b] = false;
+        let out = LiveSet::union_of(succs[b].iter().map(|&s| &live_in[s]));
+        if out == live_out[b] {
+            continue;
+        }
+        let (gen, kill) = &gk[b];
+        let inn = out.transfer(gen, kill);
+        live_out[b] = out;
+        if inn != live_in[b] {
+            live_in[b] = inn;
+            for &p in &preds[b] {
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push_back(p);
                 }
             }
         }

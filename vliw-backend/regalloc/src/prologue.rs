@@ -43,9 +43,17 @@ pub fn add_const(t: &Target, dst: PReg, src: PReg, imm: i64, scratch: Option<PRe
 /// and that instruction `i` does not name.
 pub fn scratch_at(t: &Target, f: &Function, b: usize, i: usize) -> Option<PReg> {
     let keys = RegKeys::new(t.m, f.vregs.len());
-    let live = liveness::compute(t, &keys, f);
+    scratch_in(t, f, &liveness::compute(t, &keys, f), b, i)
+}
+
+/// [`scratch_at`] with the function's liveness computed by the caller
+/// (still valid after inserting code that defines and then reads a scratch
+/// register within one block: no block's live-in or live-out set changes).
+pub fn scratch_in(t: &Target, f: &Function, live: &liveness::Liveness, b: usize, i: usize) -> Option<PReg> {
+    let keys = RegKeys::new(t.m, f.vregs.len());
     let data = &f.blocks[b];
-    let mut busy = live.live_out[b].clone();
+    let mut busy = crate::liveset::ScratchSet::new(keys.total);
+    busy.load(&live.live_out[b]);
     for r in term_uses(&data.term) {
         if t.tracked(r) {
             busy.insert(keys.key(r));
@@ -104,11 +112,12 @@ pub fn insert(t: &Target, f: &mut Function, l: &Layout) -> Result<(), String> {
     // Scratch registers are only needed for huge frames (liveness is costly).
     let need_scratch = |n: u32| t.add_imm_instr(n as i64).is_none() || t.add_imm_instr(-(n as i64)).is_none();
     let huge = need_scratch(l.frame_size) || need_scratch(l.save_size) || need_scratch(l.body_size);
-    let entry_scratch = if huge { scratch_at(t, f, 0, 0) } else { None };
+    let live = huge.then(|| liveness::compute(t, &RegKeys::new(t.m, f.vregs.len()), f));
+    let entry_scratch = live.as_ref().and_then(|lv| scratch_in(t, f, lv, 0, 0));
     let mut epi_scratch = Vec::new();
     for (b, data) in f.blocks.iter().enumerate() {
         if matches!(data.term, Terminator::Return { .. }) {
-            epi_scratch.push((b, if huge { scratch_at(t, f, b, data.insts.len()) } else { None }));
+            epi_scratch.push((b, live.as_ref().and_then(|lv| scratch_in(t, f, lv, b, data.insts.len()))));
         }
     }
     match l.mode {

@@ -139,24 +139,70 @@ fn on_edge(f: &mut Function, preds: &[Vec<Block>], p: Block, s: Block, copy: Ins
     Ok(())
 }
 
+/// For every virtual register, the fixed blocks that read or write it (in
+/// block order), from one pass over the fixed code: what [`split_with`]
+/// needs for several values in a row (splitting one leaves the others'
+/// entries as they are).
+pub fn fixed_refs(t: &Target, f: &Function) -> Vec<Vec<Block>> {
+    let mut refs: Vec<Vec<Block>> = vec![Vec::new(); f.vregs.len()];
+    for (b, d) in f.blocks.iter().enumerate().filter(|(_, d)| d.fixed.is_some()) {
+        let mut add = |r: &Reg| {
+            if let Reg::Virt(VReg(v)) = r {
+                if let Some(list) = refs.get_mut(*v as usize) {
+                    if list.last() != Some(&Block(b as u32)) {
+                        list.push(Block(b as u32));
+                    }
+                }
+            }
+        };
+        for i in &d.insts {
+            for (r, _) in inst_regs(t.m, i, &[]) {
+                add(&r);
+            }
+        }
+        for r in term_uses(&d.term) {
+            add(&r);
+        }
+    }
+    refs
+}
+
+/// Gives the blocks added to `f` since `live` was computed (the blocks
+/// [`split`] puts on edges: copies, then a jump) the live sets of their
+/// successors, so that `live` serves the next split of another value
+/// without a new data-flow pass over the function (the copies concern only
+/// values already split).
+pub fn extend_liveness(f: &Function, live: &mut Liveness) {
+    while live.live_in.len() < f.blocks.len() {
+        let b = live.live_in.len();
+        let succ = f.blocks[b].term.successors();
+        let out = crate::liveset::LiveSet::union_of(succ.iter().filter_map(|s| live.live_in.get(s.0 as usize)));
+        live.live_in.push(out.clone());
+        live.live_out.push(out);
+    }
+}
+
 /// Splits `v` around fixed code (see the module documentation); returns
 /// the new register that stands for it inside fixed blocks.
 pub fn split(t: &Target, f: &mut Function, live: &Liveness, v: VReg) -> Result<VReg, String> {
+    let refs = fixed_refs(t, f);
+    split_with(t, f, live, v, refs.get(v.0 as usize).map_or(&[], |r| r.as_slice()))
+}
+
+/// [`split`] given the fixed blocks that reference `v` ([`fixed_refs`]).
+pub fn split_with(t: &Target, f: &mut Function, live: &Liveness, v: VReg, refs: &[Block]) -> Result<VReg, String> {
     let preds = crate::cfg::predecessors(f);
     let inner = f.new_vreg(f.vreg_file(v));
     let key = v.0 as usize;
     let n = f.blocks.len().min(live.live_in.len());
     // The region: fixed blocks referencing v, closed over the fixed-to-fixed
     // edges v is live across.
-    let reg = Reg::Virt(v);
-    let mut region: Vec<bool> = (0..f.blocks.len())
-        .map(|b| {
-            let d = &f.blocks[b];
-            d.fixed.is_some()
-                && (d.insts.iter().any(|i| inst_regs(t.m, i, &[]).iter().any(|(r, _)| *r == reg))
-                    || term_uses(&d.term).contains(&reg))
-        })
-        .collect();
+    let mut region: Vec<bool> = vec![false; f.blocks.len()];
+    for b in refs {
+        if let Some(x) = region.get_mut(b.0 as usize) {
+            *x = true;
+        }
+    }
     let mut changed = true;
     while changed {
         changed = false;

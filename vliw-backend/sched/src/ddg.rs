@@ -20,6 +20,28 @@
 //!
 //! Calls and branches end regions (see `lower`), so they are barriers by
 //! construction: nothing after them is in the graph.
+//!
+//! Building takes time linear in the region (times the window below), so
+//! that blocks of 100,000 operations compile: edges are deduplicated in
+//! constant time (every edge into node `i` is added while `i` is visited, so
+//! an existing one is the last successor of its source); a system call
+//! depends on the operations since the previous system call only (earlier
+//! ones reach it through that one); a memory access gets no edge from an
+//! older access that conflicts with a newer one it already depends on (one
+//! of the first `COVERS` it found, newest first) when the path through
+//! that one is at least as long, so a store through an unknown pointer does
+//! not collect an edge from every earlier access; and memory accesses are
+//! compared pairwise only within a window of the last `MEM_WINDOW`
+//! accesses. When the window is full its older half is retired behind a
+//! barrier (as LLVM's `ScheduleDAGInstrs` does with its huge-region chain):
+//! the newest retired access waits for every other retired one and for the
+//! previous barrier (1 cycle after a store, 0 after a load) and every later
+//! access waits for it (1 cycle for a load after a store barrier, else 0),
+//! which implies every ordering the retired accesses could need. Only
+//! regions with more than `MEM_WINDOW` accesses lose freedom, and only
+//! against accesses that far back. Edges left out this way are implied by
+//! paths at least as long, so they change neither the priorities (longest
+//! paths) nor when an operation becomes ready.
 
 use std::collections::HashMap;
 
@@ -29,9 +51,10 @@ use crate::lower::{LOp, MemAccess, OpClass};
 
 #[derive(Clone, Debug, Default)]
 pub struct Ddg {
-    /// Predecessors of each node: (node, distance).
-    pub preds: Vec<Vec<(usize, i32)>>,
-    pub succs: Vec<Vec<(usize, i32)>>,
+    /// Predecessors of each node: (node, distance); node numbers are u32
+    /// to halve the graph of a huge region.
+    pub preds: Vec<Vec<(u32, i32)>>,
+    pub succs: Vec<Vec<(u32, i32)>>,
 }
 
 impl Ddg {
@@ -42,19 +65,40 @@ impl Ddg {
         }
     }
 
-    fn add(&mut self, from: usize, to: usize, d: i32) {
+    /// Adds (or lengthens) the edge `from → to`. Edges into `to` must all be
+    /// added before any edge into a later node: then an existing edge is
+    /// the last successor of `from`, and `pred_at[from]` is its place among
+    /// `to`'s predecessors.
+    fn add(&mut self, pred_at: &mut [usize], from: usize, to: usize, d: i32) {
         debug_assert!(from < to);
-        if let Some(e) = self.succs[from].iter_mut().find(|e| e.0 == to) {
+        if let Some(e) = self.succs[from].last_mut().filter(|e| e.0 as usize == to) {
             if e.1 < d {
                 e.1 = d;
-                if let Some(p) = self.preds[to].iter_mut().find(|p| p.0 == from) {
-                    p.1 = d;
-                }
+                self.preds[to][pred_at[from]].1 = d;
             }
             return;
         }
-        self.succs[from].push((to, d));
-        self.preds[to].push((from, d));
+        pred_at[from] = self.preds[to].len();
+        self.succs[from].push((to as u32, d));
+        self.preds[to].push((from as u32, d));
+    }
+
+    /// Adds (or lengthens) an edge into a node visited earlier.
+    fn add_late(&mut self, from: usize, to: usize, d: i32) {
+        debug_assert!(from < to);
+        match self.succs[from].iter_mut().find(|e| e.0 as usize == to) {
+            Some(e) if e.1 >= d => {}
+            Some(e) => {
+                e.1 = d;
+                if let Some(p) = self.preds[to].iter_mut().find(|p| p.0 as usize == from) {
+                    p.1 = d;
+                }
+            }
+            None => {
+                self.succs[from].push((to as u32, d));
+                self.preds[to].push((from as u32, d));
+            }
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -92,6 +136,17 @@ fn disjoint(a: &(&MemAccess, u32), b: &(&MemAccess, u32)) -> bool {
     }
 }
 
+/// Whether two accesses must keep their order: one writes and they may overlap.
+fn conflict(a: &(&MemAccess, u32), b: &(&MemAccess, u32)) -> bool {
+    (a.0.writes || b.0.writes) && !disjoint(a, b)
+}
+
+/// The distance of a memory edge from `a` to a later `b`: a store before a
+/// load 1, else 0.
+fn distance(a: &MemAccess, b: &MemAccess) -> i32 {
+    (a.writes && b.reads) as i32
+}
+
 /// Builds the graph of `body` followed by the control transfer `control`
 /// (several operations issued in consecutive bundles, merged into one node).
 pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
@@ -124,22 +179,26 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
         // The second branch of a pair reads the same condition as the first.
     }
     let mut g = Ddg::new(nodes.len());
+    let mut pred_at = vec![0usize; nodes.len()];
     let mut regs: HashMap<PReg, RegState> = HashMap::new();
-    let mut mems: Vec<(usize, (&MemAccess, u32))> = Vec::new();
+    let mut mem = MemWindow::default();
     let mut last_syscall: Option<usize> = None;
     for (i, node) in nodes.iter().enumerate() {
+        let mut add = |g: &mut Ddg, from: usize, d: i32| g.add(&mut pred_at, from, i, d);
         if node.syscall {
-            for (p, pn) in nodes.iter().enumerate().take(i) {
-                g.add(p, i, pn.latency as i32);
+            // Operations before the previous system call reach this one through it.
+            let since = last_syscall.map_or(0, |s| s + 1);
+            for (p, pn) in nodes.iter().enumerate().take(i).skip(since) {
+                add(&mut g, p, pn.latency as i32);
             }
         }
         if let Some(s) = last_syscall {
-            g.add(s, i, 1);
+            add(&mut g, s, 1);
         }
         for r in node.uses {
             let st = regs.entry(*r).or_default();
             if let Some(w) = st.writer {
-                g.add(w, i, nodes[w].latency as i32);
+                add(&mut g, w, nodes[w].latency as i32);
             }
         }
         if let Some(acc) = node.mem {
@@ -147,17 +206,14 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
                 .base
                 .map(|b| regs.get(&b).map_or(0, |s| s.version))
                 .unwrap_or(0);
-            let here = (acc, base_version);
-            for (p, prev) in &mems {
-                if (prev.0.writes || acc.writes) && !disjoint(prev, &here) {
-                    g.add(*p, i, if prev.0.writes && acc.reads { 1 } else { 0 });
-                }
+            for (p, d) in mem.access(i, (acc, base_version)) {
+                add(&mut g, p, d);
             }
-            mems.push((i, here));
         }
         for r in node.uses {
             let st = regs.entry(*r).or_default();
-            if !st.readers.contains(&i) {
+            // Readers are pushed in node order: a repeat is the last one.
+            if st.readers.last() != Some(&i) {
                 st.readers.push(i);
             }
         }
@@ -165,12 +221,12 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
             let st = regs.entry(*r).or_default();
             for &rd in &st.readers {
                 if rd != i {
-                    g.add(rd, i, 0);
+                    add(&mut g, rd, 0);
                 }
             }
             if let Some(w) = st.writer {
                 let d = nodes[w].latency as i32 - node.latency as i32 + 1;
-                g.add(w, i, d.max(0));
+                add(&mut g, w, d.max(0));
             }
             st.readers.clear();
             st.writer = Some(i);
@@ -180,7 +236,84 @@ pub fn build(m: &Machine, body: &[LOp], control: &[LOp]) -> Ddg {
             last_syscall = Some(i);
         }
     }
+    for (from, to, d) in mem.late {
+        g.add_late(from, to, d);
+    }
     g
+}
+
+/// Memory accesses compared pairwise (the window); see the module comment.
+const MEM_WINDOW: usize = 1024;
+
+/// Accesses with an edge into the current one that later (older) ones are
+/// tested against for an implied edge.
+const COVERS: usize = 4;
+
+/// The memory accesses of a region seen so far: the window of recent ones
+/// (node, access, base register version), the barrier the older ones were
+/// retired behind, and the edges into barriers, added once the graph is
+/// otherwise complete (they end at earlier nodes than the one visited).
+#[derive(Default)]
+struct MemWindow<'a> {
+    recent: Vec<(usize, (&'a MemAccess, u32))>,
+    /// The newest retired access, and whether it writes.
+    barrier: Option<(usize, bool)>,
+    late: Vec<(usize, usize, i32)>,
+}
+
+impl<'a> MemWindow<'a> {
+    /// Records access `here` of node `i`; returns the edges into `i` it needs
+    /// (source node, distance).
+    fn access(&mut self, i: usize, here: (&'a MemAccess, u32)) -> Vec<(usize, i32)> {
+        let acc = here.0;
+        let mut edges = Vec::new();
+        if let Some((b, writes)) = self.barrier {
+            edges.push((b, (writes && acc.reads) as i32));
+        }
+        // Newest first: an older access `p` needs no edge of its own when it
+        // conflicts with a newer one `c` that has an edge here, since the
+        // edge p → c (added when c was, or implied) and c → here are at
+        // least as long.
+        let mut covers: Vec<((&MemAccess, u32), i32)> = Vec::new();
+        let start = edges.len();
+        for (p, prev) in self.recent.iter().rev() {
+            if !conflict(prev, &here) {
+                continue;
+            }
+            let d = distance(prev.0, acc);
+            if covers.iter().any(|(c, dc)| conflict(prev, c) && distance(prev.0, c.0) + dc >= d) {
+                continue;
+            }
+            edges.push((*p, d));
+            if covers.len() < COVERS {
+                covers.push((*prev, d));
+            }
+        }
+        edges[start..].reverse();
+        if self.recent.len() >= MEM_WINDOW {
+            self.retire();
+        }
+        self.recent.push((i, here));
+        edges
+    }
+
+    /// Retires the older half of the window (and the previous barrier)
+    /// behind its newest access, which each of them must precede by one
+    /// cycle if it writes, else by none.
+    fn retire(&mut self) {
+        let old: Vec<(usize, bool)> = self
+            .recent
+            .drain(..MEM_WINDOW / 2)
+            .map(|(p, (a, _))| (p, a.writes))
+            .collect();
+        let Some(&(b, writes)) = old.last() else {
+            return;
+        };
+        for &(p, w) in self.barrier.iter().chain(&old[..old.len() - 1]) {
+            self.late.push((p, b, w as i32));
+        }
+        self.barrier = Some((b, writes));
+    }
 }
 
 #[cfg(test)]
@@ -249,14 +382,57 @@ mod tests {
             op(&m, "stw", &[(0, 8), (0, 3)], Some(0)), // 5: [r3] = r8 (unknown base: after 3 and 4)
         ];
         let g = build(&m, &body, &[]);
-        let d = |a: usize, b: usize| g.succs[a].iter().find(|e| e.0 == b).map(|e| e.1);
+        let d = |a: usize, b: usize| g.succs[a].iter().find(|e| e.0 as usize == b).map(|e| e.1);
         assert_eq!(d(0, 1), Some(lat("ldw")));
         assert_eq!(d(1, 2), Some(0));
         assert_eq!(d(0, 2), Some((lat("ldw") - lat("addi") + 1).max(0)));
         assert_eq!(d(0, 3), None, "same base, disjoint offsets");
         assert_eq!(d(3, 4), Some(1));
-        assert_eq!(d(3, 5), Some(0));
+        assert_eq!(d(3, 5), None, "implied by 3 -> 4 -> 5");
         assert_eq!(d(4, 5), Some(lat("ldw")));
         assert_eq!(d(0, 5), Some(0), "load then store through another base");
+    }
+
+    #[test]
+    fn memory_window_keeps_every_ordering() {
+        // More accesses than the window, through bases the graph cannot tell
+        // apart: every conflicting pair must stay ordered by a path at least
+        // as long as its own distance, through the barriers.
+        let m = Machine::load("ftm").unwrap();
+        let n = MEM_WINDOW * 3 + 17;
+        let body: Vec<LOp> = (0..n)
+            .map(|k| {
+                let base = 2 + (k % 5) as u16;
+                if k % 3 == 0 {
+                    op(&m, "ldw", &[(0, 10 + (k % 7) as u16), (0, base)], Some(0))
+                } else {
+                    op(&m, "stw", &[(0, 20 + (k % 7) as u16), (0, base)], Some(0))
+                }
+            })
+            .collect();
+        let g = build(&m, &body, &[]);
+        let pairs_with_edges = g.succs.iter().map(|s| s.len()).sum::<usize>();
+        assert!(pairs_with_edges < n * MEM_WINDOW * 2, "the window bounds the edges");
+        for a in 0..n {
+            // Longest path from a to every later node.
+            let mut dist = vec![i64::MIN; n];
+            dist[a] = 0;
+            for x in a..n {
+                if dist[x] == i64::MIN {
+                    continue;
+                }
+                for &(s, d) in &g.succs[x] {
+                    dist[s as usize] = dist[s as usize].max(dist[x] + d as i64);
+                }
+            }
+            let ma = body[a].mem.as_ref().unwrap();
+            for b in a + 1..n {
+                let mb = body[b].mem.as_ref().unwrap();
+                if ma.writes || mb.writes {
+                    let need = (ma.writes && mb.reads) as i64;
+                    assert!(dist[b] >= need, "{a} -> {b}: path {} < {need}", dist[b]);
+                }
+            }
+        }
     }
 }

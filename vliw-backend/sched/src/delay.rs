@@ -78,7 +78,7 @@ fn accept(
     let delay = m.control.delay_slots as usize;
     let node = body.len();
     for &(p, d) in &g.preds[node] {
-        if (ls.cycle[p] as i64 + d as i64) > at as i64 {
+        if (ls.cycle[p as usize] as i64 + d as i64) > at as i64 {
             return Err(format!("operation {p} it depends on issues too late"));
         }
     }
@@ -128,7 +128,7 @@ pub fn place(
         let node = body.len();
         let earliest = g.preds[node]
             .iter()
-            .map(|&(p, d)| (ls.cycle[p] as i64 + d as i64).max(0) as usize)
+            .map(|&(p, d)| (ls.cycle[p as usize] as i64 + d as i64).max(0) as usize)
             .max()
             .unwrap_or(0);
         let mut lo = earliest

@@ -309,15 +309,17 @@ pub fn check(
     let mut emitted: Vec<Block> = code.keys().copied().collect();
     emitted.sort();
     // Paths start where an ordinary block (or nothing) enters fixed code.
+    let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+    for p in (0..f.blocks.len() as u32).map(Block) {
+        for s in f.block(p).term.successors() {
+            if fixed(s) {
+                preds.entry(s).or_default().push(p);
+            }
+        }
+    }
     let starts: Vec<Block> = emitted
         .into_iter()
-        .filter(|&b| {
-            let preds: Vec<Block> = (0..f.blocks.len() as u32)
-                .map(Block)
-                .filter(|&p| f.block(p).term.successors().contains(&b))
-                .collect();
-            preds.is_empty() || preds.iter().any(|&p| !fixed(p))
-        })
+        .filter(|&b| preds.get(&b).is_none_or(|ps| ps.iter().any(|&p| !fixed(p))))
         .collect();
     let mut explored = 0usize;
     for s in starts {

@@ -50,12 +50,8 @@ impl Layout {
             Terminator::IndirectJump { targets, .. } => targets.clone(),
             Terminator::Return { .. } | Terminator::Unreachable => vec![],
         };
-        let mut seen = Vec::new();
-        out.retain(|x| {
-            let new = !seen.contains(x);
-            seen.push(*x);
-            new
-        });
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|x| seen.insert(*x));
         out
     }
 }
@@ -104,6 +100,7 @@ pub fn layout(f: &Function) -> Result<Layout, String> {
     // Reachable blocks and their predecessors (threaded edges).
     let mut reachable = vec![false; n];
     let mut preds: Vec<Vec<Block>> = vec![Vec::new(); n];
+    let mut succs: Vec<Vec<Block>> = vec![Vec::new(); n];
     // Blocks whose address is taken are roots too: their labels must exist
     // (tables in data name them) even where no edge reaches them.
     let mut stack = vec![Block(0)];
@@ -120,6 +117,7 @@ pub fn layout(f: &Function) -> Result<Layout, String> {
                 continue;
             };
             slot.push(b);
+            succs[b.0 as usize].push(s);
             if !reachable[s.0 as usize] {
                 reachable[s.0 as usize] = true;
                 stack.push(s);
@@ -157,16 +155,20 @@ pub fn layout(f: &Function) -> Result<Layout, String> {
         required[c.0 as usize] = Some(b);
     }
     let mut placed = vec![false; n];
-    let pullable = |c: Block, from: Block, placed: &[bool]| {
+    // Predecessors not placed yet, counted (a join of thousands of blocks
+    // would otherwise be rescanned whenever one of them is placed), and
+    // whether a block is its own predecessor.
+    let mut unplaced: Vec<usize> = preds.iter().map(|p| p.len()).collect();
+    let self_loop: Vec<bool> = (0..n).map(|i| succs[i].contains(&Block(i as u32))).collect();
+    // `from` (just placed) and `c` itself are allowed unplaced predecessors.
+    let pullable = |c: Block, from: Block, placed: &[bool], unplaced: &[usize]| {
         let i = c.0 as usize;
         i < n
             && c != Block(0)
             && reachable[i]
             && !placed[i]
             && required[i].is_none()
-            && preds[i]
-                .iter()
-                .all(|&p| p == from || p == c || placed[p.0 as usize])
+            && unplaced[i] == usize::from(self_loop[i]) + usize::from(!placed[from.0 as usize] && from != c && preds[i].contains(&from))
     };
     for start in 0..n {
         if placed[start] || !reachable[start] || required[start].is_some() {
@@ -175,6 +177,9 @@ pub fn layout(f: &Function) -> Result<Layout, String> {
         let mut b = Block(start as u32);
         loop {
             placed[b.0 as usize] = true;
+            for s in &succs[b.0 as usize] {
+                unplaced[s.0 as usize] -= 1;
+            }
             lay.order.push(b);
             if let Some(c) = follow[b.0 as usize] {
                 if placed[c.0 as usize] {
@@ -193,10 +198,10 @@ pub fn layout(f: &Function) -> Result<Layout, String> {
             };
             // The block after it in the function's order first, then the not-taken arm.
             let natural = Block(b.0 + 1);
-            let pick = if cands.contains(&natural) && pullable(natural, b, &placed) {
+            let pick = if cands.contains(&natural) && pullable(natural, b, &placed, &unplaced) {
                 Some(natural)
             } else {
-                cands.into_iter().find(|&c| pullable(c, b, &placed))
+                cands.into_iter().find(|&c| pullable(c, b, &placed, &unplaced))
             };
             match pick {
                 Some(c) => b = c,

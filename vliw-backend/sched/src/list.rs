@@ -38,7 +38,7 @@ pub fn heights(m: &Machine, body: &[LOp], g: &Ddg, control_height: u32) -> Vec<u
         };
         let via = g.succs[i]
             .iter()
-            .map(|&(s, d)| (d.max(0) as u32) + h[s])
+            .map(|&(s, d)| (d.max(0) as u32) + h[s as usize])
             .max()
             .unwrap_or(0);
         h[i] = own.max(via);
@@ -109,6 +109,7 @@ pub fn schedule(
                         done += 1;
                         ready.retain(|&x| x != c);
                         for &(s, d) in &g.succs[c] {
+                            let s = s as usize;
                             if s >= n {
                                 continue;
                             }

@@ -37,7 +37,7 @@ pub fn region(
     let has_ctrl = !control.is_empty();
     for (to, preds) in g.preds.iter().enumerate() {
         for &(from, d) in preds {
-            let (a, b) = (pos[from], pos[to]);
+            let (a, b) = (pos[from as usize], pos[to]);
             let gap = b.0 as i64 - a.0 as i64;
             if gap < d as i64 || (gap == 0 && b.1 < a.1) {
                 return Err(format!(
