@@ -15,8 +15,9 @@
 float a[N], b[N], q[N], r[N], s[N];
 static uint32_t st = 12345;
 static uint32_t rnd(void) { st = st * 1664525u + 1013904223u; return st; }
-static float F(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t B(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+/* Bits in and out through memory only: on the i386 host a float passed or
+ * returned by value may go through the x87 stack, which quietens sNaNs. */
+static uint32_t bits(const float *p) { uint32_t u; memcpy(&u, p, 4); return u; }
 
 __attribute__((noinline)) void divide(int n) {
     for (int i = 0; i < n; i++)
@@ -48,19 +49,20 @@ int main(void) {
         case 5: x = x & 0x80ffffffu; break;                                     /* tiny and subnormal */
         case 6: y = (y & 0xff800000u) | 0x7fffffu; break;                         /* all-ones significand */
         }
-        a[i] = F(x);
-        b[i] = F(y);
-        r[i] = F(c % 5 == 0 ? x : x & 0x7fffffffu); /* a fifth keep their sign: negative roots */
+        uint32_t rx = c % 5 == 0 ? x : x & 0x7fffffffu; /* a fifth keep their sign: negative roots */
+        memcpy(&a[i], &x, 4);
+        memcpy(&b[i], &y, 4);
+        memcpy(&r[i], &rx, 4);
     }
     divide(N);
     roots(N);
     uint32_t h = 2166136261u, g = 2166136261u;
     for (int i = 0; i < N; i++) {
-        h = (h ^ B(q[i])) * 16777619u;
-        g = (g ^ B(s[i])) * 16777619u;
+        h = (h ^ bits(&q[i])) * 16777619u;
+        g = (g ^ bits(&s[i])) * 16777619u;
     }
     printf("division %08x square root %08x\n", h, g);
     for (int i = 0; i < 12; i++)
-        printf("%08x / %08x = %08x   sqrt -> %08x\n", B(a[i]), B(b[i]), B(q[i]), B(s[i]));
+        printf("%08x / %08x = %08x   sqrt -> %08x\n", bits(&a[i]), bits(&b[i]), bits(&q[i]), bits(&s[i]));
     return 0;
 }
