@@ -79,7 +79,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
         if caps.has(SemOp::Div, shape, Sign::Signed) || !usable(caps, shape) {
             continue;
         }
-        let e = Expander::before(i, shape);
+        let e = Expander::before(i);
         let r = e.div(unsafe { LLVMGetOperand(i, 0) }, unsafe { LLVMGetOperand(i, 1) });
         remarks.extend(remark(r, "division", shape));
         ir::replace(i, r);
@@ -89,7 +89,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
         if caps.has(SemOp::Sqrt, shape, Sign::Signed) || !usable(caps, shape) {
             continue;
         }
-        let e = Expander::before(i, shape);
+        let e = Expander::before(i);
         let r = e.sqrt(ir::arg(i, 0));
         remarks.extend(remark(r, "square root", shape));
         ir::replace(i, r);
@@ -142,7 +142,7 @@ struct Expander {
 }
 
 impl Expander {
-    fn before(i: LLVMValueRef, _shape: Shape) -> Expander {
+    fn before(i: LLVMValueRef) -> Expander {
         let fty = unsafe { LLVMTypeOf(i) };
         Expander { b: Builder::before(i), m: ir::module_of(i), fty, ity: ir::int_like(fty, 32) }
     }

@@ -69,7 +69,7 @@ impl Emitter<'_> {
                 let v = unsafe { LLVMGetOperand(i, k) };
                 ops.push(self.scalar_operand(v, b, idx, &local)?);
             }
-            let c = self.clone_scalar_at(i, &ops);
+            let c = self.clone_scalar(i, &ops);
             local.insert(i, c);
         }
         let scalar_end = self.cur();
@@ -144,18 +144,6 @@ impl Emitter<'_> {
                 unsafe { LLVMBuildExtractElement(self.b, vec, idx, nm()) }
             }
         })
-    }
-
-    /// `i` cloned with operands `ops`, at the builder.
-    fn clone_scalar_at(&mut self, i: LLVMValueRef, ops: &[LLVMValueRef]) -> LLVMValueRef {
-        unsafe {
-            let c = LLVMInstructionClone(i);
-            for (k, &o) in ops.iter().enumerate() {
-                LLVMSetOperand(c, k as u32, o);
-            }
-            LLVMInsertIntoBuilder(self.b, c);
-            c
-        }
     }
 }
 

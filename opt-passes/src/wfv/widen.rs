@@ -261,7 +261,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// A scalar copy of `i` with its operands replaced by `ops`.
-    fn clone_scalar(&mut self, i: LLVMValueRef, ops: &[LLVMValueRef]) -> LLVMValueRef {
+    pub(super) fn clone_scalar(&mut self, i: LLVMValueRef, ops: &[LLVMValueRef]) -> LLVMValueRef {
         unsafe {
             let c = LLVMInstructionClone(i);
             for (k, &o) in ops.iter().enumerate() {

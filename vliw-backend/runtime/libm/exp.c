@@ -54,9 +54,8 @@ static inline float expf_fast(float x)
     float pe = fma32(kf, EXP_LHI, -p);
     float rhi = x - p;
     float rlo = fma32(kf, -EXP_LLO, -pe);
-    float r = rhi + rlo;
-    float bb = r - rhi;
-    float c = (rhi - (r - bb)) + (rlo - bb);
+    float r, c;
+    TWO_SUM(r, c, rhi, rlo);
     float q = r * r * (0.5f + r * (0x1.555556p-3f + r * (0x1.555556p-5f + r * 0x1.111112p-7f)));
     float ulo = c + q;
     int j = k & 31;
@@ -75,6 +74,8 @@ static inline float expf_fast(float x)
 }
 #endif
 
+/* e^x is positive: -1 says "cannot vouch" (a test on the sign is cheaper in
+ * the vector variant than the NaN test of FAST_THEN_ACCURATE). */
 float expf(float x)
 {
 #ifdef LIBM_FAST_FLOAT

@@ -290,6 +290,29 @@ int __fast_float(result r, float *out);
 #endif
 #endif
 
+/* Knuth's TwoSum in float: s + e == a + b exactly. */
+#define TWO_SUM(s, e, a, b)                                                                                            \
+    do {                                                                                                               \
+        float s_ = (a) + (b);                                                                                          \
+        float bb_ = s_ - (a);                                                                                          \
+        e = ((a) - (s_ - bb_)) + ((b) - bb_);                                                                          \
+        s = s_;                                                                                                        \
+    } while (0)
+
+/* The body of a float function with a fast path: its result unless it is a
+ * NaN (the fast path's "cannot vouch"), else the accurate path's. */
+#ifdef LIBM_FAST_FLOAT
+#define FAST_THEN_ACCURATE(fast, accurate, x)                                                                          \
+    do {                                                                                                               \
+        float y_ = fast(x);                                                                                            \
+        if (y_ == y_)                                                                                                  \
+            return y_;                                                                                                 \
+        return accurate(x);                                                                                            \
+    } while (0)
+#else
+#define FAST_THEN_ACCURATE(fast, accurate, x) return accurate(x)
+#endif
+
 /* The two phases of a function computing a result from core(args..., acc).
  * -DDSP_LIBM_ACCURATE_ONLY keeps only the second (the host tests build
  * libm both ways and check that the results are the same). */

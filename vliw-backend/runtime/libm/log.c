@@ -84,10 +84,11 @@ static inline float logf_fast(float x)
     float q3 = r2 * rhi * (0x1.555556p-2f + rhi * (-0.25f + rhi * (0x1.99999ap-3f + rhi * (-0x1.555556p-3f + rhi * 0x1.24924ap-3f))));
     float ef = (float)e;
     float a = ef * LOG_LHI;
-    float s1 = a + th, b1 = s1 - a, e1 = (a - (s1 - b1)) + (th - b1);
-    float s2 = s1 + rhi, b2 = s2 - s1, e2 = (s1 - (s2 - b2)) + (rhi - b2);
+    float s1, e1, s2, e2, s3, e3;
+    TWO_SUM(s1, e1, a, th);
+    TWO_SUM(s2, e2, s1, rhi);
     float h = -0.5f * r2;
-    float s3 = s2 + h, b3 = s3 - s2, e3 = (s2 - (s3 - b3)) + (h - b3);
+    TWO_SUM(s3, e3, s2, h);
     /* log1p(rhi + rlo) = log1p(rhi) + rlo (1 - rhi + rhi^2 - ...) */
     float small = ((e1 + e2) + e3) + (fma32(ef, LOG_LLO, tl) + (fma32(rlo, r2 - rhi, rlo) + fma32(-0.5f, r2e, q3)));
     float eps = asfloat(asu32(s3) & 0x7fffffffu) * 0x1p-35f;
@@ -98,15 +99,7 @@ static inline float logf_fast(float x)
 }
 #endif
 
-float logf(float x)
-{
-#ifdef LIBM_FAST_FLOAT
-    float y = logf_fast(x);
-    if (y == y)
-        return y;
-#endif
-    return logf_accurate(x);
-}
+float logf(float x) { FAST_THEN_ACCURATE(logf_fast, logf_accurate, x); }
 
 static result log2_core(double x, int acc)
 {

@@ -79,14 +79,6 @@ static const float sc_cos_lo[64] = {0x0.0p+0f, 0x1.e892920000000p-28f, 0x1.feeb9
 #define SC_P4 0x1.84698a0000000p-52f
 #define SC_INV 0x1.45f3060000000p+3f
 
-#define TWO_SUM(s, e, a, b)                                                                                            \
-    do {                                                                                                               \
-        float s_ = (a) + (b);                                                                                          \
-        float bb_ = s_ - (a);                                                                                          \
-        e = ((a) - (s_ - bb_)) + ((b) - bb_);                                                                          \
-        s = s_;                                                                                                        \
-    } while (0)
-
 /* sin x (want_cos 0) or cos x for |x| < 1024, or a NaN when the rounding
  * test cannot vouch for the result (about 0.05%): k = round(32x/pi),
  * r = x - k pi/32 as float-float (Cody-Waite with exact products and
@@ -140,25 +132,11 @@ static inline float sincosf_fast(float x, int want_cos)
         return asfloat(0x7fc00000u);
     return y1;
 }
+
+static inline float sinf_fast(float x) { return sincosf_fast(x, 0); }
+static inline float cosf_fast(float x) { return sincosf_fast(x, 1); }
 #endif
 
-float sinf(float x)
-{
-#ifdef LIBM_FAST_FLOAT
-    float y = sincosf_fast(x, 0);
-    if (y == y)
-        return y;
-#endif
-    return sinf_accurate(x);
-}
-
-float cosf(float x)
-{
-#ifdef LIBM_FAST_FLOAT
-    float y = sincosf_fast(x, 1);
-    if (y == y)
-        return y;
-#endif
-    return cosf_accurate(x);
-}
+float sinf(float x) { FAST_THEN_ACCURATE(sinf_fast, sinf_accurate, x); }
+float cosf(float x) { FAST_THEN_ACCURATE(cosf_fast, cosf_accurate, x); }
 float tanf(float x) { TWO_PHASE_FLOAT(tan_core, x); }
