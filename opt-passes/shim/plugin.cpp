@@ -33,6 +33,9 @@ static cl::opt<bool> DspWfvBoscc("dsp-wfv-boscc", cl::init(true),
 static cl::opt<bool> DspWfvMultiversion("dsp-wfv-multiversion", cl::init(true),
     cl::desc("dsp-wfv's scalar versions of blocks behind branches on superword conditions for one active lane (seed 001 section 2.2.2)"));
 
+static cl::opt<bool> DspWfvRestructure("dsp-wfv-restructure", cl::init(true),
+    cl::desc("dsp-wfv's instance restructuring of vec-function loops whose callee branches at its entry (seed 001 section 2.2.3)"));
+
 static cl::opt<bool> DspWfvAuto("dsp-wfv-auto", cl::init(false),
     cl::desc("dsp-wfv also vectorizes calls in loops to functions proven safe without directives"));
 
@@ -93,7 +96,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (DspWfv && Level != OptimizationLevel::O0)
-          MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + (DspWfvMultiversion ? "" : ";no-multiversion") + ">"));
+          MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + (DspWfvMultiversion ? "" : ";no-multiversion") + (DspWfvRestructure ? "" : ";no-restructure") + ">"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspMaskedTail)

@@ -302,6 +302,11 @@ pub fn opcode(i: LLVMValueRef) -> LLVMOpcode {
     unsafe { LLVMGetInstructionOpcode(i) }
 }
 
+/// The opcode of `v` if it is an instruction.
+pub fn opcode_of(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
+}
+
 /// An instruction builder positioned before an instruction, stamping new
 /// instructions with that instruction's debug location. Disposed on drop.
 pub struct Builder {

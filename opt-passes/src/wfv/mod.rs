@@ -8,7 +8,8 @@
 //! linearized control flow and divergent loops, §2.1.1–2.1.3), [`widen`]
 //! and [`memory`] (vector instructions, §2.1.4). Then [`vloop`] rewrites
 //! each `vec-function` loop to call the variants once per `lanes`
-//! iterations (§3.1). A function or loop that cannot be vectorized stays
+//! iterations (§3.1), after [`restructure`] regrouped its instances by
+//! its callee's branch (§2.2.3). A function or loop that cannot be vectorized stays
 //! scalar, with a remark saying why (`-Rpass-missed=wfv`).
 
 pub mod attrs;
@@ -20,6 +21,7 @@ pub mod mask;
 pub mod multiversion;
 pub mod memory;
 pub mod outer;
+pub mod restructure;
 pub mod variant;
 pub mod vloop;
 pub mod widen;
@@ -67,7 +69,7 @@ pub enum Level {
     All,
 }
 
-/// The pass's parameters: `dsp-wfv<naive|mem|all[;auto][;no-boscc][;no-multiversion]>`.
+/// The pass's parameters: `dsp-wfv<naive|mem|all[;auto][;no-boscc][;no-multiversion][;no-restructure]>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     pub level: Level,
@@ -77,11 +79,14 @@ pub struct Options {
     pub boscc: bool,
     /// Instance multiversioning behind them (§2.2.2; `no-multiversion` off).
     pub multiversion: bool,
+    /// Instance restructuring of `vec-function` loops at level `All`
+    /// (§2.2.3; `no-restructure` off).
+    pub restructure: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { level: Level::All, auto: false, boscc: true, multiversion: true }
+        Options { level: Level::All, auto: false, boscc: true, multiversion: true, restructure: true }
     }
 }
 
@@ -97,7 +102,8 @@ impl Options {
                 "auto" => o.auto = true,
                 "no-boscc" => o.boscc = false,
                 "no-multiversion" => o.multiversion = false,
-                _ => return Err(format!("dsp-wfv: unknown parameter '{p}' (expected naive, mem, all, auto, no-boscc or no-multiversion)")),
+                "no-restructure" => o.restructure = false,
+                _ => return Err(format!("dsp-wfv: unknown parameter '{p}' (expected naive, mem, all, auto, no-boscc, no-multiversion or no-restructure)")),
             }
         }
         Ok(o)
@@ -244,7 +250,24 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> Result<(bool, Vec<R
         // A loop inside one rewritten before it went with that loop's scalar copy.
         let live = ir::blocks(l.function).into_iter().any(|b| unsafe { LLVMGetBasicBlockTerminator(b) } == l.latches[0]);
         if live {
-            changed |= vloop::run(&cx, l, &variants, &mut remarks);
+            let first = remarks.len();
+            if opts.restructure && opts.level == Level::All && opts.boscc {
+                if let Some(regrouped) = restructure::run(&cx, l, &variants, &mut remarks) {
+                    changed = true;
+                    vloop::run(&cx, &regrouped, &variants, &mut remarks);
+                }
+            }
+            let mine = remarks.len();
+            if vloop::run(&cx, l, &variants, &mut remarks) {
+                changed = true;
+                // The scalar loop went, and with it the anchor of a remark on it.
+                let anchor = remarks[remarks.len() - 1].at;
+                for r in &mut remarks[first..mine] {
+                    if r.at == l.latches[0] {
+                        r.at = anchor;
+                    }
+                }
+            }
         }
     }
     Ok((changed, remarks))

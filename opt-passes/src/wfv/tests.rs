@@ -150,3 +150,98 @@ fn one_active_lane_runs_the_scalar_version() {
     let (off, text) = analysis_with(Options { multiversion: false, ..Options::default() });
     assert!(off.contains("(0 with a scalar version") && !text.contains("wfv.mv."), "{off}");
 }
+
+/// A `vec-function` loop calling `@sh`, which branches at its entry on its
+/// varying argument with a loop on each side (`;STORE` marks where a store
+/// in the callee can go).
+const DIVERGENT: &str = r#"
+target datalayout = "e-p:32:32-i64:64-n32"
+@flag = global i32 0
+define float @sh(float %x, i32 %k) "dsp-vec-function"="args(2) uniform(1) nomask" {
+entry:
+  %c = fcmp ogt float %x, 5.000000e-01
+  br i1 %c, label %t, label %f
+t:
+  %i = phi i32 [ 0, %entry ], [ %i1, %t ]
+  %r = phi float [ %x, %entry ], [ %r1, %t ]
+  %a = fmul float %r, 7.500000e-01
+  %b = fadd float %a, 1.250000e-01
+  %r1 = fmul float %b, %b
+  %i1 = add i32 %i, 1
+  %d = icmp slt i32 %i1, %k
+  br i1 %d, label %t, label %j
+f:
+  %u = phi i32 [ 0, %entry ], [ %u1, %f ]
+  %s = phi float [ %x, %entry ], [ %s1, %f ]
+  %e = fsub float %s, 2.500000e-01
+  %g = fmul float %e, %e
+  %s1 = fadd float %g, %s
+  ;STORE
+  %u1 = add i32 %u, 1
+  %h = icmp slt i32 %u1, %k
+  br i1 %h, label %f, label %j
+j:
+  %o = phi float [ %r1, %t ], [ %s1, %f ]
+  ret float %o
+}
+define void @run(ptr noalias %in, ptr noalias %out, i32 %n, i32 %k) {
+entry:
+  %c0 = icmp sgt i32 %n, 0
+  br i1 %c0, label %pre, label %exit
+pre:
+  br label %l
+l:
+  %i = phi i32 [ 0, %pre ], [ %i1, %l ]
+  %pa = getelementptr float, ptr %in, i32 %i
+  %x = load float, ptr %pa
+  %y = call float @sh(float %x, i32 %k)
+  %po = getelementptr float, ptr %out, i32 %i
+  store float %y, ptr %po
+  %i1 = add i32 %i, 1
+  %d = icmp slt i32 %i1, %n
+  br i1 %d, label %l, label %exit, !llvm.loop !0
+exit:
+  ret void
+}
+!0 = distinct !{!0, !1}
+!1 = !{!"dsp.vec_function.loop", !"simd"}
+"#;
+
+fn restructure_with(ir: &str, opts: Options) -> (Vec<Remark>, String) {
+    let t = TestModule::parse(ir);
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let (_, remarks) = run(t.m, &crate::caps::Caps::new(&m), &opts).unwrap();
+    let text = t.text();
+    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (remarks, text)
+}
+
+#[test]
+fn instances_are_regrouped_by_the_callees_entry_branch() {
+    let (remarks, text) = restructure_with(DIVERGENT, Options::default());
+    let passed = |r: &Remark, what: &str| r.kind == RemarkKind::Passed && r.msg.contains(what);
+    assert!(remarks.iter().any(|r| passed(r, "restructured: instances regrouped by the branch at the entry of 'sh' in blocks of 64")), "{remarks:?}");
+    // The classification is vectorized whole, the compaction scatters the
+    // permutation, the loop over it gathers and scatters, and the rest of
+    // the iterations stay in the original loop (vectorized too).
+    assert_eq!(remarks.iter().filter(|r| passed(r, "vec-function loop vectorized")).count(), 2, "{remarks:?}");
+    assert!(text.contains("wfv.perm") && text.contains("wfv.side") && text.contains("wfv.rs.compact"), "{text}");
+    assert!(text.contains("call void @llvm.masked.scatter.v16i32"), "{text}");
+    assert!(text.contains("call <16 x float> @llvm.masked.gather.v16f32"), "{text}");
+    assert!(text.contains("call i32 @llvm.ctpop.i32"), "{text}");
+    // Switched off: no regrouping.
+    let (remarks, text) = restructure_with(DIVERGENT, Options { restructure: false, ..Options::default() });
+    assert!(!text.contains("wfv.perm"), "{text}");
+    assert!(!remarks.iter().any(|r| r.msg.contains("restructured")), "{remarks:?}");
+}
+
+#[test]
+fn a_callee_that_writes_memory_is_not_regrouped() {
+    let ir = DIVERGENT.replace(";STORE", "store i32 1, ptr @flag");
+    let (remarks, text) = restructure_with(&ir, Options::default());
+    assert!(!text.contains("wfv.perm"), "{text}");
+    assert!(
+        remarks.iter().any(|r| r.kind == RemarkKind::Missed && r.msg.contains("not restructured: 'sh' writes memory")),
+        "{remarks:?}"
+    );
+}

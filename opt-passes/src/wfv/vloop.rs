@@ -97,92 +97,13 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
         return Err("the lane count is not a power of two".into());
     }
     let cfg = Cfg::new(f);
-    let latch = cfg.index[&unsafe { LLVMGetInstructionParent(latch_term) }];
-    let lp = cfg.loops().into_iter().find(|lp| lp.latches.contains(&latch)).ok_or("not a natural loop")?;
-    let h = lp.header;
-    // A call to a function with a vector variant.
-    let calls_variant = (0..cfg.blocks.len()).filter(|&b| lp.contains(b)).flat_map(|b| ir::instructions(cfg.blocks[b])).any(|i| {
-        ir::opcode(i) == O::LLVMCall && variants.contains_key(&unsafe { LLVMGetCalledValue(i) })
-    });
+    let sh = shape(&cfg, latch_term)?;
+    let calls_variant = sh.calls(&cfg, variants);
     if goal == Goal::Calls && !calls_variant {
         return Err("it calls no function with a vector variant (inlined, or not vectorized)".into());
     }
-    if lp.latches.len() != 1 {
-        return Err("it has several latches".into());
-    }
-    let outside: Vec<usize> = cfg.preds[h].iter().copied().filter(|&p| !lp.contains(p)).collect();
-    let [pre] = outside[..] else { return Err("it has no single preheader".into()) };
-    let pre_term = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[pre]) };
-    if ir::opcode(pre_term) != O::LLVMBr || unsafe { LLVMIsConditional(pre_term) } != 0 {
-        return Err("its preheader does not branch to it unconditionally".into());
-    }
-    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b) && b != latch) {
-        if cfg.succs[b].iter().any(|&s| !lp.contains(s)) {
-            return Err("it has an exit other than its latch".into());
-        }
-    }
-    let t = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[latch]) };
-    if ir::opcode(t) != O::LLVMBr || unsafe { LLVMIsConditional(t) } == 0 {
-        return Err("its latch does not end in a conditional branch".into());
-    }
-    let (s0, s1) = unsafe { (LLVMGetSuccessor(t, 0), LLVMGetSuccessor(t, 1)) };
-    let (continue_if, exit) = if s0 == cfg.blocks[h] { (true, s1) } else { (false, s0) };
-    if ir::instructions(exit).first().is_some_and(|&i| ir::opcode(i) == O::LLVMPHI) {
-        return Err("its exit block has phis".into());
-    }
-    // The induction variable.
-    let phis: Vec<LLVMValueRef> = ir::instructions(cfg.blocks[h]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
-    let [iv] = phis[..] else { return Err("it carries values from one iteration to the next besides its counter".into()) };
-    let incoming = |blk: usize| unsafe {
-        (0..LLVMCountIncoming(iv)).find(|&j| LLVMGetIncomingBlock(iv, j) == cfg.blocks[blk]).map(|j| LLVMGetIncomingValue(iv, j))
-    };
-    let (start, next) = (incoming(pre).ok_or("internal: iv")?, incoming(latch).ok_or("internal: iv")?);
-    let ity = unsafe { LLVMTypeOf(iv) };
-    let is_step = ir::opcode(next) == O::LLVMAdd && unsafe {
-        let (a, b) = (LLVMGetOperand(next, 0), LLVMGetOperand(next, 1));
-        (a == iv && ir::const_u64(b) == Some(1)) || (b == iv && ir::const_u64(a) == Some(1))
-    };
-    if !is_step || unsafe { LLVMGetTypeKind(ity) } != inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind {
-        return Err("its counter does not step by 1".into());
-    }
-    let cond = unsafe { LLVMGetCondition(t) };
-    if ir::opcode(cond) != O::LLVMICmp {
-        return Err("its exit test is not a compare of its counter".into());
-    }
-    let (a, b) = unsafe { (LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1)) };
-    let mut pred = unsafe { LLVMGetICmpPredicate(cond) };
-    // The incremented counter against the bound, or (as InstCombine leaves
-    // `i + 1 <= m` in a loop known to run) the counter itself against
-    // `m`, tested for equality: the bound is then `m + 1`.
-    let mut plus_one = false;
-    let n = if a == next {
-        b
-    } else if b == next {
-        pred = swap(pred);
-        a
-    } else if a == iv || b == iv {
-        plus_one = true;
-        if a == iv { b } else { a }
-    } else {
-        return Err("its exit test does not compare the incremented counter".into());
-    };
-    let defined_inside = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() } && cfg.index.get(&unsafe { LLVMGetInstructionParent(v) }).is_some_and(|&x| lp.contains(x));
-    if defined_inside(n) {
-        return Err("its bound changes in the loop".into());
-    }
-    if !continue_if {
-        pred = invert(pred);
-    }
-    if !matches!(pred, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) || plus_one && pred != P::LLVMIntNE {
-        return Err(format!("its exit test ({pred:?}) is not one of <, != on the counter"));
-    }
-    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b)) {
-        for i in ir::instructions(cfg.blocks[b]) {
-            if ir::users(i).iter().any(|&u| !defined_inside(u)) {
-                return Err("a value computed in it is used after it".into());
-            }
-        }
-    }
+    let Shape { ref lp, latch, h, pre_term, exit, iv, start, next, ity, .. } = sh;
+    let t = latch_term;
     // Vectorize the body.
     let region: Vec<bool> = lp.body.clone();
     let nest = Nest::new(&cfg, &region, Some(h))?;
@@ -200,18 +121,8 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     let c = |v: i64| unsafe { LLVMConstInt(ity, v as u64, 1) };
     let check = e.new_block("wfv.check");
     e.at_end(check);
-    let (tc, vtc) = unsafe {
-        let n = if plus_one { LLVMBuildAdd(b, n, c(1), nm()) } else { n };
-        let diff = LLVMBuildSub(b, n, start, nm());
-        let tc = match pred {
-            P::LLVMIntNE => diff,
-            p => {
-                let gt = LLVMBuildICmp(b, if p == P::LLVMIntSLT { P::LLVMIntSGT } else { P::LLVMIntUGT }, n, start, nm());
-                LLVMBuildSelect(b, gt, diff, c(1), nm())
-            }
-        };
-        (tc, LLVMBuildAnd(b, tc, c(-(cx.lanes as i64)), nm()))
-    };
+    let tc = sh.trip_count(b);
+    let vtc = unsafe { LLVMBuildAnd(b, tc, c(-(cx.lanes as i64)), nm()) };
     let head = e.new_block("wfv.vloop");
     let vexit = e.new_block("wfv.vloop.end");
     unsafe {
@@ -320,6 +231,137 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     }
     let names: Vec<String> = variants.values().flatten().map(|c| ir::value_name(c.func)).filter(|n| !n.contains("xM")).collect();
     Ok((calls, names.join("', '"), latch_term))
+}
+
+/// A loop `vloop` can rewrite: rotated, one preheader and one latch (its
+/// only exit), a counter stepping by 1 its only header phi, an exit test
+/// `<` or `!=` against a loop invariant, no value used after it.
+pub(super) struct Shape {
+    pub lp: crate::cfg::Loop,
+    pub latch: usize,
+    pub h: usize,
+    /// The preheader's (unconditional) branch.
+    pub pre_term: LLVMValueRef,
+    pub exit: LLVMBasicBlockRef,
+    /// The counter (the header phi), its start and its increment.
+    pub iv: LLVMValueRef,
+    pub start: LLVMValueRef,
+    pub next: LLVMValueRef,
+    pub ity: LLVMTypeRef,
+    /// The bound, and the predicate the loop continues under.
+    pub n: LLVMValueRef,
+    pub pred: P,
+    /// The bound is `n + 1` (`iv != n` tested on the counter itself).
+    pub plus_one: bool,
+}
+
+impl Shape {
+    /// Whether the loop calls a function with a vector variant.
+    pub fn calls(&self, cfg: &Cfg, variants: &HashMap<LLVMValueRef, Vec<Callee>>) -> bool {
+        (0..cfg.blocks.len()).filter(|&b| self.lp.contains(b)).flat_map(|b| ir::instructions(cfg.blocks[b])).any(|i| {
+            ir::opcode(i) == O::LLVMCall && variants.contains_key(&unsafe { LLVMGetCalledValue(i) })
+        })
+    }
+
+    /// Emits the trip count at `b`'s position.
+    pub fn trip_count(&self, b: LLVMBuilderRef) -> LLVMValueRef {
+        let c = |v: i64| unsafe { LLVMConstInt(self.ity, v as u64, 1) };
+        unsafe {
+            let n = if self.plus_one { LLVMBuildAdd(b, self.n, c(1), nm()) } else { self.n };
+            let diff = LLVMBuildSub(b, n, self.start, nm());
+            match self.pred {
+                P::LLVMIntNE => diff,
+                p => {
+                    let gt = LLVMBuildICmp(b, if p == P::LLVMIntSLT { P::LLVMIntSGT } else { P::LLVMIntUGT }, n, self.start, nm());
+                    LLVMBuildSelect(b, gt, diff, c(1), nm())
+                }
+            }
+        }
+    }
+}
+
+/// The shape of the loop whose latch ends in `latch_term`, or why it has none.
+pub(super) fn shape(cfg: &Cfg, latch_term: LLVMValueRef) -> R<Shape> {
+    let latch = cfg.index[&unsafe { LLVMGetInstructionParent(latch_term) }];
+    let lp = cfg.loops().into_iter().find(|lp| lp.latches.contains(&latch)).ok_or("not a natural loop")?;
+    let h = lp.header;
+    if lp.latches.len() != 1 {
+        return Err("it has several latches".into());
+    }
+    let outside: Vec<usize> = cfg.preds[h].iter().copied().filter(|&p| !lp.contains(p)).collect();
+    let [pre] = outside[..] else { return Err("it has no single preheader".into()) };
+    let pre_term = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[pre]) };
+    if ir::opcode(pre_term) != O::LLVMBr || unsafe { LLVMIsConditional(pre_term) } != 0 {
+        return Err("its preheader does not branch to it unconditionally".into());
+    }
+    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b) && b != latch) {
+        if cfg.succs[b].iter().any(|&s| !lp.contains(s)) {
+            return Err("it has an exit other than its latch".into());
+        }
+    }
+    let t = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[latch]) };
+    if ir::opcode(t) != O::LLVMBr || unsafe { LLVMIsConditional(t) } == 0 {
+        return Err("its latch does not end in a conditional branch".into());
+    }
+    let (s0, s1) = unsafe { (LLVMGetSuccessor(t, 0), LLVMGetSuccessor(t, 1)) };
+    let (continue_if, exit) = if s0 == cfg.blocks[h] { (true, s1) } else { (false, s0) };
+    if ir::instructions(exit).first().is_some_and(|&i| ir::opcode(i) == O::LLVMPHI) {
+        return Err("its exit block has phis".into());
+    }
+    // The induction variable.
+    let phis: Vec<LLVMValueRef> = ir::instructions(cfg.blocks[h]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
+    let [iv] = phis[..] else { return Err("it carries values from one iteration to the next besides its counter".into()) };
+    let incoming = |blk: usize| unsafe {
+        (0..LLVMCountIncoming(iv)).find(|&j| LLVMGetIncomingBlock(iv, j) == cfg.blocks[blk]).map(|j| LLVMGetIncomingValue(iv, j))
+    };
+    let (start, next) = (incoming(pre).ok_or("internal: iv")?, incoming(latch).ok_or("internal: iv")?);
+    let ity = unsafe { LLVMTypeOf(iv) };
+    let is_step = ir::opcode(next) == O::LLVMAdd && unsafe {
+        let (a, b) = (LLVMGetOperand(next, 0), LLVMGetOperand(next, 1));
+        (a == iv && ir::const_u64(b) == Some(1)) || (b == iv && ir::const_u64(a) == Some(1))
+    };
+    if !is_step || unsafe { LLVMGetTypeKind(ity) } != inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind {
+        return Err("its counter does not step by 1".into());
+    }
+    let cond = unsafe { LLVMGetCondition(t) };
+    if ir::opcode(cond) != O::LLVMICmp {
+        return Err("its exit test is not a compare of its counter".into());
+    }
+    let (a, b) = unsafe { (LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1)) };
+    let mut pred = unsafe { LLVMGetICmpPredicate(cond) };
+    // The incremented counter against the bound, or (as InstCombine leaves
+    // `i + 1 <= m` in a loop known to run) the counter itself against
+    // `m`, tested for equality: the bound is then `m + 1`.
+    let mut plus_one = false;
+    let n = if a == next {
+        b
+    } else if b == next {
+        pred = swap(pred);
+        a
+    } else if a == iv || b == iv {
+        plus_one = true;
+        if a == iv { b } else { a }
+    } else {
+        return Err("its exit test does not compare the incremented counter".into());
+    };
+    let defined_inside = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() } && cfg.index.get(&unsafe { LLVMGetInstructionParent(v) }).is_some_and(|&x| lp.contains(x));
+    if defined_inside(n) {
+        return Err("its bound changes in the loop".into());
+    }
+    if !continue_if {
+        pred = invert(pred);
+    }
+    if !matches!(pred, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) || plus_one && pred != P::LLVMIntNE {
+        return Err(format!("its exit test ({pred:?}) is not one of <, != on the counter"));
+    }
+    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b)) {
+        for i in ir::instructions(cfg.blocks[b]) {
+            if ir::users(i).iter().any(|&u| !defined_inside(u)) {
+                return Err("a value computed in it is used after it".into());
+            }
+        }
+    }
+    Ok(Shape { lp, latch, h, pre_term, exit, iv, start, next, ity, n, pred, plus_one })
 }
 
 fn swap(p: P) -> P {

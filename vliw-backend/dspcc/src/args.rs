@@ -220,6 +220,9 @@ pub struct Options {
     /// `-fno-vec-function-multiversion`: no scalar versions of those blocks
     /// for one active lane (seed 001 §2.2.2).
     pub no_multiversion: bool,
+    /// `-fno-vec-function-restructure`: no instance restructuring of
+    /// `vec-function` loops (seed 001 §2.2.3).
+    pub no_restructure: bool,
     /// `--modulo-scheduler=sms|ims|ilp`.
     pub modulo_scheduler: Option<String>,
     /// `--ilp-time-limit=SECONDS`, as given.
@@ -269,6 +272,7 @@ impl Default for Options {
             vec_function_opt: None,
             no_boscc: false,
             no_multiversion: false,
+            no_restructure: false,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -431,6 +435,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-vec-function-boscc" => o.no_boscc = true,
             "-fvec-function-multiversion" => o.no_multiversion = false,
             "-fno-vec-function-multiversion" => o.no_multiversion = true,
+            "-fvec-function-restructure" => o.no_restructure = false,
+            "-fno-vec-function-restructure" => o.no_restructure = true,
             "-fvec-function=auto" => {
                 o.vec_function = true;
                 o.vec_function_auto = true;
@@ -594,6 +600,9 @@ OPTIONS:
   -fvec-function-multiversion -fno-vec-function-multiversion
                                            behind them, a scalar version of the block for one active lane
                                            (instance multiversioning) on (default) or off
+  -fvec-function-restructure -fno-vec-function-restructure
+                                           instances of a vec-function loop regrouped by their callee's
+                                           entry branch (instance restructuring) on (default) or off
   --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
   -floop-strength-reduce -fno-loop-strength-reduce
                                            LLVM's loop strength reduction before selection (on from -O1)

@@ -333,6 +333,9 @@ impl Planner<'_> {
         if self.o.no_multiversion {
             v.extend(["-mllvm".to_string(), "-dsp-wfv-multiversion=false".to_string()]);
         }
+        if self.o.no_restructure {
+            v.extend(["-mllvm".to_string(), "-dsp-wfv-restructure=false".to_string()]);
+        }
         v
     }
 

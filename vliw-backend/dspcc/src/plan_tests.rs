@@ -205,6 +205,7 @@ fn function_vectorizer_options_reach_the_plugin() {
     assert!(!jobs("-O2 -c x.c")[0].1.iter().any(|a| a.starts_with("-dsp-wfv")));
     assert!(has(&jobs("-O2 -fno-vec-function-boscc -c x.c")[0].1, &["-mllvm", "-dsp-wfv-boscc=false"]));
     assert!(has(&jobs("-O2 -fno-vec-function-multiversion -c x.c")[0].1, &["-mllvm", "-dsp-wfv-multiversion=false"]));
+    assert!(has(&jobs("-O2 -fno-vec-function-restructure -c x.c")[0].1, &["-mllvm", "-dsp-wfv-restructure=false"]));
     assert!(plan_for("-fvec-function-opt=fast -c x.c").is_err());
     assert!(plan_for("-fvec-function=manual -c x.c").is_err());
 }

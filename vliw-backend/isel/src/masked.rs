@@ -153,6 +153,30 @@ fn word_indices(fx: &mut Fx, ptrs: V, masks: Option<&[Reg]>, spare: Reg, file: R
     Ok(out)
 }
 
+/// The base register and index vectors of an unmasked gather's or
+/// scatter's pointers `gep T, ptr %base, <n x i32> %idx` with a 4-byte `T`
+/// (the machine's form: no pointer vector to build and divide by 4).
+fn base_index(fx: &mut Fx, ptrs: V, unmasked: bool, chunks: u32) -> Result<Option<(Reg, Vec<Reg>)>, String> {
+    use crate::llvm::{Op, TyKind};
+    if !unmasked || ptrs.opcode() != Some(Op::LLVMGetElementPtr) || ptrs.num_operands() != 2 {
+        return Ok(None);
+    }
+    let (base, idx) = (ptrs.operand(0), ptrs.operand(1));
+    if matches!(base.ty().kind(), TyKind::Vector(..)) || fx.dl.alloc_size(ptrs.gep_source_type()) != 4 {
+        return Ok(None);
+    }
+    let TyKind::Vector(e, _) = idx.ty().kind() else { return Ok(None) };
+    if Fx::int_bits(e) != Some(32) {
+        return Ok(None);
+    }
+    let Val::N(ix) = fx.val(idx)? else { return Ok(None) };
+    if ix.len() != chunks as usize {
+        return Ok(None);
+    }
+    let b = fx.reg(base)?;
+    Ok(Some((b, ix)))
+}
+
 /// The mask chunks of a masked operation, or `None` when it is all ones.
 fn mask_or_all(fx: &mut Fx, m: V, chunks: u32) -> Result<Option<Vec<Reg>>, String> {
     let all = m.is_constant() && !m.is_undef() && (0..crate::vector::vec_info(m.ty())?.1).all(|k| m.aggregate_element(k).and_then(|e| e.const_int()).is_some_and(|(v, _)| v & 1 == 1));
@@ -169,10 +193,15 @@ fn gather(fx: &mut Fx, i: V) -> Result<(), String> {
         return Err("a gather of other than aligned 32-bit elements is not supported".into());
     }
     let masks = mask_or_all(fx, i.operand(2), chunks)?;
-    let sp = Reg::Phys(fx.sp()?);
-    let idx = word_indices(fx, i.operand(0), masks.as_deref(), sp, file, chunks)?;
-    let int = fx.addr_file()?;
-    let zero = fx.imm(0, int)?;
+    let (zero, idx) = match base_index(fx, i.operand(0), masks.is_none(), chunks)? {
+        Some(bi) => bi,
+        None => {
+            let sp = Reg::Phys(fx.sp()?);
+            let idx = word_indices(fx, i.operand(0), masks.as_deref(), sp, file, chunks)?;
+            let int = fx.addr_file()?;
+            (fx.imm(0, int)?, idx)
+        }
+    };
     let pass = i.operand(3);
     let keep_pass = masks.is_some() && !pass.is_undef();
     let pass_val = if keep_pass { Some(fx.val(pass)?) } else { None };
@@ -209,9 +238,14 @@ fn scatter(fx: &mut Fx, i: V) -> Result<(), String> {
         }
         None => Reg::Phys(fx.sp()?),
     };
-    let idx = word_indices(fx, i.operand(1), masks.as_deref(), spare, file, chunks)?;
-    let int = fx.addr_file()?;
-    let zero = fx.imm(0, int)?;
+    let (zero, idx) = match base_index(fx, i.operand(1), masks.is_none(), chunks)? {
+        Some(bi) => bi,
+        None => {
+            let idx = word_indices(fx, i.operand(1), masks.as_deref(), spare, file, chunks)?;
+            let int = fx.addr_file()?;
+            (fx.imm(0, int)?, idx)
+        }
+    };
     for c in 0..chunks as usize {
         let args = [A::R(zero), A::R(idx[c]), A::R(vals[c])];
         if !TYS.iter().any(|&ty| fx.try_op(SemOp::Scatter, Some(ty), None, None, &args).is_some()) {

@@ -14,7 +14,7 @@ use std::time::Instant;
 use clap::Parser;
 use dsp_bench::report::Check;
 use dsp_bench::runner::{load_machines, parallel, tool_dir};
-use dsp_bench::wfv::{self, Config, Job, Program, Setup, FIG5, PROGRAMS, TABLE2};
+use dsp_bench::wfv::{self, Config, Job, Program, Setup, FIG5, PROGRAMS, RESTRUCTURE, TABLE2};
 use dsp_bench::wfv_report::{render, ProgramRow};
 
 #[derive(Parser)]
@@ -70,6 +70,12 @@ const TABLES: &[Table] = &[
         configs: FIG5,
         baseline: 3,
         member: |p| p.fig5,
+    },
+    Table {
+        title: "Instance restructuring (seed 001 §2.2.3): All without it (All-RS) and All; speedups over Scalar",
+        configs: RESTRUCTURE,
+        baseline: 0,
+        member: |p| p.restructure,
     },
 ];
 
