@@ -1,0 +1,136 @@
+//! Extraction: the cheapest program an e-graph holds.
+//!
+//! - Greedy bottom-up (egg's `Extractor`): each class's cheapest node by
+//!   tree cost. Fast, but a value used twice counts twice, so it can miss a
+//!   shared subterm (a broadcast reused by four multiply-adds).
+//! - Optimal (an integer program solved by CBC through good_lp, for small
+//!   e-graphs under a time cap): one node per used class, a chosen node's
+//!   children used, an order on the classes that forbids cycles, and the sum
+//!   of the chosen nodes' costs (each shared node once) minimal. At the cap
+//!   CBC's best solution so far is used if it is one; else the greedy one.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use egg::{EGraph, Extractor, Id, Language, RecExpr};
+use good_lp::{constraint, variable, Expression, ProblemVariables, Solution, SolverModel, Variable};
+
+use crate::cost::{dag_cost, IsaCost};
+use crate::lang::VecLang;
+
+/// Which extractor produced a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extracted {
+    Greedy,
+    /// The integer program's optimum.
+    Optimal,
+    /// The integer program's best solution at its time cap (better than greedy).
+    OptimalCapped,
+}
+
+impl Extracted {
+    pub fn name(self) -> &'static str {
+        match self {
+            Extracted::Greedy => "greedy",
+            Extracted::Optimal => "optimal (ILP)",
+            Extracted::OptimalCapped => "ILP at its time cap",
+        }
+    }
+}
+
+/// The greedy extraction of `root`.
+pub fn greedy(egraph: &EGraph<VecLang, ()>, root: Id, cost: &IsaCost) -> RecExpr<VecLang> {
+    Extractor::new(egraph, cost.clone()).find_best(root).1
+}
+
+/// The integer program's extraction of `root`, or `None` (too large, no
+/// solution in time, or the solver failed); with whether it is proven optimal.
+pub fn optimal(egraph: &EGraph<VecLang, ()>, root: Id, cost: &IsaCost, cap: Duration, max_nodes: usize) -> Option<(RecExpr<VecLang>, bool)> {
+    let root = egraph.find(root);
+    let classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
+    let nodes: usize = egraph.classes().map(|c| c.nodes.len()).sum();
+    if nodes > max_nodes {
+        return None;
+    }
+    let ci: HashMap<Id, usize> = classes.iter().enumerate().map(|(k, &c)| (c, k)).collect();
+    let mut vars = ProblemVariables::new();
+    let used: Vec<Variable> = classes.iter().map(|_| vars.add(variable().binary())).collect();
+    let order: Vec<Variable> = classes.iter().map(|_| vars.add(variable().min(0.0).max(classes.len() as f64))).collect();
+    // (class, node, variable) for every node of finite cost.
+    let mut pick: Vec<(usize, VecLang, Variable)> = Vec::new();
+    for (k, &c) in classes.iter().enumerate() {
+        for n in &egraph[c].nodes {
+            if cost.node(n).is_finite() {
+                pick.push((k, n.clone(), vars.add(variable().binary())));
+            }
+        }
+    }
+    let mut objective = Expression::from(0.0);
+    for (_, n, x) in &pick {
+        objective += cost.node(n) * *x;
+    }
+    let mut model = vars.minimise(objective).using(good_lp::solvers::coin_cbc::coin_cbc);
+    model.set_parameter("log", "0");
+    model.set_parameter("seconds", &format!("{:.3}", cap.as_secs_f64()));
+    model.set_parameter("threads", "1");
+    model.add_constraint(constraint!(used[ci[&root]] == 1.0));
+    let big = classes.len() as f64 + 1.0;
+    for (k, _) in classes.iter().enumerate() {
+        let mut sum = Expression::from(0.0);
+        for (kk, _, x) in &pick {
+            if *kk == k {
+                sum += *x;
+            }
+        }
+        model.add_constraint(constraint!(sum == used[k]));
+    }
+    for (k, n, x) in &pick {
+        for child in n.children() {
+            let d = ci[&egraph.find(*child)];
+            model.add_constraint(constraint!(*x <= used[d]));
+            // No cycles: a chosen node's class comes after its children's.
+            model.add_constraint(constraint!(order[*k] - order[d] + big * (1.0 - *x) >= 1.0));
+        }
+    }
+    let solution = model.solve().ok()?;
+    let proven = matches!(solution.status(), good_lp::SolutionStatus::Optimal);
+    // Rebuild the program from the chosen nodes.
+    let chosen: HashMap<usize, VecLang> = pick.iter().filter(|(_, _, x)| solution.value(*x) > 0.5).map(|(k, n, _)| (*k, n.clone())).collect();
+    let mut out = RecExpr::default();
+    let mut made: HashMap<usize, Id> = HashMap::new();
+    build(egraph, &ci, &chosen, ci[&root], &mut out, &mut made, 0)?;
+    let _ = dag_cost;
+    Some((out, proven))
+}
+
+fn build(
+    egraph: &EGraph<VecLang, ()>,
+    ci: &HashMap<Id, usize>,
+    chosen: &HashMap<usize, VecLang>,
+    k: usize,
+    out: &mut RecExpr<VecLang>,
+    made: &mut HashMap<usize, Id>,
+    depth: usize,
+) -> Option<Id> {
+    if let Some(&id) = made.get(&k) {
+        return Some(id);
+    }
+    if depth > ci.len() {
+        return None; // a cycle: not a solution
+    }
+    let n = chosen.get(&k)?.clone();
+    let mut failed = false;
+    let node = n.map_children(|c| {
+        let d = ci[&egraph.find(c)];
+        build(egraph, ci, chosen, d, out, made, depth + 1).unwrap_or_else(|| {
+            failed = true;
+            c
+        })
+    });
+    if failed {
+        return None;
+    }
+    let id = out.add(node);
+    made.insert(k, id);
+    Some(id)
+}

@@ -1,0 +1,19 @@
+//! Instruction selection by equality saturation (seed 004): the vector
+//! DSL ([`lang`], with its interpreter [`eval`]), the machine as the DSL
+//! sees it ([`target`]), rewrite rules derived from the `.isa` ([`rules`]),
+//! costs from its instructions ([`cost`]), bounded saturation
+//! ([`saturate`]) and greedy or optimal extraction ([`extract`]).
+//!
+//! This crate knows nothing of LLVM: the pass in `opt-passes` lifts loop
+//! bodies into the DSL and lowers the extracted programs back to IR.
+
+pub mod cost;
+pub mod eval;
+pub mod extract;
+pub mod lang;
+pub mod rules;
+pub mod saturate;
+pub mod target;
+
+#[cfg(test)]
+mod tests;
