@@ -16,6 +16,7 @@ use crate::target::{Opnd, Target};
 #[derive(Clone, Debug)]
 pub struct IsaCost {
     scalar: [f64; 4],
+    smac: f64,
     vector: [f64; 4],
     vector_s: [f64; 3],
     mac: f64,
@@ -25,6 +26,7 @@ pub struct IsaCost {
     reduce: f64,
     extract: f64,
     insert: f64,
+    insert1: f64,
 }
 
 const INF: f64 = f64::INFINITY;
@@ -45,6 +47,7 @@ impl IsaCost {
         let insert = if insert.is_finite() { insert } else { 2.0 * c(t.find(SemOp::Store, None, &[S, Imm, S])).min(8.0) };
         IsaCost {
             scalar: [s2(SemOp::Add), s2(SemOp::Sub), s2(SemOp::Mul), sneg],
+            smac: c(t.find(SemOp::Mac, Some(S), &[S, S, S])).min(s2(SemOp::Mul) + s2(SemOp::Add)),
             vector: [v2(SemOp::Add), v2(SemOp::Sub), v2(SemOp::Mul), vneg],
             vector_s: [vs(SemOp::Add), vs(SemOp::Mul), c(t.find(SemOp::Mac, Some(V), &[V, S, V]))],
             get: c(t.find(SemOp::Load, Some(S), &[S, Imm])),
@@ -53,6 +56,7 @@ impl IsaCost {
             reduce: c(t.find(SemOp::ReduceAdd, Some(S), &[V])),
             extract: c(t.find(SemOp::Extract, Some(S), &[V, S])),
             insert: insert * t.lanes as f64,
+            insert1: insert,
             mac: c(t.find(SemOp::Mac, Some(V), &[V, V, V])),
         }
     }
@@ -61,7 +65,8 @@ impl IsaCost {
     pub fn node(&self, n: &VecLang) -> f64 {
         use VecLang::*;
         match n {
-            Num(_) | Symbol(_) | List(_) => 0.0,
+            Num(_) | Symbol(_) | List(_) | Arg(_) => 0.0,
+            Mac(_) => self.smac,
             Add(_) => self.scalar[0],
             Sub(_) => self.scalar[1],
             Mul(_) => self.scalar[2],
@@ -79,6 +84,7 @@ impl IsaCost {
             VecMulS(_) => self.vector_s[1],
             VecMacS(_) => self.vector_s[2],
             Broadcast(_) => self.broadcast,
+            Insert(_) => self.insert1,
             VecLoad(_) => self.load,
         }
     }

@@ -19,7 +19,8 @@ pub enum Val {
     List(Vec<Val>),
 }
 
-/// The inputs: each array's elements as raw bits.
+/// The inputs: each array's elements as raw bits; a scalar input `(arg s)`
+/// is element 0 of the array named `s`.
 pub type Inputs = HashMap<Symbol, Vec<u32>>;
 
 /// Evaluates `e` (its last node is the root) for element type `elem` and `lanes` lanes.
@@ -94,6 +95,8 @@ fn node(n: &VecLang, elem: Elem, lanes: usize, inputs: &Inputs, vals: &[Val]) ->
         L::Sub([a, b]) => Val::S(sub(elem, s(*a)?, s(*b)?)),
         L::Mul([a, b]) => Val::S(mul(elem, s(*a)?, s(*b)?)),
         L::Neg(a) => Val::S(neg(elem, s(*a)?)),
+        L::Mac([a, b, c]) => Val::S(mac(elem, s(*a)?, s(*b)?, s(*c)?)),
+        L::Arg(a) => Val::S(element(name(*a)?, 0)?),
         L::Get([a, i]) => Val::S(element(name(*a)?, num(*i)?)?),
         L::ReduceAdd(a) => {
             let x = v(*a)?;
@@ -131,6 +134,12 @@ fn node(n: &VecLang, elem: Elem, lanes: usize, inputs: &Inputs, vals: &[Val]) ->
             Val::V((0..lanes).map(|k| mac(elem, a[k], y, c[k])).collect())
         }
         L::Broadcast(a) => Val::V(vec![s(*a)?; lanes]),
+        L::Insert([a, x, k]) => {
+            let mut v = v(*a)?;
+            let k = usize::try_from(num(*k)?).ok().filter(|&k| k < lanes).ok_or("a lane out of range")?;
+            v[k] = s(*x)?;
+            Val::V(v)
+        }
         L::VecLoad([a, i]) => {
             let (a, i) = (name(*a)?, num(*i)?);
             Val::V((0..lanes as i64).map(|k| element(a, i + k)).collect::<Result<_, _>>()?)

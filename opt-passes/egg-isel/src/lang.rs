@@ -18,6 +18,8 @@ define_language! {
         "-" = Sub([Id; 2]),
         "*" = Mul([Id; 2]),
         "neg" = Neg(Id),
+        "mac" = Mac([Id; 3]),  // `(mac a b c)`: `a * b + c` (floats: fused, one rounding).
+        "arg" = Arg(Id),  // `(arg s)`: the scalar input named `s` (a loop invariant, a carried value).
         "get" = Get([Id; 2]),  // `(get A i)`: element `i` (a `Num`) of input array `A` (a `Symbol`).
         "ReduceAdd" = ReduceAdd(Id),  // `(ReduceAdd v)`: the lanes of `v` summed in lane order.
         "Extract" = Extract([Id; 2]),  // `(Extract v k)`: lane `k` (a `Num`) of `v`.
@@ -31,7 +33,8 @@ define_language! {
         "VecAddS" = VecAddS([Id; 2]),  // `(VecAddS v s)`: `v + s` in every lane (a scalar operand).
         "VecMulS" = VecMulS([Id; 2]),  // `(VecMulS v s)`: `v * s` in every lane.
         "VecMACS" = VecMacS([Id; 3]),  // `(VecMACS v s c)`: `v * s + c` lane by lane (floats: fused).
-        "Broadcast" = Broadcast(Id),  // `(Broadcast s)`: `s` in every lane.
+        "Broadcast" = Broadcast(Id),
+        "Insert" = Insert([Id; 3]),  // `(Insert v s k)`: `v` with lane `k` (a `Num`) replaced by `s`.  // `(Broadcast s)`: `s` in every lane.
         "VecLoad" = VecLoad([Id; 2]),  // `(VecLoad A i)`: elements `i … i + lanes - 1` of `A`.
         "List" = List(Box<[Id]>),  // The program's outputs, in order (scalars or vectors).
         Num(i64),
@@ -51,5 +54,5 @@ pub enum Elem {
 /// Whether a node makes a vector (else a scalar, a constant, a name or the list).
 pub fn is_vector(n: &VecLang) -> bool {
     use VecLang::*;
-    matches!(n, Vec(_) | VecAdd(_) | VecSub(_) | VecMul(_) | VecNeg(_) | VecMac(_) | VecAddS(_) | VecMulS(_) | VecMacS(_) | Broadcast(_) | VecLoad(_))
+    matches!(n, Vec(_) | Insert(_) | VecAdd(_) | VecSub(_) | VecMul(_) | VecNeg(_) | VecMac(_) | VecAddS(_) | VecMulS(_) | VecMacS(_) | Broadcast(_) | VecLoad(_))
 }

@@ -119,6 +119,16 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
         let lhs = format!("(Vec {})", a.iter().map(|x| format!("(neg {x})")).collect::<Vec<_>>().join(" "));
         out.push(rule("lift-VecNeg", &lhs, &format!("(VecNeg (Vec {}))", a.join(" ")), Some(&ins.mnemonic), kinds(&a, Kind::Scalar), true));
     }
+    // A fused multiply-add in every lane is the vector one (exact: both fused).
+    if let Some(ins) = t.find(SemOp::Mac, Some(V), &[V, V, V]) {
+        let (a, b, c) = (lanes_of("a", n), lanes_of("b", n), lanes_of("c", n));
+        let lhs = format!("(Vec {})", (0..n).map(|k| format!("(mac {} {} {})", a[k], b[k], c[k])).collect::<Vec<_>>().join(" "));
+        let rhs = format!("(VecMAC (Vec {}) (Vec {}) (Vec {}))", a.join(" "), b.join(" "), c.join(" "));
+        let mut vars = kinds(&a, Kind::Scalar);
+        vars.extend(kinds(&b, Kind::Scalar));
+        vars.extend(kinds(&c, Kind::Scalar));
+        out.push(rule("lift-VecMAC", &lhs, &rhs, Some(&ins.mnemonic), vars, true));
+    }
     // Multiply-add.
     if let Some(ins) = t.find(SemOp::Mac, Some(V), &[V, V, V]) {
         if !float || floats.contract {
@@ -158,6 +168,24 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
                 lhs = format!("(+ {lhs} {x})");
             }
             out.push(rule("reduce-add", &lhs, &format!("(ReduceAdd (Vec {}))", a.join(" ")), Some(&ins.mnemonic), kinds(&a, Kind::Scalar), true));
+            // A running sum continued by `lanes` terms (a reduction loop
+            // unrolled): lane 0 starts from the sum, the others from the
+            // additive identity (-0.0 for floats: -0.0 + x is x for every x),
+            // so the lane-order sum is exactly the source's order.
+            let zero = if float { (0x8000_0000u32 as i64).to_string() } else { "0".into() };
+            let mut lhs = format!("(+ ?s {})", a[0]);
+            for x in &a[1..] {
+                lhs = format!("(+ {lhs} {x})");
+            }
+            let rhs = format!("(ReduceAdd (VecAdd (Vec ?s {}) (Vec {})))", vec![zero.as_str(); n - 1].join(" "), a.join(" "));
+            let mut vars = vec![("s".to_string(), Kind::Scalar)];
+            vars.extend(kinds(&a, Kind::Scalar));
+            out.push(rule("reduce-add-carried", &lhs, &rhs, Some(&ins.mnemonic), vars, true));
+        }
+        // One lane different: an insert into a broadcast.
+        if let (Some(ins), true) = (t.find(SemOp::Insert, Some(V), &[V, S, S]), t.has(SemOp::Broadcast, Some(V), &[S])) {
+            let lhs = format!("(Vec ?s {})", vec!["?c"; n - 1].join(" "));
+            out.push(rule("insert-lane0", &lhs, "(Insert (Broadcast ?c) ?s 0)", Some(&ins.mnemonic), vec![("s".into(), Kind::Scalar), ("c".into(), Kind::Scalar)], true));
         }
     }
     // Algebra: exact on wrapping integers; floats only under fast math.

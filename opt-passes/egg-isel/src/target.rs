@@ -52,7 +52,7 @@ impl<'m> Target<'m> {
             ArgPat::Reg(f) => f,
             _ => self.sfile,
         });
-        let tys: &[Ty] = if memory || matches!(op, SemOp::Broadcast | SemOp::Extract) { &[ty(self.elem), Ty::I32] } else { &[ty(self.elem)] };
+        let tys: &[Ty] = if memory || matches!(op, SemOp::Broadcast | SemOp::Extract | SemOp::Insert | SemOp::Shuffle | SemOp::Select) { &[ty(self.elem), Ty::I32] } else { &[ty(self.elem)] };
         tys.iter().find_map(|&t| self.m.find_instr(&Want { op, ty: Some(t), ty2: None, dst, args: &pats }).map(|id| self.m.instr(id)))
     }
 

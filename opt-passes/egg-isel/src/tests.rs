@@ -273,3 +273,42 @@ proptest! {
         let _ = Val::Num(0);
     }
 }
+
+/// `s` continued by `lanes` products `a[k] * b[k]`, as a reduction loop
+/// unrolled by the lane count lifts it.
+fn running_sum(n: usize) -> RecExpr<VecLang> {
+    let mut e = RecExpr::default();
+    let sname = e.add(VecLang::Symbol("s".into()));
+    let mut acc = e.add(VecLang::Arg(sname));
+    let a = e.add(VecLang::Symbol("a".into()));
+    let b = e.add(VecLang::Symbol("b".into()));
+    for k in 0..n {
+        let i = e.add(VecLang::Num(k as i64));
+        let x = e.add(VecLang::Get([a, i]));
+        let y = e.add(VecLang::Get([b, i]));
+        let p = e.add(VecLang::Mul([x, y]));
+        acc = e.add(VecLang::Add([acc, p]));
+    }
+    e.add(VecLang::List(vec![acc].into_boxed_slice()));
+    e
+}
+
+#[test]
+fn an_unrolled_strict_float_reduction_keeps_its_order() {
+    let m = ftm();
+    for elem in [Elem::I32, Elem::F32] {
+        let t = Target::new(&m, elem).unwrap();
+        let cost = IsaCost::new(&t);
+        let rules = rules::all(&t, FloatRules::default(), Families::default());
+        let input = running_sum(t.lanes);
+        let (out, report) = optimize(&input, &rules, &cost, Limits::default(), ExtractOpts::default());
+        let text = out.to_string();
+        assert!(text.contains("ReduceAdd") && text.contains("(VecLoad a 0)"), "{elem:?} {report:?}\n{text}");
+        assert!(report.cost_after * 3.0 < report.cost_before, "{report:?}");
+        for seed in 0..4 {
+            let mut inp = inputs(seed, 64, elem);
+            inp.insert(Symbol::from("s"), vec![if elem == Elem::F32 { 1.5f32.to_bits() } else { 77 }]);
+            assert_eq!(eval(&input, elem, t.lanes, &inp), eval(&out, elem, t.lanes, &inp), "{elem:?} {text}");
+        }
+    }
+}
