@@ -302,6 +302,27 @@ pub fn opcode(i: LLVMValueRef) -> LLVMOpcode {
     unsafe { LLVMGetInstructionOpcode(i) }
 }
 
+/// A constant integer of at most 64 bits, sign-extended.
+pub fn const_i64(v: LLVMValueRef) -> Option<i64> {
+    unsafe {
+        if LLVMIsAConstantInt(v).is_null() || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64 {
+            return None;
+        }
+        Some(LLVMConstIntGetSExtValue(v))
+    }
+}
+
+/// Whether function argument `a` is `noalias` (C's `restrict`).
+pub fn has_noalias(a: LLVMValueRef) -> bool {
+    unsafe {
+        let f = LLVMGetParamParent(a);
+        let n = LLVMCountParams(f);
+        let Some(k) = (0..n).find(|&k| LLVMGetParam(f, k) == a) else { return false };
+        let kind = LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), 7);
+        !LLVMGetEnumAttributeAtIndex(f, k + 1, kind).is_null()
+    }
+}
+
 /// The opcode of `v` if it is an instruction.
 pub fn opcode_of(v: LLVMValueRef) -> Option<LLVMOpcode> {
     unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }

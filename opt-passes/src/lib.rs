@@ -27,6 +27,7 @@
 pub mod bits;
 pub mod caps;
 pub mod cfg;
+pub mod eqsat;
 pub mod fpclass;
 pub mod ir;
 pub mod loops;

@@ -236,7 +236,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
 /// A loop `vloop` can rewrite: rotated, one preheader and one latch (its
 /// only exit), a counter stepping by 1 its only header phi, an exit test
 /// `<` or `!=` against a loop invariant, no value used after it.
-pub(super) struct Shape {
+pub(crate) struct Shape {
     pub lp: crate::cfg::Loop,
     pub latch: usize,
     pub h: usize,
@@ -264,7 +264,7 @@ impl Shape {
     }
 
     /// Emits the trip count at `b`'s position.
-    pub fn trip_count(&self, b: LLVMBuilderRef) -> LLVMValueRef {
+    pub(crate) fn trip_count(&self, b: LLVMBuilderRef) -> LLVMValueRef {
         let c = |v: i64| unsafe { LLVMConstInt(self.ity, v as u64, 1) };
         unsafe {
             let n = if self.plus_one { LLVMBuildAdd(b, self.n, c(1), nm()) } else { self.n };
@@ -282,6 +282,13 @@ impl Shape {
 
 /// The shape of the loop whose latch ends in `latch_term`, or why it has none.
 pub(super) fn shape(cfg: &Cfg, latch_term: LLVMValueRef) -> R<Shape> {
+    shape_with(cfg, latch_term, false)
+}
+
+/// [`shape`]; with `carried`, the loop may also carry other values from one
+/// iteration to the next and leave values to its exit block (its phis):
+/// the counter is the phi that steps by 1 and the exit test compares.
+pub(crate) fn shape_with(cfg: &Cfg, latch_term: LLVMValueRef, carried: bool) -> R<Shape> {
     let latch = cfg.index[&unsafe { LLVMGetInstructionParent(latch_term) }];
     let lp = cfg.loops().into_iter().find(|lp| lp.latches.contains(&latch)).ok_or("not a natural loop")?;
     let h = lp.header;
@@ -305,12 +312,22 @@ pub(super) fn shape(cfg: &Cfg, latch_term: LLVMValueRef) -> R<Shape> {
     }
     let (s0, s1) = unsafe { (LLVMGetSuccessor(t, 0), LLVMGetSuccessor(t, 1)) };
     let (continue_if, exit) = if s0 == cfg.blocks[h] { (true, s1) } else { (false, s0) };
-    if ir::instructions(exit).first().is_some_and(|&i| ir::opcode(i) == O::LLVMPHI) {
+    if !carried && ir::instructions(exit).first().is_some_and(|&i| ir::opcode(i) == O::LLVMPHI) {
         return Err("its exit block has phis".into());
     }
     // The induction variable.
     let phis: Vec<LLVMValueRef> = ir::instructions(cfg.blocks[h]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
-    let [iv] = phis[..] else { return Err("it carries values from one iteration to the next besides its counter".into()) };
+    let iv = if carried {
+        let cond = unsafe { LLVMGetCondition(t) };
+        let ops: Vec<LLVMValueRef> = if ir::opcode(cond) == O::LLVMICmp { unsafe { vec![LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1)] } } else { Vec::new() };
+        let latch_of = |p: LLVMValueRef| unsafe {
+            (0..LLVMCountIncoming(p)).find(|&j| LLVMGetIncomingBlock(p, j) == cfg.blocks[latch]).map(|j| LLVMGetIncomingValue(p, j))
+        };
+        *phis.iter().find(|&&p| ops.contains(&p) || latch_of(p).is_some_and(|n| ops.contains(&n))).ok_or("its exit test compares no counter")?
+    } else {
+        let [iv] = phis[..] else { return Err("it carries values from one iteration to the next besides its counter".into()) };
+        iv
+    };
     let incoming = |blk: usize| unsafe {
         (0..LLVMCountIncoming(iv)).find(|&j| LLVMGetIncomingBlock(iv, j) == cfg.blocks[blk]).map(|j| LLVMGetIncomingValue(iv, j))
     };
@@ -354,7 +371,7 @@ pub(super) fn shape(cfg: &Cfg, latch_term: LLVMValueRef) -> R<Shape> {
     if !matches!(pred, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) || plus_one && pred != P::LLVMIntNE {
         return Err(format!("its exit test ({pred:?}) is not one of <, != on the counter"));
     }
-    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b)) {
+    for b in (0..cfg.blocks.len()).filter(|&b| lp.contains(b) && !carried) {
         for i in ir::instructions(cfg.blocks[b]) {
             if ir::users(i).iter().any(|&u| !defined_inside(u)) {
                 return Err("a value computed in it is used after it".into());

@@ -584,6 +584,15 @@ fn reduce(fx: &mut Fx, i: V, kind: &str) -> Result<Reg, String> {
             "fmin" => Some((SemOp::ReduceMin, SemOp::Min, Ty::F32)),
             "fmax" => Some((SemOp::ReduceMax, SemOp::Max, Ty::F32)),
             "fadd" if reassoc => Some((SemOp::ReduceAdd, SemOp::Add, Ty::F32)),
+            // In order from -0.0 (which adds nothing: -0.0 + x is x): the
+            // machine's reduction, which sums the lanes in lane order.
+            "fadd" if chunks.len() == 1 && start.is_some_and(|s| s.const_fp().is_some_and(|x| x == 0.0 && x.is_sign_negative())) => {
+                let r = fx.try_op(SemOp::ReduceAdd, Some(Ty::F32), None, Some(rfile), &[A::R(chunks[0])]).flatten();
+                if let Some(r) = r {
+                    return Ok(r);
+                }
+                None
+            }
             _ => None,
         };
         // Lane masks: any / all lanes set, from the mask register's bits.

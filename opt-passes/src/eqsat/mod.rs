@@ -1,0 +1,152 @@
+//! The pass `dsp-egg-isel`: instruction selection by equality saturation (seed 004)
+//! on innermost loops. [`lift`] turns `lanes` iterations of a one-block
+//! innermost loop into the vector DSL of `dsp-egg-isel` (the crate), which
+//! saturates it with the rules derived from the `.isa` and extracts the
+//! cheapest program by the `.isa`'s costs; when that is cheaper than the
+//! scalar iterations, [`lower`] emits it as a vector loop in front of the
+//! original loop, which runs what remains. Loops LLVM's vectorizers
+//! already vectorized are left to them. Remarks: `-Rpass=egg` (what was
+//! done: cost before and after, rules that fired, limits hit),
+//! `-Rpass-missed=egg` (why not), `-Rpass-analysis=egg` (e-graph sizes).
+
+pub mod lift;
+pub mod lower;
+
+use std::time::Duration;
+
+use dsp_egg_isel::cost::IsaCost;
+use dsp_egg_isel::rules::{self, Families, FloatRules};
+use dsp_egg_isel::saturate::{optimize, ExtractOpts, Limits};
+use dsp_egg_isel::target::Target;
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMOpcode as O;
+
+use crate::caps::Caps;
+use crate::cfg::Cfg;
+use crate::ir;
+use crate::wfv::{Remark, RemarkKind};
+
+/// The pass's parameters: `dsp-egg-isel<[limits=N,I,MS][;no-coop][;contract][;fast-math][;no-ilp]>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub limits: Limits,
+    /// The scalar–vector cooperation rules (off: a Diospyros-like rule set).
+    pub cooperation: bool,
+    pub floats: FloatRules,
+    /// Try the optimal (MILP) extractor on small e-graphs.
+    pub ilp: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { limits: Limits::default(), cooperation: true, floats: FloatRules::default(), ilp: true }
+    }
+}
+
+impl Options {
+    pub fn parse(params: &str) -> Result<Options, String> {
+        let mut o = Options::default();
+        for p in params.split(';').filter(|p| !p.is_empty()) {
+            match p {
+                "no-coop" => o.cooperation = false,
+                "contract" => o.floats.contract = true,
+                "fast-math" => {
+                    o.floats.contract = true;
+                    o.floats.reassociate = true;
+                }
+                "no-ilp" => o.ilp = false,
+                _ => match p.strip_prefix("limits=") {
+                    Some(l) => o.limits = Limits::parse(l).map_err(|e| format!("dsp-egg-isel: --egg-limits: {e}"))?,
+                    None => return Err(format!("dsp-egg-isel: unknown parameter '{p}' (expected limits=N,I,MS, no-coop, contract, fast-math or no-ilp)")),
+                },
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Runs the pass on `m`: whether it changed, and its remarks.
+pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> (bool, Vec<Remark>) {
+    let mut remarks = Vec::new();
+    let mut changed = false;
+    for f in ir::defined_functions(m) {
+        for latch in candidates(f) {
+            match one(m, caps, opts, f, latch, &mut remarks) {
+                Ok(()) => changed = true,
+                Err(why) => remarks.push(Remark { kind: RemarkKind::Missed, at: latch, name: "NotSelected", msg: format!("loop not vectorized by egg: {why}") }),
+            }
+        }
+    }
+    (changed, remarks)
+}
+
+/// The latch branches of `f`'s innermost loops.
+fn candidates(f: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let cfg = Cfg::new(f);
+    let loops = cfg.loops();
+    loops
+        .iter()
+        .filter(|lp| !loops.iter().any(|o| !std::ptr::eq(o, *lp) && o.header != lp.header && lp.contains(o.header)))
+        .filter_map(|lp| lp.latches.first().map(|&l| unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l]) }))
+        .collect()
+}
+
+fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LLVMValueRef, remarks: &mut Vec<Remark>) -> Result<(), String> {
+    let cfg = Cfg::new(f);
+    let sh = crate::wfv::vloop::shape_with(&cfg, latch, true)?;
+    if sh.lp.size() != 1 {
+        return Err("its body has more than one block".into());
+    }
+    let body = cfg.blocks[sh.h];
+    let vector = ir::instructions(body).into_iter().any(|i| unsafe { LLVMGetTypeKind(LLVMTypeOf(i)) == inkwell::llvm_sys::LLVMTypeKind::LLVMVectorTypeKind });
+    if vector {
+        return Err("LLVM's vectorizers already vectorized it".into());
+    }
+    let lanes = caps.m.vector_lanes(32).ok_or("the machine has no 32-bit vectors")? as usize;
+    let cond = unsafe { LLVMGetCondition(latch) };
+    let control = vec![cond, sh.next];
+    let lifted = lift::lift(m, &lift::LoopBody { block: body, iv: sh.iv, control }, lanes)?;
+    let target = Target::new(caps.m, lifted.elem)?;
+    let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation });
+    let cost = IsaCost::new(&target);
+    let ex = ExtractOpts { ilp_max_nodes: if opts.ilp { 2_000 } else { 0 }, ilp_cap: Duration::from_millis(500) };
+    let (best, report) = optimize(&lifted.expr, &rules, &cost, opts.limits, ex);
+    remarks.push(Remark {
+        kind: RemarkKind::Analysis,
+        at: latch,
+        name: "Saturation",
+        msg: format!(
+            "egg: {} iterations, {} e-nodes in {} classes, {:.1} ms{}",
+            report.iterations,
+            report.nodes,
+            report.classes,
+            report.time.as_secs_f64() * 1e3,
+            report.limit.as_ref().map(|l| format!(", stopped by its {l}: the best program so far is used")).unwrap_or_default()
+        ),
+    });
+    if report.cost_after >= report.cost_before {
+        return Err(format!("no cheaper program for {lanes} iterations (cost {})", report.cost_before));
+    }
+    lower::check(&sh, body, &lifted)?;
+    lower::rewrite(f, &sh, body, &lifted, &best)?;
+    let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
+    remarks.push(Remark {
+        kind: RemarkKind::Passed,
+        at: latch,
+        name: "Selected",
+        msg: format!(
+            "loop vectorized by egg: {lanes} iterations per step, cost {} -> {} ({} extraction); rules {}{}",
+            report.cost_before,
+            report.cost_after,
+            report.extractor.name(),
+            fired.join(", "),
+            report.limit.as_ref().map(|l| format!("; {l} hit")).unwrap_or_default()
+        ),
+    });
+    let _ = O::LLVMPHI;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

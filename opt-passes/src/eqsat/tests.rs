@@ -1,0 +1,115 @@
+//! The pass on small loops: what is lifted, what is refused, and the code made.
+
+use super::*;
+use crate::testutil::TestModule;
+
+/// `out[k] = sum_i x[i] * x[i - k]` for one `k`: an integer reduction
+/// whose result leaves the loop through the exit's phi.
+const AUTOCORR: &str = r#"
+target datalayout = "e-p:32:32-i64:64-n32"
+define void @ac(ptr noalias %x, ptr noalias %out, i32 %k, i32 %n) {
+entry:
+  %c0 = icmp slt i32 %k, %n
+  br i1 %c0, label %pre, label %exit
+pre:
+  br label %l
+l:
+  %i = phi i32 [ %k, %pre ], [ %i1, %l ]
+  %s = phi i32 [ 0, %pre ], [ %s1, %l ]
+  %pa = getelementptr i32, ptr %x, i32 %i
+  %a = load i32, ptr %pa
+  %j = sub i32 %i, %k
+  %pb = getelementptr i32, ptr %x, i32 %j
+  %b = load i32, ptr %pb
+  %p = mul i32 %a, %b
+  %s1 = add i32 %s, %p
+  %i1 = add i32 %i, 1
+  %d = icmp slt i32 %i1, %n
+  br i1 %d, label %l, label %done
+done:
+  %r = phi i32 [ %s1, %l ]
+  store i32 %r, ptr %out
+  br label %exit
+exit:
+  ret void
+}
+"#;
+
+/// `y[i] = fma(a, x[i], y[i])`: strict floats, a fused multiply-add.
+const SAXPY: &str = r#"
+target datalayout = "e-p:32:32-i64:64-n32"
+define void @saxpy(ptr noalias %x, ptr noalias %y, float %a, i32 %n) {
+entry:
+  %c0 = icmp sgt i32 %n, 0
+  br i1 %c0, label %pre, label %exit
+pre:
+  br label %l
+l:
+  %i = phi i32 [ 0, %pre ], [ %i1, %l ]
+  %px = getelementptr float, ptr %x, i32 %i
+  %xv = load float, ptr %px
+  %py = getelementptr float, ptr %y, i32 %i
+  %yv = load float, ptr %py
+  %r = call float @llvm.fma.f32(float %a, float %xv, float %yv)
+  store float %r, ptr %py
+  %i1 = add i32 %i, 1
+  %d = icmp slt i32 %i1, %n
+  br i1 %d, label %l, label %exit
+exit:
+  ret void
+}
+declare float @llvm.fma.f32(float, float, float)
+"#;
+
+fn run_on(ir: &str) -> (bool, Vec<Remark>, String) {
+    let t = TestModule::parse(ir);
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let (changed, remarks) = run(t.m, &Caps::new(&m), &Options::default());
+    let text = t.text();
+    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (changed, remarks, text)
+}
+
+#[test]
+fn an_integer_reduction_becomes_vector_loads_a_product_and_a_lane_order_sum() {
+    let (changed, remarks, text) = run_on(AUTOCORR);
+    assert!(changed, "{remarks:?}");
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Passed && r.msg.contains("16 iterations per step")), "{remarks:?}");
+    assert!(text.contains("load <16 x i32>") && text.contains("mul <16 x i32>"), "{text}");
+    assert!(text.contains("@llvm.vector.reduce.add.v16i32"), "{text}");
+    // The original loop runs the rest, from where the vector loop stopped.
+    assert!(text.contains("egg.rest.ph") && text.contains("egg.mid"), "{text}");
+}
+
+#[test]
+fn a_fused_multiply_add_stays_fused() {
+    let (changed, remarks, text) = run_on(SAXPY);
+    assert!(changed, "{remarks:?}");
+    assert!(text.contains("call <16 x float> @llvm.fma.v16f32"), "{text}");
+    assert!(text.contains("store <16 x float>"), "{text}");
+}
+
+#[test]
+fn pointers_that_may_alias_are_refused() {
+    let (changed, remarks, _) = run_on(&SAXPY.replace("ptr noalias %x, ptr noalias %y", "ptr %x, ptr %y"));
+    assert!(!changed);
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Missed && r.msg.contains("may be the same memory")), "{remarks:?}");
+}
+
+#[test]
+fn a_loop_carried_dependence_through_memory_is_refused() {
+    // y[i] = y[i - 1] + x[i]: each iteration reads the element the previous one stored.
+    let ir = SAXPY
+        .replace("%py = getelementptr float, ptr %y, i32 %i\n  %yv = load float, ptr %py", "%im = sub i32 %i, 1\n  %pq = getelementptr float, ptr %y, i32 %im\n  %yv = load float, ptr %pq\n  %py = getelementptr float, ptr %y, i32 %i");
+    let (changed, remarks, _) = run_on(&ir);
+    assert!(!changed);
+    assert!(remarks.iter().any(|r| r.msg.contains("two iterations access the same element")), "{remarks:?}");
+}
+
+#[test]
+fn options_parse() {
+    let o = Options::parse("limits=1000,5,20;no-coop;fast-math;no-ilp").unwrap();
+    assert_eq!(o.limits.nodes, 1000);
+    assert!(!o.cooperation && o.floats.reassociate && !o.ilp);
+    assert!(Options::parse("bogus").is_err() && Options::parse("limits=1,2").is_err());
+}
