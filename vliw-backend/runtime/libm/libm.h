@@ -312,8 +312,8 @@ extern const float __logf_inv[65], __logf_hi[65], __logf_lo[65];
 
 /* x = 2^e m (m in [sqrt(2)/2, sqrt(2))) for a positive normal x (bits ix):
  * log x = e ln2 + th + tl + log1p(rhi + rlo), with rhi = p - 1 and rlo =
- * m/c - p exactly (p = m·(1/c) rounded, rlo by an fma, |rhi| <= 2^-7,
- * |rlo| <= 2^-24). */
+ * m/c - p exactly (p = m·(1/c) rounded, rlo by an fma, |rhi| <= 2^-6
+ * (2^-7 but in the bucket [1, 1 + 2^-6), where c = 1), |rlo| <= 2^-24). */
 typedef struct {
     float ef, th, tl, rhi, rlo;
 } logf_red;
