@@ -158,7 +158,11 @@ __attribute__((noinline)) static float powf_accurate(float x, float y) { TWO_PHA
  * error below 1.1 · 2^-48 |t|), then e^t by expf's evaluation (expf_ff,
  * which takes the low part), so the relative error of the result is below
  * 88.5 · 2^-42.5 (log x; |t| <= 88.5) + 2^-41.4 (the product) + 2^-34 +
- * 2^-40.5 (expf_ff) < 2^-33.6, inside the rounding test's 2^-33. Exact
+ * 2^-40.5 (expf_ff) < 2^-33.6, inside the rounding test's 2^-33 (a
+ * one-off host measurement of the unrounded value against long double
+ * found at most 2^-35.8 for expf_ff over every 37th float in range with a
+ * random low part, and 2^-35.55 for the whole of it over 5 million pairs
+ * with t in range, half of them with x near 1 and large |y|). Exact
  * results (integer powers, perfect squares) pass the test; a result exactly
  * halfway between two floats never does. Checked on the host (clang with
  * fma against the accurate-only build, bit for bit and errno) on 114
