@@ -34,7 +34,7 @@ const float __expf_lo[32] = {0x0.0p+0f, -0x1.9d4f520000000p-25f, 0x1.9f312200000
 /* e^x for -87 <= x <= 88.5 (normal results), or -1 when the rounding test
  * cannot vouch for the result (about 0.07% of the floats in range): see
  * expf_ff (every float in range checked on the host: no wrong result). */
-static inline float expf_fast(float x) { return expf_ff(x, -0.0f); }
+static inline float expf_fast(float x) { return expf_ff(x, -0.0f, 0x1p-33f); }
 #endif
 
 /* e^x is positive: -1 says "cannot vouch" (a test on the sign is cheaper in

@@ -341,20 +341,25 @@ extern const float __expf_hi[32], __expf_lo[32];
 #define EXP_LLO -0x1.05c6100000000p-34f
 #define EXP_INV 0x1.7154760000000p+5f
 
-/* e^(x + xlo) for -87 <= x <= 88.5 and |xlo| <= 2^-17 (normal results),
+/* e^(x + xlo) for -87 <= x <= 88.5 and |xlo| < 2^-16 (normal results),
  * or -1 when x is out of range or the rounding test cannot vouch for the
  * result: k = round(32x/ln2), r = x - k ln2/32 + xlo as float-float (the
  * product k·Lhi split exactly by an fma, x - k·Lhi exact by Sterbenz),
  * e^r - 1 = r + c + r^2(1/2 + r/6 + r^2/24 + r^3/120) with |r| <=
- * ln2/64, times 2^(j/32) from the table in float-float, 2^(k/32) by the
- * exponent. Error below 2^-34 relative for xlo = 0 (expf: x - k ln2/32 is
- * then exact to 2^-46; the rest, the rounding of r^2/2 and of the small
- * terms, stays below 2^-35), plus 2^-40.5 from xlo (the two roundings of
- * xlo - pe - k·Llo, each at most 2^-41.5 absolute); the result stands when
- * rounding it with 2^-33 relative added and subtracted gives the same
- * float. expf passes xlo = -0 (-0 - pe is -pe exactly, which the compiler
- * folds). */
-static inline float expf_ff(float x, float xlo)
+ * ln2/64 + 2^-16 < 2^-6.5, times 2^(j/32) from the table in float-float,
+ * 2^(k/32) by the exponent. The result stands when rounding it with
+ * rel·s added and subtracted gives the same float (s ~ the result's
+ * significand; the additions' own roundings, below 2^-38, are inside the
+ * margin). Error relative to the result (at least 0.989 s), in units of
+ * 2^-40: r^2/2 and the tail in float (three roundings of q <= 2^-14.04)
+ * 11.9, c·r left out (|c| <= 2^-31) 5.8, the roundings of small and of
+ * tt (both below 2^-13) 4.1 each, of ulo 2.1, tl·ulo left out (|tl| <
+ * 2^-24) 3.9, Llo and the roundings of xlo - pe - k·Llo 0.3 when xlo = 0
+ * (expf) and 1.0 otherwise, the polynomial and the table below 0.01: at
+ * most 33, that is 2^-34.96 (expf rounds with rel = 2^-33, powf with
+ * 2^-34). expf passes xlo = -0 (-0 - pe is -pe exactly, which the
+ * compiler folds). */
+static inline float expf_ff(float x, float xlo, float rel)
 {
     if (!(x >= -87.0f && x <= 88.5f))
         return -1.0f;
@@ -378,7 +383,7 @@ static inline float expf_ff(float x, float xlo)
     float s = th + p1;
     float e = p1 - (s - th);
     float tt = e + small;
-    float eps = s * 0x1p-33f;
+    float eps = s * rel;
     float y1 = s + (tt + eps), y2 = s + (tt - eps);
     if (y1 != y2)
         return -1.0f;
