@@ -136,6 +136,8 @@ __DSP_VECTOR_VARIANTS
 float sinf(float);
 __DSP_VECTOR_VARIANTS
 float cosf(float);
+__DSP_VECTOR_VARIANTS
+float powf(float, float);
 
 __DSP_VECTOR_VARIANTS
 float fabsf(float);
@@ -197,7 +199,6 @@ double hypot(double, double);
 float hypotf(float, float);
 long double hypotl(long double, long double);
 double pow(double, double);
-float powf(float, float);
 long double powl(long double, long double);
 double fma(double, double, double);
 float fmaf(float, float, float);

@@ -26,52 +26,15 @@ __attribute__((noinline)) static float expf_accurate(float x) { TWO_PHASE_FLOAT(
 
 #ifdef LIBM_FAST_FLOAT
 /* 2^(j/32) as float-float (gen: Python's decimal, 80 digits, each part
- * rounded to nearest), ln2/32 as float-float and 32/ln2. */
-static const float exp_hi[32] = {0x1.0000000000000p+0f, 0x1.059b0e0000000p+0f, 0x1.0b55860000000p+0f, 0x1.11301e0000000p+0f, 0x1.172b840000000p+0f, 0x1.1d48740000000p+0f, 0x1.2387a60000000p+0f, 0x1.29e9e00000000p+0f, 0x1.306fe00000000p+0f, 0x1.371a740000000p+0f, 0x1.3dea640000000p+0f, 0x1.44e0860000000p+0f, 0x1.4bfdae0000000p+0f, 0x1.5342b60000000p+0f, 0x1.5ab07e0000000p+0f, 0x1.6247ec0000000p+0f, 0x1.6a09e60000000p+0f, 0x1.71f75e0000000p+0f, 0x1.7a11480000000p+0f, 0x1.82589a0000000p+0f, 0x1.8ace540000000p+0f, 0x1.93737c0000000p+0f, 0x1.9c49180000000p+0f, 0x1.a5503c0000000p+0f, 0x1.ae89fa0000000p+0f, 0x1.b7f7700000000p+0f, 0x1.c199be0000000p+0f, 0x1.cb720e0000000p+0f, 0x1.d5818e0000000p+0f, 0x1.dfc9740000000p+0f, 0x1.ea4afa0000000p+0f, 0x1.f507660000000p+0f};
-static const float exp_lo[32] = {0x0.0p+0f, -0x1.9d4f520000000p-25f, 0x1.9f31220000000p-25f, -0x1.fdb4960000000p-25f, -0x1.c157420000000p-27f, -0x1.d2e8ca0000000p-25f, 0x1.ceac480000000p-25f, -0x1.5c04240000000p-25f, 0x1.4636e20000000p-25f, -0x1.18aac60000000p-25f, 0x1.8246840000000p-25f, 0x1.8624b40000000p-30f, -0x1.593abc0000000p-25f, -0x1.2c56100000000p-25f, -0x1.5bd5ec0000000p-27f, -0x1.f8b5500000000p-25f, 0x1.9fcef40000000p-26f, 0x1.1d8bee0000000p-25f, -0x1.829fd00000000p-25f, -0x1.accc7c0000000p-26f, 0x1.15506e0000000p-27f, -0x1.e647440000000p-25f, 0x1.51f8480000000p-27f, -0x1.b83b540000000p-25f, -0x1.a94b140000000p-26f, -0x1.a094380000000p-25f, -0x1.3d56b20000000p-27f, -0x1.8837cc0000000p-27f, -0x1.822dbc0000000p-27f, -0x1.908c940000000p-25f, 0x1.52486c0000000p-27f, -0x1.246eb00000000p-26f};
-#define EXP_LHI 0x1.62e4300000000p-6f
-#define EXP_LLO -0x1.05c6100000000p-34f
-#define EXP_INV 0x1.7154760000000p+5f
+ * rounded to nearest); the constants and expf_ff, the fast path shared
+ * with powf, are in libm.h. */
+const float __expf_hi[32] = {0x1.0000000000000p+0f, 0x1.059b0e0000000p+0f, 0x1.0b55860000000p+0f, 0x1.11301e0000000p+0f, 0x1.172b840000000p+0f, 0x1.1d48740000000p+0f, 0x1.2387a60000000p+0f, 0x1.29e9e00000000p+0f, 0x1.306fe00000000p+0f, 0x1.371a740000000p+0f, 0x1.3dea640000000p+0f, 0x1.44e0860000000p+0f, 0x1.4bfdae0000000p+0f, 0x1.5342b60000000p+0f, 0x1.5ab07e0000000p+0f, 0x1.6247ec0000000p+0f, 0x1.6a09e60000000p+0f, 0x1.71f75e0000000p+0f, 0x1.7a11480000000p+0f, 0x1.82589a0000000p+0f, 0x1.8ace540000000p+0f, 0x1.93737c0000000p+0f, 0x1.9c49180000000p+0f, 0x1.a5503c0000000p+0f, 0x1.ae89fa0000000p+0f, 0x1.b7f7700000000p+0f, 0x1.c199be0000000p+0f, 0x1.cb720e0000000p+0f, 0x1.d5818e0000000p+0f, 0x1.dfc9740000000p+0f, 0x1.ea4afa0000000p+0f, 0x1.f507660000000p+0f};
+const float __expf_lo[32] = {0x0.0p+0f, -0x1.9d4f520000000p-25f, 0x1.9f31220000000p-25f, -0x1.fdb4960000000p-25f, -0x1.c157420000000p-27f, -0x1.d2e8ca0000000p-25f, 0x1.ceac480000000p-25f, -0x1.5c04240000000p-25f, 0x1.4636e20000000p-25f, -0x1.18aac60000000p-25f, 0x1.8246840000000p-25f, 0x1.8624b40000000p-30f, -0x1.593abc0000000p-25f, -0x1.2c56100000000p-25f, -0x1.5bd5ec0000000p-27f, -0x1.f8b5500000000p-25f, 0x1.9fcef40000000p-26f, 0x1.1d8bee0000000p-25f, -0x1.829fd00000000p-25f, -0x1.accc7c0000000p-26f, 0x1.15506e0000000p-27f, -0x1.e647440000000p-25f, 0x1.51f8480000000p-27f, -0x1.b83b540000000p-25f, -0x1.a94b140000000p-26f, -0x1.a094380000000p-25f, -0x1.3d56b20000000p-27f, -0x1.8837cc0000000p-27f, -0x1.822dbc0000000p-27f, -0x1.908c940000000p-25f, 0x1.52486c0000000p-27f, -0x1.246eb00000000p-26f};
 
-/* e^x for -87 <= x <= 88.5 (normal results), or -1 when the rounding
- * test cannot vouch for the result (about 0.07% of the floats in range):
- * k = round(32x/ln2), r = x - k ln2/32 as float-float (the product k·Lhi
- * split exactly by an fma, x - k·Lhi exact by Sterbenz), e^r - 1 = r + c +
- * r^2(1/2 + r/6 + r^2/24 + r^3/120) with |r| <= ln2/64, times 2^(j/32)
- * from the table in float-float, 2^(k/32) by the exponent. Error below
- * 2^-34 relative; the result stands when rounding it with the error bound
- * 2^-33 added and subtracted gives the same float (every float in range
- * checked on the host: no wrong result). */
-static inline float expf_fast(float x)
-{
-    if (!(x >= -87.0f && x <= 88.5f))
-        return -1.0f;
-    const float magic = 0x1.8p23f;
-    float t = fma32(x, EXP_INV, magic);
-    int32_t k = (int32_t)(asu32(t) - asu32(magic));
-    float kf = t - magic;
-    float p = kf * EXP_LHI;
-    float pe = fma32(kf, EXP_LHI, -p);
-    float rhi = x - p;
-    float rlo = fma32(kf, -EXP_LLO, -pe);
-    float r, c;
-    TWO_SUM(r, c, rhi, rlo);
-    float q = r * r * (0.5f + r * (0x1.555556p-3f + r * (0x1.555556p-5f + r * 0x1.111112p-7f)));
-    float ulo = c + q;
-    int j = k & 31;
-    float th = exp_hi[j], tl = exp_lo[j];
-    float p1 = th * r;
-    float p1e = fma32(th, r, -p1);
-    float small = fma32(th, ulo, tl + fma32(tl, r, p1e));
-    float s = th + p1;
-    float e = p1 - (s - th);
-    float tt = e + small;
-    float eps = s * 0x1p-33f;
-    float y1 = s + (tt + eps), y2 = s + (tt - eps);
-    if (y1 != y2)
-        return -1.0f;
-    return asfloat(asu32(y1) + ((uint32_t)(k >> 5) << 23));
-}
+/* e^x for -87 <= x <= 88.5 (normal results), or -1 when the rounding test
+ * cannot vouch for the result (about 0.07% of the floats in range): see
+ * expf_ff (every float in range checked on the host: no wrong result). */
+static inline float expf_fast(float x) { return expf_ff(x, -0.0f, 0x1p-33f); }
 #endif
 
 /* e^x is positive: -1 says "cannot vouch" (a test on the sign is cheaper in

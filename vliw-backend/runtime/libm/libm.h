@@ -277,7 +277,7 @@ float __to_float(result r);
 int __fast_double(result r, double *out);
 int __fast_float(result r, float *out);
 
-/* Float fast paths (expf, logf): evaluated in float and float-float with
+/* Float fast paths (expf, logf, sinf, cosf, powf): evaluated in float and float-float with
  * the machine's fused multiply-add, lane-wise vectorizable (no tables
  * through pointers, no stack objects), ending in a rounding test; when the
  * test cannot vouch for the result, the double-double path decides. Only
@@ -298,6 +298,98 @@ int __fast_float(result r, float *out);
         e = ((a) - (s_ - bb_)) + ((b) - bb_);                                                                          \
         s = s_;                                                                                                        \
     } while (0)
+
+#ifdef LIBM_FAST_FLOAT
+/* The fast paths' shared parts: the reductions of logf (log.c) and expf
+ * (exp.c), which powf (pow.c) also uses, with their tables. */
+
+/* logf's buckets of 2^17 patterns over [sqrt(2)/2, sqrt(2)): 1/c rounded
+ * to float for the bucket's centre c, and -log of it as float-float
+ * (log.c). */
+#define LOG_BASE 0x1f9a
+#define LOG_SQRT2_BITS 0x3f3504f3
+extern const float __logf_inv[65], __logf_hi[65], __logf_lo[65];
+
+/* x = 2^e m (m in [sqrt(2)/2, sqrt(2))) for a positive normal x (bits ix):
+ * log x = e ln2 + th + tl + log1p(rhi + rlo), with rhi = p - 1 and rlo =
+ * m/c - p exactly (p = m·(1/c) rounded, rlo by an fma, |rhi| <= 2^-6
+ * (2^-7 but in the bucket [1, 1 + 2^-6), where c = 1), |rlo| <= 2^-24). */
+typedef struct {
+    float ef, th, tl, rhi, rlo;
+} logf_red;
+
+static inline logf_red logf_reduce(uint32_t ix)
+{
+    logf_red v;
+    int32_t e = (int32_t)(ix - LOG_SQRT2_BITS) >> 23;
+    uint32_t im = ix - ((uint32_t)e << 23);
+    float m = asfloat(im);
+    int idx = (int)(im >> 17) - LOG_BASE;
+    float inv = __logf_inv[idx];
+    v.th = __logf_hi[idx];
+    v.tl = __logf_lo[idx];
+    float p = m * inv;
+    v.rlo = fma32(m, inv, -p);
+    v.rhi = p - 1.0f;
+    v.ef = (float)e;
+    return v;
+}
+
+/* expf's 2^(j/32) as float-float (exp.c), ln2/32 as float-float and 32/ln2. */
+extern const float __expf_hi[32], __expf_lo[32];
+#define EXP_LHI 0x1.62e4300000000p-6f
+#define EXP_LLO -0x1.05c6100000000p-34f
+#define EXP_INV 0x1.7154760000000p+5f
+
+/* e^(x + xlo) for -87 <= x <= 88.5 and |xlo| < 2^-16 (normal results),
+ * or -1 when x is out of range or the rounding test cannot vouch for the
+ * result: k = round(32x/ln2), r = x - k ln2/32 + xlo as float-float (the
+ * product k·Lhi split exactly by an fma, x - k·Lhi exact by Sterbenz),
+ * e^r - 1 = r + c + r^2(1/2 + r/6 + r^2/24 + r^3/120) with |r| <=
+ * ln2/64 + 2^-16 < 2^-6.5, times 2^(j/32) from the table in float-float,
+ * 2^(k/32) by the exponent. The result stands when rounding it with
+ * rel·s added and subtracted gives the same float (s ~ the result's
+ * significand; the additions' own roundings, below 2^-38, are inside the
+ * margin). Error relative to the result (at least 0.989 s), in units of
+ * 2^-40: r^2/2 and the tail in float (three roundings of q <= 2^-14.04)
+ * 11.9, c·r left out (|c| <= 2^-31) 5.8, the roundings of small and of
+ * tt (both below 2^-13) 4.1 each, of ulo 2.1, tl·ulo left out (|tl| <
+ * 2^-24) 3.9, Llo and the roundings of xlo - pe - k·Llo 0.3 when xlo = 0
+ * (expf) and 1.0 otherwise, the polynomial and the table below 0.01: at
+ * most 33, that is 2^-34.96 (expf rounds with rel = 2^-33, powf with
+ * 2^-34). expf passes xlo = -0 (-0 - pe is -pe exactly, which the
+ * compiler folds). */
+static inline float expf_ff(float x, float xlo, float rel)
+{
+    if (!(x >= -87.0f && x <= 88.5f))
+        return -1.0f;
+    const float magic = 0x1.8p23f;
+    float t = fma32(x, EXP_INV, magic);
+    int32_t k = (int32_t)(asu32(t) - asu32(magic));
+    float kf = t - magic;
+    float p = kf * EXP_LHI;
+    float pe = fma32(kf, EXP_LHI, -p);
+    float rhi = x - p;
+    float rlo = fma32(kf, -EXP_LLO, xlo - pe);
+    float r, c;
+    TWO_SUM(r, c, rhi, rlo);
+    float q = r * r * (0.5f + r * (0x1.555556p-3f + r * (0x1.555556p-5f + r * 0x1.111112p-7f)));
+    float ulo = c + q;
+    int j = k & 31;
+    float th = __expf_hi[j], tl = __expf_lo[j];
+    float p1 = th * r;
+    float p1e = fma32(th, r, -p1);
+    float small = fma32(th, ulo, tl + fma32(tl, r, p1e));
+    float s = th + p1;
+    float e = p1 - (s - th);
+    float tt = e + small;
+    float eps = s * rel;
+    float y1 = s + (tt + eps), y2 = s + (tt - eps);
+    if (y1 != y2)
+        return -1.0f;
+    return asfloat(asu32(y1) + ((uint32_t)(k >> 5) << 23));
+}
+#endif
 
 /* The body of a float function with a fast path: its result unless it is a
  * NaN (the fast path's "cannot vouch"), else the accurate path's. */
