@@ -39,6 +39,12 @@ static cl::opt<bool> DspWfvRestructure("dsp-wfv-restructure", cl::init(true),
 static cl::opt<bool> DspWfvAuto("dsp-wfv-auto", cl::init(false),
     cl::desc("dsp-wfv also vectorizes calls in loops to functions proven safe without directives"));
 
+static cl::opt<bool> DspEggIsel("dsp-egg-isel", cl::init(false),
+    cl::desc("run dsp-egg-isel (innermost loops vectorized by equality saturation, seed 004) from -O1 at the optimizer-last extension point"));
+
+static cl::opt<std::string> DspEggParams("dsp-egg-params", cl::init(""),
+    cl::desc("dsp-egg-isel's parameters: limits=NODES,ITERATIONS,MS;no-coop;contract;fast-math;no-ilp"));
+
 static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
     cl::desc("run dsp-vector-fdiv (vector float division and square root on the vector units) from -O1 at the optimizer-last extension point"));
 
@@ -99,6 +105,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + (DspWfvMultiversion ? "" : ";no-multiversion") + (DspWfvRestructure ? "" : ";no-restructure") + ">"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
+        if (DspEggIsel && Level != OptimizationLevel::O0)
+          MPM.addPass(DspPass("dsp-egg-isel<" + DspEggParams + ">"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));
         if (DspVectorFdiv && Level != OptimizationLevel::O0)

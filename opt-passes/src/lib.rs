@@ -56,6 +56,7 @@ pub enum Pass {
     Wfv,
     OuterVec,
     VectorFdiv,
+    EggIsel,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -102,6 +103,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "vector float division and square root on the vector units when the divider is scalar only",
     ),
     (
+        "dsp-egg-isel",
+        Pass::EggIsel,
+        "innermost loops vectorized by equality saturation over the .isa's rules and costs (seed 004)",
+    ),
+    (
         "dsp-masked-tail",
         Pass::MaskedTail,
         "vectorized loops' remainders as one masked vector iteration",
@@ -116,6 +122,7 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
     match (pass, params) {
         (_, None) => Some(pass),
         (Pass::Wfv, Some(p)) => wfv::Options::parse(p).ok().map(|_| pass),
+        (Pass::EggIsel, Some(p)) => eqsat::Options::parse(p).ok().map(|_| pass),
         _ => None,
     }
 }
@@ -146,7 +153,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::VectorFdiv
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::VectorFdiv | Pass::EggIsel
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -164,6 +171,13 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         let Some(m) = machine.as_ref() else { return Ok(false) };
         let (changed, remarks) = wfv::outer::run(module, &caps::Caps::new(m));
         plugin::emit_remarks("outer-vec", &remarks);
+        return Ok(changed);
+    }
+    if pass == Pass::EggIsel {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let opts = eqsat::Options::parse(split_params(name).1.unwrap_or(""))?;
+        let (changed, remarks) = eqsat::run(module, &caps::Caps::new(m), &opts);
+        plugin::emit_remarks("egg", &remarks);
         return Ok(changed);
     }
     if pass == Pass::VectorFdiv {
@@ -189,6 +203,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c, &wfv::Options::default()).map(|r| r.0).unwrap_or(false)),
         Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
+        Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);

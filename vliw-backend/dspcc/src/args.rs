@@ -220,6 +220,14 @@ pub struct Options {
     /// `-fno-vec-function-multiversion`: no scalar versions of those blocks
     /// for one active lane (seed 001 §2.2.2).
     pub no_multiversion: bool,
+    /// Instruction selection by equality saturation on innermost loops:
+    /// `-fegg-isel` (`Some(true)`) or `-fno-egg-isel`, the last one given.
+    pub egg_isel: Option<bool>,
+    /// `--egg-limits=NODES,ITERATIONS,MS`, as given.
+    pub egg_limits: Option<String>,
+    /// `-fno-egg-cooperation`: egg without its scalar–vector cooperation
+    /// rules (the benchmark's Diospyros-like configuration).
+    pub no_egg_cooperation: bool,
     /// `-fno-vec-function-restructure`: no instance restructuring of
     /// `vec-function` loops (seed 001 §2.2.3).
     pub no_restructure: bool,
@@ -273,6 +281,9 @@ impl Default for Options {
             no_boscc: false,
             no_multiversion: false,
             no_restructure: false,
+            egg_isel: None,
+            egg_limits: None,
+            no_egg_cooperation: false,
             modulo_scheduler: None,
             ilp_time_limit: None,
             pipeline_report: None,
@@ -435,6 +446,10 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-vec-function-boscc" => o.no_boscc = true,
             "-fvec-function-multiversion" => o.no_multiversion = false,
             "-fno-vec-function-multiversion" => o.no_multiversion = true,
+            "-fegg-isel" => o.egg_isel = Some(true),
+            "-fno-egg-isel" => o.egg_isel = Some(false),
+            "-fegg-cooperation" => o.no_egg_cooperation = false,
+            "-fno-egg-cooperation" => o.no_egg_cooperation = true,
             "-fvec-function-restructure" => o.no_restructure = false,
             "-fno-vec-function-restructure" => o.no_restructure = true,
             "-fvec-function=auto" => {
@@ -471,6 +486,7 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             _ if ["-Rpass=", "-Rpass-missed=", "-Rpass-analysis="].iter().any(|f| a.starts_with(f)) => o.remarks.push(a.to_string()),
             _ if a.starts_with("--modulo-scheduler=") => o.modulo_scheduler = Some(scheduler(a, &a["--modulo-scheduler=".len()..])?),
             _ if a.starts_with("--ilp-time-limit=") => o.ilp_time_limit = Some(seconds(a, &a["--ilp-time-limit=".len()..])?),
+            _ if a.starts_with("--egg-limits=") => o.egg_limits = Some(egg_limits(a, &a["--egg-limits=".len()..])?),
             _ if a.starts_with("--pipeline-report=") => o.pipeline_report = Some(a["--pipeline-report=".len()..].to_string()),
             _ if a.starts_with("-o") => o.output = Some(a[2..].to_string()),
             _ if a.starts_with("-x") => lang = Lang::from_x(&a[2..])?,
@@ -527,6 +543,16 @@ fn seconds(flag: &str, v: &str) -> Result<String, ArgError> {
     match v.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(v.to_string()),
         _ => Err(ArgError(format!("invalid value '{v}' in '{flag}' (expected a positive number of seconds)"))),
+    }
+}
+
+/// `NODES,ITERATIONS,MS`, three positive numbers.
+fn egg_limits(flag: &str, v: &str) -> Result<String, ArgError> {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.len() == 3 && parts.iter().all(|p| p.trim().parse::<u64>().is_ok_and(|x| x > 0)) {
+        Ok(v.to_string())
+    } else {
+        Err(ArgError(format!("invalid value '{v}' in '{flag}' (expected NODES,ITERATIONS,MS: three positive numbers)")))
     }
 }
 
@@ -600,6 +626,11 @@ OPTIONS:
   -fvec-function-multiversion -fno-vec-function-multiversion
                                            behind them, a scalar version of the block for one active lane
                                            (instance multiversioning) on (default) or off
+  -fegg-isel -fno-egg-isel                 innermost loops vectorized by equality saturation over the machine's
+                                           rules and costs (seed 004; default off; remarks: -Rpass=egg)
+  --egg-limits=NODES,ITERATIONS,MS         its saturation limits (default 200000,100,1000)
+  -fegg-cooperation -fno-egg-cooperation   its scalar-vector cooperation rules (broadcasts, scalar operands,
+                                           reductions) on (default) or off
   -fvec-function-restructure -fno-vec-function-restructure
                                            instances of a vec-function loop regrouped by their callee's
                                            entry branch (instance restructuring) on (default) or off

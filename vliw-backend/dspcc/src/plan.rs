@@ -314,6 +314,7 @@ impl Planner<'_> {
         .chain(self.t.masked_tail_flags(self.masked_tail()))
         .chain(self.t.outer_vec_flags(self.outer_vec()))
         .chain(self.wfv_flags())
+        .chain(self.egg_flags())
         .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())
         .collect()
     }
@@ -335,6 +336,33 @@ impl Planner<'_> {
         }
         if self.o.no_restructure {
             v.extend(["-mllvm".to_string(), "-dsp-wfv-restructure=false".to_string()]);
+        }
+        v
+    }
+
+    /// Instruction selection by equality saturation (`-fegg-isel`, off by
+    /// default) and its parameters: the limits, the cooperation rules, and
+    /// the float rewrites `-ffast-math` / `-ffp-contract=fast` allow.
+    fn egg_flags(&self) -> Vec<String> {
+        if self.o.egg_isel != Some(true) || matches!(self.o.opt, '0') {
+            return Vec::new();
+        }
+        let mut params: Vec<String> = Vec::new();
+        if let Some(l) = &self.o.egg_limits {
+            params.push(format!("limits={l}"));
+        }
+        if self.o.no_egg_cooperation {
+            params.push("no-coop".into());
+        }
+        let has = |f: &str| self.o.clang_flags.iter().any(|x| x == f);
+        if has("-ffast-math") || has("-fassociative-math") {
+            params.push("fast-math".into());
+        } else if has("-ffp-contract=fast") {
+            params.push("contract".into());
+        }
+        let mut v = vec!["-mllvm".to_string(), "-dsp-egg-isel".to_string()];
+        if !params.is_empty() {
+            v.extend(["-mllvm".to_string(), format!("-dsp-egg-params={}", params.join(";"))]);
         }
         v
     }

@@ -206,6 +206,9 @@ fn function_vectorizer_options_reach_the_plugin() {
     assert!(has(&jobs("-O2 -fno-vec-function-boscc -c x.c")[0].1, &["-mllvm", "-dsp-wfv-boscc=false"]));
     assert!(has(&jobs("-O2 -fno-vec-function-multiversion -c x.c")[0].1, &["-mllvm", "-dsp-wfv-multiversion=false"]));
     assert!(has(&jobs("-O2 -fno-vec-function-restructure -c x.c")[0].1, &["-mllvm", "-dsp-wfv-restructure=false"]));
+    assert!(has(&jobs("-O2 -fegg-isel -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(!has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(has(&jobs("-O2 -fegg-isel --egg-limits=1000,5,20 -fno-egg-cooperation -ffast-math -c x.c")[0].1, &["-mllvm", "-dsp-egg-params=limits=1000,5,20;no-coop;fast-math"]));
     assert!(plan_for("-fvec-function-opt=fast -c x.c").is_err());
     assert!(plan_for("-fvec-function=manual -c x.c").is_err());
 }
