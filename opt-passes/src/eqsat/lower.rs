@@ -35,9 +35,11 @@ pub(crate) fn check(sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted) -> R<(
                 if LLVMGetInstructionParent(u) == body {
                     continue;
                 }
-                let ok = LLVMGetInstructionParent(u) == sh.exit
-                    && ir::opcode(u) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI
-                    && carried.iter().any(|&p| incoming(p, body) == Some(i));
+                // An exit phi's value, or (the exit reached only from the
+                // loop) any use after it: it gets an exit phi of its own.
+                let phi_use = LLVMGetInstructionParent(u) == sh.exit && ir::opcode(u) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI;
+                let only_exit = LLVMGetBasicBlockTerminator(body) == sh_latch(sh) && single_pred(sh.exit);
+                let ok = (phi_use || only_exit) && carried.iter().any(|&p| incoming(p, body) == Some(i));
                 if !ok {
                     return Err(format!("'{}', computed in the loop, is used after it", ir::value_name(i)));
                 }
@@ -269,6 +271,25 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         let rest_start = LLVMBuildAdd(b, sh.start, vtc, nm());
         let done = LLVMBuildICmp(b, P::LLVMIntEQ, vtc, tc, nm());
         LLVMBuildCondBr(b, done, sh.exit, rest_ph);
+        // Values used after the loop other than by the exit's phis: an exit phi of their own.
+        for (&p, _) in &carried {
+            let Some(v) = incoming(p, body) else { continue };
+            let outside: Vec<LLVMValueRef> = ir::users(v).into_iter().filter(|&u| LLVMGetInstructionParent(u) != body && !(LLVMGetInstructionParent(u) == sh.exit && ir::opcode(u) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI)).collect();
+            if outside.is_empty() {
+                continue;
+            }
+            let first = LLVMGetFirstInstruction(sh.exit);
+            LLVMPositionBuilderBefore(b, first);
+            let ephi = LLVMBuildPhi(b, LLVMTypeOf(v), nm());
+            add(ephi, &[(v, body)]);
+            for u in outside {
+                for k in 0..LLVMGetNumOperands(u) as u32 {
+                    if LLVMGetOperand(u, k) == v {
+                        LLVMSetOperand(u, k, ephi);
+                    }
+                }
+            }
+        }
         // The exit's phis, from mid: the carried values' results.
         for phi in ir::instructions(sh.exit).into_iter().filter(|&i| ir::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI) {
             let v = incoming(phi, body).ok_or("an exit phi without a value from the loop")?;
@@ -295,6 +316,26 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         LLVMDisposeBuilder(b);
     }
     Ok(())
+}
+
+fn sh_latch(sh: &Shape) -> LLVMValueRef {
+    unsafe { LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(sh.iv)) }
+}
+
+/// Whether `b` has exactly one predecessor.
+fn single_pred(b: LLVMBasicBlockRef) -> bool {
+    unsafe {
+        let mut n = 0;
+        let mut u = LLVMGetFirstUse(LLVMBasicBlockAsValue(b));
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !LLVMIsATerminatorInst(user).is_null() {
+                n += 1;
+            }
+            u = LLVMGetNextUse(u);
+        }
+        n == 1
+    }
 }
 
 fn add(phi: LLVMValueRef, inc: &[(LLVMValueRef, LLVMBasicBlockRef)]) {

@@ -1,0 +1,62 @@
+// egg_loops: loops dsp-egg-isel vectorizes (seed 004's equality
+// saturation over the .isa's rules and costs): strict float sums kept in
+// source order (an in-order lane reduction starting from the running sum),
+// a float dot product whose result leaves the loop, and loops of every
+// trip count around the lane count (the original loop runs what remains).
+// The output must be the host's, bit for bit.
+// dsp-cflags: -fegg-isel
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define N 300
+static float xs[N], ys[N];
+static int32_t is[N];
+static uint32_t st = 4242;
+static uint32_t rnd(void) { st = st * 1664525u + 1013904223u; return st >> 8; }
+static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+__attribute__((noinline)) float sum_f(const float *restrict x, int n) {
+    float s = 0.5f;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+__attribute__((noinline)) float dot_f(const float *restrict x, const float *restrict y, int n) {
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+__attribute__((noinline)) float sumsq_shift(const float *restrict x, int k, int n) {
+    float s = -0.0f;
+    for (int i = k; i < n; i++)
+        s += x[i] * x[i - k] - 0.25f;
+    return s;
+}
+
+__attribute__((noinline)) int32_t dot_i(const int32_t *restrict x, int k, int n) {
+    int32_t s = 7;
+    for (int i = k; i < n; i++)
+        s += x[i] * x[i - k];
+    return s;
+}
+
+int main(void) {
+    for (int i = 0; i < N; i++) {
+        xs[i] = (float)(rnd() % 20001) / 1000.0f - 10.0f;
+        ys[i] = (float)(rnd() % 2001) / 100.0f - 10.0f;
+        is[i] = (int32_t)rnd() - (1 << 23);
+    }
+    static const int ns[] = {0, 1, 15, 16, 17, 31, 32, 33, 100, 255, 256, N};
+    for (unsigned t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+        int n = ns[t];
+        float a = sum_f(xs, n), b = dot_f(xs, ys, n), c = sumsq_shift(xs, 3, n);
+        int32_t d = dot_i(is, 5, n);
+        printf("n=%3d sum %08x dot %08x shift %08x int %d (%.6g %.6g %.6g)\n", n, (unsigned)bits(a), (unsigned)bits(b),
+               (unsigned)bits(c), (int)d, (double)a, (double)b, (double)c);
+    }
+    return 0;
+}
