@@ -45,6 +45,9 @@ static cl::opt<bool> DspEggIsel("dsp-egg-isel", cl::init(false),
 static cl::opt<std::string> DspEggParams("dsp-egg-params", cl::init(""),
     cl::desc("dsp-egg-isel's parameters: limits=NODES,ITERATIONS,MS;no-coop;contract;fast-math;no-ilp"));
 
+static cl::opt<bool> DspEggEarly("dsp-egg-early", cl::init(false),
+    cl::desc("run dsp-egg-isel before LLVM's loop vectorizer (the vectorizer-start extension point) instead of after it"));
+
 static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
     cl::desc("run dsp-vector-fdiv (vector float division and square root on the vector units) from -O1 at the optimizer-last extension point"));
 
@@ -91,6 +94,23 @@ struct DspPass : PassInfoMixin<DspPass> {
 };
 } // namespace
 
+extern "C" bool dsp_run_function_pass(const char *Name, LLVMValueRef F, const char *Isa);
+
+namespace {
+// The function form of a pass (dsp-egg-isel at the vectorizer-start point).
+struct DspFnPass : PassInfoMixin<DspFnPass> {
+  std::string Name;
+  explicit DspFnPass(std::string N) : Name(std::move(N)) {}
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    if (F.isDeclaration())
+      return PreservedAnalyses::all();
+    bool Changed = dsp_run_function_pass(Name.c_str(), wrap(&F), DspIsa.c_str());
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return false; }
+};
+} // namespace
+
 extern "C" void dsp_register_callbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
@@ -99,13 +119,18 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
         MPM.addPass(DspPass(Name.str()));
         return true;
       });
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel Level) {
+        if (DspEggIsel && DspEggEarly && Level != OptimizationLevel::O0)
+          FPM.addPass(DspFnPass("dsp-egg-isel<" + DspEggParams + ">"));
+      });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (DspWfv && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + (DspWfvMultiversion ? "" : ";no-multiversion") + (DspWfvRestructure ? "" : ";no-restructure") + ">"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
-        if (DspEggIsel && Level != OptimizationLevel::O0)
+        if (DspEggIsel && !DspEggEarly && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-egg-isel<" + DspEggParams + ">"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));

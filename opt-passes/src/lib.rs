@@ -189,6 +189,19 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     Ok(run(pass, module, machine.as_ref()))
 }
 
+/// Runs the function form of pass `name` (only `dsp-egg-isel` has one) on `f`.
+pub fn run_named_on_function(name: &str, f: inkwell::llvm_sys::prelude::LLVMValueRef, isa: &str) -> Result<bool, String> {
+    let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
+    if pass != Pass::EggIsel {
+        return Err(format!("'{name}' has no function form"));
+    }
+    let machine = select_machine(isa)?;
+    let opts = eqsat::Options::parse(split_params(name).1.unwrap_or(""))?;
+    let (changed, remarks) = eqsat::run_function(f, &caps::Caps::new(&machine), &opts);
+    plugin::emit_remarks("egg", &remarks);
+    Ok(changed)
+}
+
 /// Runs `pass` on `module`; returns whether anything changed. Passes that
 /// depend on the machine do nothing without one.
 pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool {

@@ -106,3 +106,37 @@ pub unsafe extern "C" fn dsp_run_pass(
         }
     }
 }
+
+/// Runs pass `name` on the one function `function` (the shim's function
+/// passes at the vectorizer-start point: only `dsp-egg-isel` has a
+/// function form). Errors as [`dsp_run_pass`].
+///
+/// # Safety
+/// As [`dsp_run_pass`]; `function` is a live function that LLVM owns.
+#[no_mangle]
+pub unsafe extern "C" fn dsp_run_function_pass(
+    name: *const c_char,
+    function: inkwell::llvm_sys::prelude::LLVMValueRef,
+    isa: *const c_char,
+) -> bool {
+    let text = |p: *const c_char| {
+        if p.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    };
+    let (name, isa) = (text(name), text(isa));
+    let result = std::panic::catch_unwind(|| crate::run_named_on_function(&name, function, &isa));
+    match result {
+        Ok(Ok(changed)) => changed,
+        Ok(Err(msg)) => {
+            eprintln!("dsp-opt-passes: error: {name}: {msg}");
+            std::process::exit(1);
+        }
+        Err(_) => {
+            eprintln!("dsp-opt-passes: error: {name}: internal error (see the message above)");
+            std::process::exit(1);
+        }
+    }
+}

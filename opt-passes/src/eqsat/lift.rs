@@ -127,10 +127,14 @@ pub struct LoopBody {
     pub block: LLVMBasicBlockRef,
     pub iv: LLVMValueRef,
     pub control: Vec<LLVMValueRef>,
+    /// `llvm.fmuladd` is fused (the backend gives it the machine's fused
+    /// multiply-add when there is one): it lifts to `mac`, else to `*` and `+`.
+    pub fused_muladd: bool,
 }
 
 struct Lifter {
     m: LLVMModuleRef,
+    fused_muladd: bool,
     e: RecExpr<VecLang>,
     elem: Option<Elem>,
     classes: Vec<Class>,
@@ -145,7 +149,7 @@ type R<T> = Result<T, String>;
 
 /// Lifts `body` unrolled `lanes` times.
 pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize) -> R<Lifted> {
-    let mut lf = Lifter { m, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block };
+    let mut lf = Lifter { m, fused_muladd: body.fused_muladd, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block };
     let insts = ir::instructions(body.block);
     let phis: Vec<LLVMValueRef> = insts.iter().copied().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
     // Header phis other than the counter: inductions or carried data.
@@ -415,7 +419,7 @@ impl Lifter {
                     return Ok(());
                 }
                 let (a, b, c) = (self.data(env, operand(0))?, self.data(env, operand(1))?, self.data(env, operand(2))?);
-                if name.starts_with("llvm.fma.f32") {
+                if name.starts_with("llvm.fma.f32") || (name.starts_with("llvm.fmuladd.f32") && self.fused_muladd) {
                     Sym::Data(self.e.add(VecLang::Mac([a, b, c])))
                 } else if name.starts_with("llvm.fmuladd.f32") {
                     let p = self.e.add(VecLang::Mul([a, b]));

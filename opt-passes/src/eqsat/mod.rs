@@ -19,6 +19,8 @@ use dsp_egg_isel::rules::{self, Families, FloatRules};
 use dsp_egg_isel::saturate::{optimize, ExtractOpts, Limits};
 use dsp_egg_isel::target::Target;
 use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::debuginfo::LLVMTemporaryMDNode;
+use inkwell::llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMOpcode as O;
 
@@ -71,14 +73,61 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> (bool, Vec<Remark>)
     let mut remarks = Vec::new();
     let mut changed = false;
     for f in ir::defined_functions(m) {
-        for latch in candidates(f) {
-            match one(m, caps, opts, f, latch, &mut remarks) {
-                Ok(()) => changed = true,
-                Err(why) => remarks.push(Remark { kind: RemarkKind::Missed, at: latch, name: "NotSelected", msg: format!("loop not vectorized by egg: {why}") }),
+        let (c, r) = run_function(f, caps, opts);
+        changed |= c;
+        remarks.extend(r);
+    }
+    (changed, remarks)
+}
+
+/// Runs the pass on one function (the form LLVM's function pass managers run).
+pub fn run_function(f: LLVMValueRef, caps: &Caps, opts: &Options) -> (bool, Vec<Remark>) {
+    let m = unsafe { LLVMGetGlobalParent(f) };
+    let mut remarks = Vec::new();
+    let mut changed = false;
+    if unsafe { LLVMCountBasicBlocks(f) } == 0 {
+        return (false, remarks);
+    }
+    for latch in candidates(f) {
+        match one(m, caps, opts, f, latch, &mut remarks) {
+            Ok(()) => {
+                changed = true;
+                // The loop left for what remains is not LLVM's to vectorize again.
+                mark_vectorized(latch);
             }
+            Err(why) => remarks.push(Remark { kind: RemarkKind::Missed, at: latch, name: "NotSelected", msg: format!("loop not vectorized by egg: {why}") }),
         }
     }
     (changed, remarks)
+}
+
+/// Marks the loop whose latch branch is `latch` as vectorized
+/// (`llvm.loop.isvectorized`), so that LLVM's loop vectorizer leaves it.
+/// Its other loop properties are kept; the new loop ID refers to itself
+/// first (made through a temporary node, as the C API allows).
+fn mark_vectorized(latch: LLVMValueRef) {
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(latch));
+        let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
+        let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+        let mut ops: Vec<LLVMMetadataRef> = vec![temp];
+        let old = LLVMGetMetadata(latch, kind);
+        if !old.is_null() {
+            let n = LLVMGetMDNodeNumOperands(old) as usize;
+            let mut vals = vec![std::ptr::null_mut(); n];
+            LLVMGetMDNodeOperands(old, vals.as_mut_ptr());
+            for v in vals.into_iter().skip(1) {
+                ops.push(LLVMValueAsMetadata(v));
+            }
+        }
+        let name = LLVMMDStringInContext2(ctx, c"llvm.loop.isvectorized".as_ptr(), 22);
+        let one = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0));
+        let mut prop = [name, one];
+        ops.push(LLVMMDNodeInContext2(ctx, prop.as_mut_ptr(), 2));
+        let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+        LLVMMetadataReplaceAllUsesWith(temp, node);
+        LLVMSetMetadata(latch, kind, LLVMMetadataAsValue(ctx, node));
+    }
 }
 
 /// The latch branches of `f`'s innermost loops.
@@ -106,7 +155,15 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let lanes = caps.m.vector_lanes(32).ok_or("the machine has no 32-bit vectors")? as usize;
     let cond = unsafe { LLVMGetCondition(latch) };
     let control = vec![cond, sh.next];
-    let lifted = lift::lift(m, &lift::LoopBody { block: body, iv: sh.iv, control }, lanes)?;
+    let fused_muladd = caps.m.find_instr(&isa_tablegen::Want {
+        op: isa_tablegen::SemOp::Mac,
+        ty: Some(isa_tablegen::Ty::F32),
+        ty2: None,
+        dst: caps.m.scalar_file(isa_tablegen::Ty::F32),
+        args: &[isa_tablegen::ArgPat::Reg(caps.m.scalar_file(isa_tablegen::Ty::F32).unwrap_or(isa_tablegen::RegFileId(0))); 3],
+    })
+    .is_some();
+    let lifted = lift::lift(m, &lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd }, lanes)?;
     let target = Target::new(caps.m, lifted.elem)?;
     let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation });
     let cost = IsaCost::new(&target);
