@@ -69,7 +69,7 @@ enum Fix {
     Exit { exit: usize, froms: Vec<usize> },
 }
 
-fn canonicalize(f: LLVMValueRef) -> bool {
+pub fn canonicalize(f: LLVMValueRef) -> bool {
     let limit = 4 * ir::blocks(f).len() + 16;
     let mut changed = false;
     for _ in 0..limit {

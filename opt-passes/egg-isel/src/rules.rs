@@ -180,7 +180,28 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
             let rhs = format!("(ReduceAdd (VecAdd (Vec ?s {}) (Vec {})))", vec![zero.as_str(); n - 1].join(" "), a.join(" "));
             let mut vars = vec![("s".to_string(), Kind::Scalar)];
             vars.extend(kinds(&a, Kind::Scalar));
-            out.push(rule("reduce-add-carried", &lhs, &rhs, Some(&ins.mnemonic), vars, true));
+            out.push(rule("reduce-add-carried", &lhs, &rhs, Some(&ins.mnemonic), vars.clone(), true));
+            // The same sum written with the running sum on the right of each
+            // addition (`s = p + s`, as LLVM leaves many reductions): each
+            // step is the left form's with its operands swapped, which
+            // changes nothing (integer and IEEE addition commute).
+            let mut lhs = format!("(+ {} ?s)", a[0]);
+            for x in &a[1..] {
+                lhs = format!("(+ {x} {lhs})");
+            }
+            out.push(rule("reduce-add-carried-right", &lhs, &rhs, Some(&ins.mnemonic), vars.clone(), true));
+            // Integers: the running sum plus the sum of the lanes (exact on
+            // wrapping integers; the lowering keeps such a sum in a vector
+            // accumulator and reduces it once, after the loop).
+            if !float {
+                let int_rhs = format!("(+ ?s (ReduceAdd (Vec {})))", a.join(" "));
+                let mut left = format!("(+ ?s {})", a[0]);
+                for x in &a[1..] {
+                    left = format!("(+ {left} {x})");
+                }
+                out.push(rule("reduce-add-carried-int", &left, &int_rhs, Some(&ins.mnemonic), vars.clone(), true));
+                out.push(rule("reduce-add-carried-int-right", &lhs, &int_rhs, Some(&ins.mnemonic), vars, true));
+            }
         }
         // One lane different: an insert into a broadcast.
         if let (Some(ins), true) = (t.find(SemOp::Insert, Some(V), &[V, S, S]), t.has(SemOp::Broadcast, Some(V), &[S])) {

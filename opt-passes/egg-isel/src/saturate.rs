@@ -68,6 +68,8 @@ pub struct Report {
     /// Rules that fired, with how many times.
     pub fired: Vec<(String, usize)>,
     pub extractor: Extracted,
+    /// Time spent saturating, and in all.
+    pub saturation: Duration,
     pub time: Duration,
 }
 
@@ -123,6 +125,7 @@ pub fn optimize(expr: &RecExpr<VecLang>, rules: &[Rule], cost: &IsaCost, limits:
         }
     }
     fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let saturation = start.elapsed();
     let mut best = extract::greedy(&egraph, root, cost);
     let mut how = Extracted::Greedy;
     if ex.ilp_max_nodes > 0 {
@@ -148,6 +151,7 @@ pub fn optimize(expr: &RecExpr<VecLang>, rules: &[Rule], cost: &IsaCost, limits:
         classes: egraph.number_of_classes(),
         fired,
         extractor: how,
+        saturation,
         time: start.elapsed(),
     };
     (best, report)

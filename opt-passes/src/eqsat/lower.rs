@@ -107,6 +107,14 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             ind.insert(i.phi, LLVMBuildPhi(b, LLVMTypeOf(i.phi), nm()));
             starts.insert(i.phi, incoming(i.phi, pre).ok_or("internal: an induction without a start")?);
         }
+        // Integer sums `s + ReduceAdd(x)` carried from step to step keep a
+        // vector accumulator instead (reassociation is exact on wrapping
+        // integers): one vector add per step, one reduction after the loop.
+        let accumulated = vector_accumulators(lifted, prog);
+        let mut acc_phi: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        for (&p, _) in &accumulated {
+            acc_phi.insert(p, LLVMBuildPhi(b, vt, nm()));
+        }
         let iv0 = LLVMBuildAdd(b, sh.start, k, nm());
         // The address classes' pointers.
         let mut ptrs = Vec::new();
@@ -123,6 +131,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         }
         // The program.
         let mut val: Vec<LLVMValueRef> = Vec::with_capacity(prog.len());
+        let mut acc_next_of: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         let num = |id: Id| match &prog[id] {
             VecLang::Num(n) => Ok(*n),
             _ => Err("internal: a constant expected".to_string()),
@@ -156,6 +165,14 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 (_, false) => LLVMBuildMul(b, x, y, nm()),
                 (_, true) => LLVMBuildFMul(b, x, y, nm()),
             };
+            let index = val.len();
+            if let Some((&p, &(_, x))) = accumulated.iter().find(|(_, &(at, _))| at == index) {
+                let sum = LLVMBuildAdd(b, acc_phi[&p], v(x), nm());
+                acc_next_of.insert(p, sum);
+                // The scalar sum is unchanged inside the loop.
+                val.push(carried[&p]);
+                continue;
+            }
             let out = match n {
                 VecLang::Num(x) => {
                     if float {
@@ -255,12 +272,22 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         for (&p, &phi) in &ind {
             add(phi, &[(starts[&p], check), (ind_next[&p], vloop)]);
         }
+        for (&p, &phi) in &acc_phi {
+            add(phi, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
+        }
         // mid: the results, then done or the rest in the original loop.
         LLVMPositionBuilderAtEnd(b, mid);
         let mut result: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for (&p, _) in &carried {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
             add(r, &[(starts[&p], check), (next[&p], vloop)]);
+            result.insert(p, r);
+        }
+        for (&p, _) in &acc_phi {
+            let a = LLVMBuildPhi(b, vt, nm());
+            add(a, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
+            let red = intrinsic(m, b, "llvm.vector.reduce.add", &[vt], &[a]);
+            let r = LLVMBuildAdd(b, result[&p], red, nm());
             result.insert(p, r);
         }
         for (&p, _) in &ind {
@@ -316,6 +343,44 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         LLVMDisposeBuilder(b);
     }
     Ok(())
+}
+
+/// The integer carried values whose program output is `(+ (arg s) (ReduceAdd x))`
+/// (either order) with `(arg s)` used nowhere else: the output node's
+/// index and `x`.
+fn vector_accumulators(lifted: &Lifted, prog: &RecExpr<VecLang>) -> HashMap<LLVMValueRef, (usize, Id)> {
+    let mut out = HashMap::new();
+    if lifted.elem != Elem::I32 {
+        return out;
+    }
+    let Some(VecLang::List(outs)) = prog.as_ref().last() else { return out };
+    for (o, &id) in lifted.outputs.iter().zip(outs.iter()) {
+        let Output::Carried(p) = o else { continue };
+        let VecLang::Add([a, c]) = &prog[id] else { continue };
+        let arg_of = |x: Id| match &prog[x] {
+            VecLang::Arg(s) => match &prog[*s] {
+                VecLang::Symbol(s) => lifted.args.iter().find(|a| a.0 == *s).is_some_and(|a| a.1 == ArgSrc::Carried(*p)),
+                _ => false,
+            },
+            _ => false,
+        };
+        let red = |x: Id| match &prog[x] {
+            VecLang::ReduceAdd(v) => Some(*v),
+            _ => None,
+        };
+        let (arg, x) = match (arg_of(*a), red(*c), arg_of(*c), red(*a)) {
+            (true, Some(x), _, _) => (*a, x),
+            (_, _, true, Some(x)) => (*c, x),
+            _ => continue,
+        };
+        // The sum's input used only by this output.
+        let users = |x: Id| prog.as_ref().iter().filter(|n| egg::Language::children(*n).contains(&x)).count();
+        // The sum used by the output list alone.
+        if users(arg) == 1 && users(id) == 1 {
+            out.insert(*p, (usize::from(id), x));
+        }
+    }
+    out
 }
 
 fn sh_latch(sh: &Shape) -> LLVMValueRef {

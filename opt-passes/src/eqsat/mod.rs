@@ -84,10 +84,11 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> (bool, Vec<Remark>)
 pub fn run_function(f: LLVMValueRef, caps: &Caps, opts: &Options) -> (bool, Vec<Remark>) {
     let m = unsafe { LLVMGetGlobalParent(f) };
     let mut remarks = Vec::new();
-    let mut changed = false;
     if unsafe { LLVMCountBasicBlocks(f) } == 0 {
         return (false, remarks);
     }
+    // Preheaders, single latches, dedicated exits.
+    let mut changed = crate::loops::canonicalize(f);
     for latch in candidates(f) {
         match one(m, caps, opts, f, latch, &mut remarks) {
             Ok(()) => {
@@ -167,17 +168,18 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let target = Target::new(caps.m, lifted.elem)?;
     let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation });
     let cost = IsaCost::new(&target);
-    let ex = ExtractOpts { ilp_max_nodes: if opts.ilp { 2_000 } else { 0 }, ilp_cap: Duration::from_millis(500) };
+    let ex = ExtractOpts { ilp_max_nodes: if opts.ilp { 400 } else { 0 }, ilp_cap: Duration::from_millis(200) };
     let (best, report) = optimize(&lifted.expr, &rules, &cost, opts.limits, ex);
     remarks.push(Remark {
         kind: RemarkKind::Analysis,
         at: latch,
         name: "Saturation",
         msg: format!(
-            "egg: {} iterations, {} e-nodes in {} classes, {:.1} ms{}",
+            "egg: {} iterations, {} e-nodes in {} classes, {:.1} ms saturating, {:.1} ms in all{}",
             report.iterations,
             report.nodes,
             report.classes,
+            report.saturation.as_secs_f64() * 1e3,
             report.time.as_secs_f64() * 1e3,
             report.limit.as_ref().map(|l| format!(", stopped by its {l}: the best program so far is used")).unwrap_or_default()
         ),
