@@ -44,8 +44,9 @@ pub struct Rule {
     /// `false` for the float rules allowed only by fast math or contraction.
     pub exact: bool,
     /// When it runs (phased application, Isaria's lesson): 0 vectorizes
-    /// (lifting, loads, broadcasts, scalar operands, fusion), 1 adds
-    /// reductions, 2 the algebra that grows the e-graph fastest.
+    /// (lifting, loads, broadcasts, scalar operands, fusion) in every phase;
+    /// phase 1 adds the reductions, phase 2 (instead) the algebra that grows
+    /// the e-graph fastest.
     pub phase: u8,
 }
 

@@ -89,7 +89,11 @@ pub fn optimize(expr: &RecExpr<VecLang>, rules: &[Rule], cost: &IsaCost, limits:
         p
     };
     for phase in phases {
-        let rewrites: Vec<&egg::Rewrite<VecLang, ()>> = rules.iter().filter(|r| r.phase <= phase).map(|r| &r.rewrite).collect();
+        // Each phase adds its own rules to the vectorizing ones: the deep
+        // reduction patterns never search an e-graph the algebra has grown
+        // (their e-matching explodes there, and a search cannot be stopped
+        // half-way).
+        let rewrites: Vec<&egg::Rewrite<VecLang, ()>> = rules.iter().filter(|r| r.phase == 0 || r.phase == phase).map(|r| &r.rewrite).collect();
         let left = limits.time.saturating_sub(start.elapsed());
         let iters_left = limits.iterations.saturating_sub(iterations.len());
         if left.is_zero() || iters_left == 0 {
