@@ -65,11 +65,16 @@ pub struct Families {
     /// The scalar–vector cooperation rules (broadcast, scalar operands,
     /// reductions); off: a Diospyros-like rule set.
     pub cooperation: bool,
+    /// Associativity and distributivity (integers; floats under fast
+    /// math). Off by default: every way of bracketing a sum becomes a node,
+    /// and lane-wise lifting then matches every combination of them across
+    /// the lanes, which no time limit can interrupt within one search.
+    pub algebra: bool,
 }
 
 impl Default for Families {
     fn default() -> Families {
-        Families { cooperation: true }
+        Families { cooperation: true, algebra: false }
     }
 }
 
@@ -211,7 +216,7 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
         }
     }
     // Algebra: exact on wrapping integers; floats only under fast math.
-    if !float || floats.reassociate {
+    if fam.algebra && (!float || floats.reassociate) {
         let abc = vec![("a".into(), Kind::Scalar), ("b".into(), Kind::Scalar), ("c".into(), Kind::Scalar)];
         out.push(rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)", None, abc.clone(), !float));
         out.push(rule("assoc-add-rev", "(+ (+ ?a ?b) ?c)", "(+ ?a (+ ?b ?c))", None, abc.clone(), !float));

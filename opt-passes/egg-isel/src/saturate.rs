@@ -88,13 +88,16 @@ pub fn optimize(expr: &RecExpr<VecLang>, rules: &[Rule], cost: &IsaCost, limits:
         p.dedup();
         p
     };
-    for phase in phases {
+    for &phase in &phases {
         // Each phase adds its own rules to the vectorizing ones: the deep
         // reduction patterns never search an e-graph the algebra has grown
         // (their e-matching explodes there, and a search cannot be stopped
         // half-way).
         let rewrites: Vec<&egg::Rewrite<VecLang, ()>> = rules.iter().filter(|r| r.phase == 0 || r.phase == phase).map(|r| &r.rewrite).collect();
+        // Later phases get half of what is left: an iteration cannot be
+        // stopped half-way, and the half kept back absorbs the last one.
         let left = limits.time.saturating_sub(start.elapsed());
+        let left = if phase == phases[0] { left } else { left / 2 };
         let iters_left = limits.iterations.saturating_sub(iterations.len());
         if left.is_zero() || iters_left == 0 {
             break;

@@ -104,7 +104,7 @@ fn without_cooperation_rules_no_broadcast_is_chosen() {
     let m = ftm();
     let t = Target::new(&m, Elem::I32).unwrap();
     let cost = IsaCost::new(&t);
-    let rules = rules::all(&t, FloatRules::default(), Families { cooperation: false });
+    let rules = rules::all(&t, FloatRules::default(), Families { cooperation: false, ..Families::default() });
     let (out, _) = optimize(&vec_mat(t.lanes), &rules, &cost, Limits::default(), ExtractOpts::default());
     let text = out.to_string();
     assert!(!text.contains("Broadcast") && !text.contains("VecMACS"), "{text}");
@@ -128,7 +128,7 @@ fn float_multiply_add_needs_contraction() {
     let t = Target::new(&m, Elem::F32).unwrap();
     let strict = rules::all(&t, FloatRules::default(), Families::default());
     assert!(!strict.iter().any(|r| r.name.starts_with("mac-fusion") || r.name.starts_with("assoc")));
-    let fast = rules::all(&t, FloatRules { contract: true, reassociate: true }, Families::default());
+    let fast = rules::all(&t, FloatRules { contract: true, reassociate: true }, Families { algebra: true, ..Families::default() });
     assert!(fast.iter().any(|r| r.name == "mac-fusion") && fast.iter().any(|r| r.name == "assoc-add"));
     // Strict floats still vectorize: lanes are multiplied and added in the source order.
     let cost = IsaCost::new(&t);
@@ -226,7 +226,7 @@ fn check_rules(elem: Elem, seed: u64, idx: &[i64]) {
     let m = ftm();
     let t = Target::new(&m, elem).unwrap();
     let floats = FloatRules { contract: true, reassociate: true };
-    for r in rules::rules(&t, floats, Families::default()) {
+    for r in rules::rules(&t, floats, Families { algebra: true, ..Families::default() }) {
         if !r.exact {
             continue;
         }

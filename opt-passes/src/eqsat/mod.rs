@@ -166,7 +166,7 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     .is_some();
     let lifted = lift::lift(m, &lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd }, lanes)?;
     let target = Target::new(caps.m, lifted.elem)?;
-    let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation });
+    let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation, ..Families::default() });
     let cost = IsaCost::new(&target);
     let ex = ExtractOpts { ilp_max_nodes: if opts.ilp { 400 } else { 0 }, ilp_cap: Duration::from_millis(200) };
     let (best, report) = optimize(&lifted.expr, &rules, &cost, opts.limits, ex);
