@@ -113,10 +113,10 @@ fn check_words(m: &Machine, words: &[Word]) {
                 Symbol { name: "far".into(), section: Some(1), value: 1000, size: 0, global: false, kind: SymbolKind::NoType },
             ],
         };
-        let text = disassemble_object(&m, &obj);
+        let text = disassemble_object(m, &obj);
         let decoded = text.lines().filter(|l| !l.trim_start().starts_with('.') && l.contains(": ")).count();
         assert!(decoded > 20, "{name}: only {decoded} bundles decoded\n{text}");
-        let again = assemble(&m, &text, "again.s").unwrap_or_else(|e| {
+        let again = assemble(m, &text, "again.s").unwrap_or_else(|e| {
             panic!("{name}: {}\n{text}", e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))
         });
         assert_eq!(again.sections[0].data, obj.sections[0].data, "{name}");

@@ -270,32 +270,32 @@ fn check_graph(m: &Machine, pool: &[InstrId], spec: &Spec, name: &str, ilp_opts:
     {
         let g = build_graph(m, pool, spec);
         let ctx = format!("{name}: {g:?}");
-        let r = mii::compute(&m, &g).unwrap_or_else(|e| panic!("mii: {e}\n{ctx}"));
-        let ims = ims::schedule(&m, &g, &r, &ImsOptions::default()).unwrap_or_else(|a| panic!("ims: {a:?}\n{ctx}"));
-        verify(&m, &g, &ims.schedule).unwrap_or_else(|e| panic!("ims schedule: {e}\n{ctx}"));
+        let r = mii::compute(m, &g).unwrap_or_else(|e| panic!("mii: {e}\n{ctx}"));
+        let ims = ims::schedule(m, &g, &r, &ImsOptions::default()).unwrap_or_else(|a| panic!("ims: {a:?}\n{ctx}"));
+        verify(m, &g, &ims.schedule).unwrap_or_else(|e| panic!("ims schedule: {e}\n{ctx}"));
         assert!(ims.schedule.ii >= r.mii, "ims below the MII\n{ctx}");
         let started = std::time::Instant::now();
         let cpu0 = thread_cpu();
-        let ilp = ilp::schedule(&m, &g, &r, &ilp_opts).unwrap_or_else(|a| panic!("ilp: {a:?}\n{ctx}"));
+        let ilp = ilp::schedule(m, &g, &r, ilp_opts).unwrap_or_else(|a| panic!("ilp: {a:?}\n{ctx}"));
         t.ilp_secs += thread_cpu() - cpu0;
         if std::env::var("MODSCHED_VERBOSE").is_ok() {
             eprintln!("{name}: n={} mii={} ims={} ilp={} {:.3}s cpu {:.3}s {:?}", g.nodes.len(), r.mii, ims.schedule.ii, ilp.schedule.ii, started.elapsed().as_secs_f64(), thread_cpu() - cpu0, ilp.notes);
         }
-        verify(&m, &g, &ilp.schedule).unwrap_or_else(|e| panic!("ilp schedule: {e}\n{ctx}"));
+        verify(m, &g, &ilp.schedule).unwrap_or_else(|e| panic!("ilp schedule: {e}\n{ctx}"));
         assert!(!ilp.capped, "ilp capped on a small graph: {:?}\n{ctx}", ilp.notes);
         assert!(ilp.schedule.ii >= r.mii, "ilp below the MII\n{ctx}");
         assert!(ilp.schedule.ii <= ims.schedule.ii, "ilp II {} > ims II {}\n{ctx}", ilp.schedule.ii, ims.schedule.ii);
-        let sms = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap_or_else(|a| panic!("sms: {a:?}\n{ctx}"));
+        let sms = sms::schedule(m, &g, &r, &SmsOptions::production()).unwrap_or_else(|a| panic!("sms: {a:?}\n{ctx}"));
         assert!(ilp.schedule.ii <= sms.schedule.ii, "ilp II {} > sms II {}\n{ctx}", ilp.schedule.ii, sms.schedule.ii);
-        let ilp_live = live(&m, &g, &ilp.schedule);
+        let ilp_live = live(m, &g, &ilp.schedule);
         if ilp.schedule.ii == sms.schedule.ii {
-            let sms_live = live(&m, &g, &sms.schedule);
+            let sms_live = live(m, &g, &sms.schedule);
             assert!(ilp_live <= sms_live, "ilp MaxLive {ilp_live} > sms {sms_live} at equal II\n{ctx}");
             t.sms_live_equal_ii += sms_live as u64;
             t.ilp_live_sms += ilp_live as u64;
         }
         if ilp.schedule.ii == ims.schedule.ii {
-            let ims_live = live(&m, &g, &ims.schedule);
+            let ims_live = live(m, &g, &ims.schedule);
             assert!(ilp_live <= ims_live, "ilp MaxLive {ilp_live} > ims {ims_live} at equal II\n{ctx}");
             t.ilp_live += ilp_live as u64;
             t.ims_live_equal_ii += ims_live as u64;
@@ -303,7 +303,7 @@ fn check_graph(m: &Machine, pool: &[InstrId], spec: &Spec, name: &str, ilp_opts:
         // The oracle: the least II with a schedule.
         let mut least = None;
         for ii in r.mii..=ilp.schedule.ii {
-            match exists_at(&m, &g, ii) {
+            match exists_at(m, &g, ii) {
                 Some(true) => {
                     least = Some(ii);
                     break;
@@ -318,7 +318,7 @@ fn check_graph(m: &Machine, pool: &[InstrId], spec: &Spec, name: &str, ilp_opts:
         }
         // MaxLive oracle on the tiniest graphs: every schedule of at most
         // three stages at the ILP's II.
-        if let Some(best) = least_max_live(&m, &g, ilp.schedule.ii) {
+        if let Some(best) = least_max_live(m, &g, ilp.schedule.ii) {
             assert!(ilp_live <= best, "ilp MaxLive {ilp_live} > {best} found by enumeration\n{ctx}");
             t.live_checked += 1;
         }
