@@ -43,7 +43,7 @@ const USAGE: &str = "usage: dsp-fuzz-tools [--tool T[,T...]] [--count N] [--seed
   --seed     the seed the inputs are drawn from (default 1)
   --out      where the corpus, the scratch folders and the findings go (default target/fuzz-tools/SEED)
   --jobs     runs at a time (default 2)
-  --time     seconds one run may take (default 5)
+  --time     CPU seconds one run (the tool and what it runs) may take (default 5; 4 times that of wall-clock time)
   --mem      MiB of address space one run may use (default 1024)
   --corpus   C programs of tests/c the corpus is built from (default 8)
   --reduce   findings per tool and kind that are reduced (default 3; the others are kept as they are)";
@@ -420,6 +420,7 @@ struct Table {
     ok: usize,
     kinds: BTreeMap<Kind, usize>,
     max_secs: f64,
+    max_cpu: f64,
     slowest: usize,
     max_rss_kb: u64,
     wall: f64,
@@ -496,6 +497,7 @@ fn fuzz_tool(tool: Tool, args: &Args, c: &Corpus) -> (Table, Vec<Finding>) {
                         t.inputs += 1;
                         t.ok += out.ok as usize;
                         *t.kinds.entry(out.kind).or_default() += 1;
+                        t.max_cpu = t.max_cpu.max(out.cpu);
                         if out.secs > t.max_secs {
                             t.max_secs = out.secs;
                             t.slowest = i;
@@ -563,7 +565,7 @@ fn keep_findings(tool: Tool, findings: &[Finding], args: &Args, extra_obj: &Path
         let cmd = resolve(&f.case.args, &min_path, &fdir);
         let line = std::iter::once(path(&bin(tool.name()))).chain(cmd.into_iter().map(|a| shell_quote(&a))).collect::<Vec<_>>().join(" ");
         let note = format!(
-            "# {} ({}): {}; {:.2} s, {} MiB\n# limits: {} s, {} MiB of address space (prlimit --as)\ncd {} && {line}\n",
+            "# {} ({}): {}; {:.2} s, {} MiB\n# limits: {} s of CPU, {} MiB of address space (prlimit --as)\ncd {} && {line}\n",
             kind.name(),
             f.outcome.signature,
             min_out.status,
@@ -639,11 +641,11 @@ fn main() {
         rows.push((tool, t));
     }
     println!();
-    println!("{:<13} {:>7} {:>6} {:>6} {:>6} {:>7} {:>6} {:>6} {:>6} {:>9} {:>8} {:>7}", "tool", "inputs", "ok", "panic", "signal", "timeout", "memory", "clang", "quiet", "max time", "max RSS", "wall");
+    println!("{:<13} {:>7} {:>6} {:>6} {:>6} {:>7} {:>6} {:>6} {:>6} {:>9} {:>8} {:>9} {:>7}", "tool", "inputs", "ok", "panic", "signal", "timeout", "memory", "clang", "quiet", "max time", "max CPU", "max RSS", "wall");
     for (tool, t) in &rows {
         let k = |kind| t.kinds.get(&kind).copied().unwrap_or(0);
         println!(
-            "{:<13} {:>7} {:>6} {:>6} {:>6} {:>7} {:>6} {:>6} {:>6} {:>8.2}s {:>5} MiB {:>6.0}s",
+            "{:<13} {:>7} {:>6} {:>6} {:>6} {:>7} {:>6} {:>6} {:>6} {:>8.2}s {:>7.2}s {:>5} MiB {:>6.0}s",
             tool.name(),
             t.inputs,
             t.ok,
@@ -654,6 +656,7 @@ fn main() {
             k(Kind::Clang),
             k(Kind::Quiet),
             t.max_secs,
+            t.max_cpu,
             t.max_rss_kb / 1024,
             t.wall
         );

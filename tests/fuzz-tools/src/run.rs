@@ -50,6 +50,8 @@ pub struct Outcome {
     /// location, the signal).
     pub signature: String,
     pub secs: f64,
+    /// CPU seconds of the tool and what it ran.
+    pub cpu: f64,
     pub max_rss_kb: u64,
     pub stderr: Vec<u8>,
     pub status: String,
@@ -108,6 +110,7 @@ pub fn run_once(program: &Path, args: &[String], cwd: &Path, limits: &Limits, ds
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let mut timed_out = false;
     let mut stuck: Vec<String> = Vec::new();
+    let mut group_cpu_at_kill = 0.0;
     let mut sleep = Duration::from_micros(200);
     loop {
         let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
@@ -117,9 +120,19 @@ pub fn run_once(program: &Path, args: &[String], cwd: &Path, limits: &Limits, ds
         if r < 0 {
             panic!("wait4: {}", std::io::Error::last_os_error());
         }
-        if start.elapsed() > limits.time {
+        // The limit is on CPU time (of the tool and what it runs), so that a
+        // loaded machine does not make a slow run a finding; wall-clock
+        // time is only a backstop (4 times the limit) for a tool that
+        // hangs without using the CPU.
+        let over = start.elapsed() > limits.time && {
+            let (_, cpu) = group_info(pid);
+            cpu >= limits.time.as_secs_f64() || start.elapsed() > limits.time * 4
+        };
+        if over {
             timed_out = true;
-            stuck = group_commands(pid);
+            let (names, cpu) = group_info(pid);
+            stuck = names;
+            group_cpu_at_kill = cpu;
             unsafe {
                 libc::kill(-pid, libc::SIGKILL);
                 libc::kill(pid, libc::SIGKILL);
@@ -137,13 +150,15 @@ pub fn run_once(program: &Path, args: &[String], cwd: &Path, limits: &Limits, ds
     drop(child);
     let secs = start.elapsed().as_secs_f64();
     let max_rss_kb = usage.ru_maxrss as u64;
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    let cpu = tv(usage.ru_utime) + tv(usage.ru_stime);
     let stderr = read_capped(&err_path, 256 * 1024);
     let text = String::from_utf8_lossy(&stderr);
     let signaled = libc::WIFSIGNALED(status);
     let sig = if signaled { libc::WTERMSIG(status) } else { 0 };
     let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
     let status_text = if timed_out {
-        format!("killed after {:.1} s", limits.time.as_secs_f64())
+        format!("killed after {:.1} s ({:.1} s of CPU)", start.elapsed().as_secs_f64(), group_cpu_at_kill)
     } else if signaled {
         format!("signal {sig} ({})", signal_name(sig))
     } else {
@@ -161,7 +176,7 @@ pub fn run_once(program: &Path, args: &[String], cwd: &Path, limits: &Limits, ds
             signature = format!("timeout in {c}");
         }
     }
-    Outcome { kind, signature, secs, max_rss_kb, stderr, status: status_text, ok: !timed_out && !signaled && code == 0 }
+    Outcome { kind, signature, secs, cpu, max_rss_kb, stderr, status: status_text, ok: !timed_out && !signaled && code == 0 }
 }
 
 fn classify(text: &str, timed_out: bool, sig: i32, code: i32, rss_kb: u64, mem: u64, dspcc: bool) -> (Kind, String) {
@@ -232,21 +247,30 @@ fn read_capped(path: &Path, cap: usize) -> Vec<u8> {
 }
 
 /// The command names of the processes of group `pgid` (the tool and what
-/// it started), read from /proc.
-fn group_commands(pgid: libc::pid_t) -> Vec<String> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir("/proc") else { return out };
+/// it started) and the CPU seconds they have used (their own, and the
+/// leader's reaped children's), read from /proc.
+fn group_info(pgid: libc::pid_t) -> (Vec<String>, f64) {
+    let mut names = Vec::new();
+    let mut ticks = 0u64;
+    let Ok(rd) = std::fs::read_dir("/proc") else { return (names, 0.0) };
     for e in rd.flatten() {
         let name = e.file_name();
-        let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Some(pid) = name.to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-        // pid (comm) state ppid pgrp ...
+        // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
+        // majflt cmajflt utime stime cutime cstime ...
         let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else { continue };
         let comm = &stat[open + 1..close];
         let rest: Vec<&str> = stat[close + 1..].split_whitespace().collect();
         if rest.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid) {
-            out.push(comm.to_string());
+            names.push(comm.to_string());
+            let field = |i: usize| rest.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            ticks += field(11) + field(12);
+            if pid == pgid {
+                ticks += field(13) + field(14);
+            }
         }
     }
-    out
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    (names, ticks as f64 / hz)
 }
