@@ -618,3 +618,39 @@ pub fn mutate_isa(rng: &mut R, text: &str) -> String {
     s.push('\n');
     s
 }
+
+/// A variant of a shipped machine that is likely still valid but unusual:
+/// latencies and occupancies from 1 to 40, unit counts and register ports
+/// down to 1, bundles of 1 to 16 operations, 0 to 5 delay slots, slots
+/// dropped, instructions dropped (each with probability 1/20). Used as
+/// `--isa` for the assembler and the compiler.
+pub fn vary_isa(rng: &mut R, text: &str) -> String {
+    let mut out = String::new();
+    let p = rng.gen_range(0.02..0.3);
+    for line in text.lines() {
+        let t = line.trim_start();
+        if (t.starts_with("inst ") || t.starts_with("slot ")) && rng.gen_bool(0.05) {
+            continue;
+        }
+        let mut words: Vec<String> = line.split(' ').map(String::from).collect();
+        for i in 1..words.len() {
+            if words[i].parse::<u64>().is_err() || !rng.gen_bool(p) {
+                continue;
+            }
+            let v = match words[i - 1].as_str() {
+                "lat" => rng.gen_range(1..=40),
+                "busy" => rng.gen_range(1..=40),
+                "count" if t.starts_with("unit ") => rng.gen_range(1..=4),
+                "read" | "write" => rng.gen_range(1..=16),
+                "max_ops" => rng.gen_range(1..=16),
+                "delay_slots" => rng.gen_range(0..=5),
+                "stack_align" => *pick(rng, &[4u64, 8, 16, 64, 128, 4096]),
+                _ => continue,
+            };
+            words[i] = v.to_string();
+        }
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}

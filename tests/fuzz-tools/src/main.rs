@@ -157,6 +157,11 @@ struct Corpus {
     c: Vec<Vec<u8>>,
     ir_header: String,
     machine: isa_tablegen::Machine,
+    /// The shipped machines' text, and corpus files on disk, for the runs
+    /// of a tool with a varied machine (`--isa` the input).
+    machines: Vec<Vec<u8>>,
+    asm_paths: Vec<PathBuf>,
+    ll_paths: Vec<PathBuf>,
     /// Files the commands name besides the input.
     crt0: PathBuf,
     libc: PathBuf,
@@ -199,11 +204,17 @@ fn build_corpus(args: &Args) -> Result<Corpus, String> {
         c: vec![],
         ir_header: String::new(),
         machine: isa_tablegen::Machine::load("ftm").map_err(|e| e.to_string())?,
+        machines: vec![],
+        asm_paths: vec![],
+        ll_paths: vec![],
         crt0,
         libc,
         libm,
         extra_obj: PathBuf::new(),
     };
+    for f in files(&root.join("isa-tablegen/machines"), "isa") {
+        c.machines.push(read(&f)?);
+    }
     for d in ["isa-tablegen/machines", "tests/machines", "isa-tablegen/tests/good", "vliw-backend/modsched/tests/machines"] {
         for f in files(&root.join(d), "isa") {
             c.isa.push(read(&f)?);
@@ -215,6 +226,7 @@ fn build_corpus(args: &Args) -> Result<Corpus, String> {
     asm_files.push(root.join("vliw-backend/examples/dotprod.s"));
     for (i, f) in asm_files.iter().enumerate() {
         c.asm.push(read(f)?);
+        c.asm_paths.push(f.clone());
         let o = dir.join(format!("asm{i}.o"));
         if quiet(Command::new(bin("dsp-as")).arg("-o").arg(&o).arg(f)) {
             c.obj.push(read(&o)?);
@@ -244,6 +256,7 @@ fn build_corpus(args: &Args) -> Result<Corpus, String> {
         }
         if quiet(Command::new(&dspcc).args([opt, "-S", "-emit-llvm", "-w", "-o"]).arg(p("ll")).arg(f)) {
             c.ll.push(read(&p("ll"))?);
+            c.ll_paths.push(p("ll"));
         }
     }
     if objs.len() >= 2 {
@@ -313,6 +326,13 @@ fn make_case(tool: Tool, rng: &mut R, c: &Corpus) -> Case {
             let cmd = if rng.gen_bool(0.1) { "doc" } else { "check" };
             Case { input, ext: "isa", args: vec![s(cmd), s("{in}")], how }
         }
+        Tool::As if rng.gen_bool(0.15) => {
+            // A real source on a varied machine.
+            let base = String::from_utf8_lossy(pick_one(rng, &c.machines)).into_owned();
+            let input = gen::vary_isa(rng, &base).into_bytes();
+            let src = path(&c.asm_paths[rng.gen_range(0..c.asm_paths.len())]);
+            Case { input, ext: "isa", args: vec![s("--isa"), s("{in}"), s("-o"), s("{dir}/out.o"), src], how: "machine" }
+        }
         Tool::As => {
             let (input, how) = if rng.gen_bool(0.35) {
                 (gen::gen_asm(rng, &c.machine).into_bytes(), "generated")
@@ -359,6 +379,14 @@ fn make_case(tool: Tool, rng: &mut R, c: &Corpus) -> Case {
         Tool::Sim => {
             let (input, how) = binary_mutation(rng, &c.exe);
             Case { input, ext: "exe", args: vec![s("--max-cycles"), s("5000000"), s("--no-files"), s("{in}")], how }
+        }
+        Tool::Llc if rng.gen_bool(0.2) => {
+            // A real module compiled for a varied machine.
+            let base = String::from_utf8_lossy(pick_one(rng, &c.machines)).into_owned();
+            let input = gen::vary_isa(rng, &base).into_bytes();
+            let ll = path(&c.ll_paths[rng.gen_range(0..c.ll_paths.len())]);
+            let args = vec![s("--isa"), s("{in}"), format!("-O{}", rng.gen_range(0..4)), s("-S"), ll, s("-o"), s("{dir}/out.s")];
+            Case { input, ext: "isa", args, how: "machine" }
         }
         Tool::Llc => {
             let (input, how) = if rng.gen_bool(0.4) {
@@ -478,6 +506,10 @@ fn fuzz_tool(tool: Tool, args: &Args, c: &Corpus) -> (Table, Vec<Finding>) {
     let table = Mutex::new(Table::default());
     let findings = Mutex::new(Vec::new());
     let start = Instant::now();
+    let log = std::env::var_os("FUZZ_TOOLS_LOG")
+        .and_then(|f| std::fs::OpenOptions::new().create(true).append(true).open(f).ok())
+        .map(Mutex::new);
+    let log = log.as_ref();
     std::thread::scope(|sc| {
         for j in 0..args.jobs {
             let dir = args.out.join("work").join(format!("{}-{j}", tool.name()));
@@ -503,6 +535,13 @@ fn fuzz_tool(tool: Tool, args: &Args, c: &Corpus) -> (Table, Vec<Finding>) {
                             t.slowest = i;
                         }
                         t.max_rss_kb = t.max_rss_kb.max(out.max_rss_kb);
+                    }
+                    if let Some(log) = log {
+                        // FUZZ_TOOLS_LOG=FILE: one line per run.
+                        let first = String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("").chars().take(160).collect::<String>();
+                        let line = format!("{}\t{i}\t{}\t{}\t{}\t{:.2}\t{first}\n", tool.name(), case.how, out.kind.name(), if out.ok { "ok" } else { "err" }, out.secs);
+                        use std::io::Write;
+                        let _ = log.lock().unwrap().write_all(line.as_bytes());
                     }
                     if out.kind.is_finding() || out.kind == Kind::Quiet {
                         let first = String::from_utf8_lossy(&out.stderr).lines().take(3).collect::<Vec<_>>().join(" | ");
