@@ -309,7 +309,19 @@ fn path(p: &Path) -> String {
     p.display().to_string()
 }
 
+/// The largest input a case may have (mutations stop there too): a tool
+/// that needs more than the memory limit for a 1.5 GB file is no finding,
+/// and a parent holding large inputs would lend its pages to its children's
+/// maximum RSS at fork time.
+const MAX_INPUT: usize = mutate::MAX_LEN;
+
 fn make_case(tool: Tool, rng: &mut R, c: &Corpus) -> Case {
+    let mut case = make_case_uncapped(tool, rng, c);
+    case.input.truncate(MAX_INPUT);
+    case
+}
+
+fn make_case_uncapped(tool: Tool, rng: &mut R, c: &Corpus) -> Case {
     let text_mut = |rng: &mut R, v: &[Vec<u8>]| {
         let a = pick_one(rng, v).to_vec();
         let b = pick_one(rng, v).to_vec();
@@ -435,10 +447,12 @@ fn binary_mutation(rng: &mut R, pool: &[Vec<u8>]) -> (Vec<u8>, &'static str) {
 
 // ------------------------------------------------------------------ running
 
+/// A run that found something; its input is made again from the seed when
+/// it is kept (inputs are not held in memory: a child's maximum RSS counts
+/// the pages of its parent at fork time).
 struct Finding {
     index: usize,
     outcome: Outcome,
-    case: Case,
 }
 
 #[derive(Default)]
@@ -546,7 +560,8 @@ fn fuzz_tool(tool: Tool, args: &Args, c: &Corpus) -> (Table, Vec<Finding>) {
                     if out.kind.is_finding() || out.kind == Kind::Quiet {
                         let first = String::from_utf8_lossy(&out.stderr).lines().take(3).collect::<Vec<_>>().join(" | ");
                         eprintln!("  {} #{i} ({}): {} [{}] {}", tool.name(), case.how, out.kind.name(), out.status, first.chars().take(200).collect::<String>());
-                        findings.lock().unwrap().push(Finding { index: i, outcome: out, case });
+                        drop(case);
+                        findings.lock().unwrap().push(Finding { index: i, outcome: out });
                     }
                 }
             });
@@ -561,18 +576,20 @@ fn fuzz_tool(tool: Tool, args: &Args, c: &Corpus) -> (Table, Vec<Finding>) {
 
 /// Keeps every finding under out/findings/TOOL/KIND-INDEX/, the first few
 /// of each signature reduced.
-fn keep_findings(tool: Tool, findings: &[Finding], args: &Args, extra_obj: &Path) {
+fn keep_findings(tool: Tool, findings: &[Finding], args: &Args, c: &Corpus) {
+    let extra_obj = &c.extra_obj;
     let mut reduced: BTreeMap<String, usize> = BTreeMap::new();
     let dir = args.out.join("work").join(format!("{}-reduce", tool.name()));
     for f in findings {
+        let case = make_case(tool, &mut case_rng(args.seed, tool, f.index), c);
         let kind = f.outcome.kind;
         let fdir = args.out.join("findings").join(tool.name()).join(format!("{}-{}", kind.name(), f.index));
         let _ = std::fs::create_dir_all(&fdir);
-        let ext = f.case.ext;
-        let _ = std::fs::write(fdir.join(format!("input.{ext}")), &f.case.input);
+        let ext = case.ext;
+        let _ = std::fs::write(fdir.join(format!("input.{ext}")), &case.input);
         let _ = std::fs::write(fdir.join("input.stderr"), &f.outcome.stderr);
         let n = reduced.entry(f.outcome.signature.clone()).or_default();
-        let mut min = f.case.input.clone();
+        let mut min = case.input.clone();
         let mut min_out = f.outcome.clone();
         if *n < args.reduce && kind.is_finding() {
             *n += 1;
@@ -584,8 +601,8 @@ fn keep_findings(tool: Tool, findings: &[Finding], args: &Args, extra_obj: &Path
             };
             let t0 = Instant::now();
             let mut last = None;
-            min = reduce::reduce(&f.case.input, &budget, &mut |cand| {
-                let case = Case { input: cand.to_vec(), ext, args: f.case.args.clone(), how: f.case.how };
+            min = reduce::reduce(&case.input, &budget, &mut |cand| {
+                let case = Case { input: cand.to_vec(), ext, args: case.args.clone(), how: case.how };
                 let o = run_case(tool, &case, &dir, &args.limits, true);
                 let same = o.kind == kind && (kind != Kind::Panic || o.signature == f.outcome.signature);
                 if same {
@@ -596,12 +613,12 @@ fn keep_findings(tool: Tool, findings: &[Finding], args: &Args, extra_obj: &Path
             if let Some(o) = last {
                 min_out = o;
             }
-            eprintln!("  {} #{}: reduced {} -> {} bytes in {:.0} s", tool.name(), f.index, f.case.input.len(), min.len(), t0.elapsed().as_secs_f64());
+            eprintln!("  {} #{}: reduced {} -> {} bytes in {:.0} s", tool.name(), f.index, case.input.len(), min.len(), t0.elapsed().as_secs_f64());
         }
         let min_path = fdir.join(format!("min.{ext}"));
         let _ = std::fs::write(&min_path, &min);
         let _ = std::fs::write(fdir.join("min.stderr"), &min_out.stderr);
-        let cmd = resolve(&f.case.args, &min_path, &fdir);
+        let cmd = resolve(&case.args, &min_path, &fdir);
         let line = std::iter::once(path(&bin(tool.name()))).chain(cmd.into_iter().map(|a| shell_quote(&a))).collect::<Vec<_>>().join(" ");
         let note = format!(
             "# {} ({}): {}; {:.2} s, {} MiB\n# limits: {} s of CPU, {} MiB of address space (prlimit --as)\ncd {} && {line}\n",
@@ -674,7 +691,7 @@ fn main() {
         let n = f.iter().filter(|x| x.outcome.kind.is_finding()).count();
         total += n;
         if !f.is_empty() {
-            keep_findings(tool, &f, &args, &corpus.extra_obj);
+            keep_findings(tool, &f, &args, &corpus);
         }
         eprintln!("fuzz-tools: {}: {} inputs, {} findings ({:.0} s; slowest: #{}, {:.2} s)", tool.name(), t.inputs, n, t.wall, t.slowest, t.max_secs);
         rows.push((tool, t));

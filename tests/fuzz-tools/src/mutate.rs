@@ -59,9 +59,16 @@ pub fn mutate(rng: &mut R, data: &[u8], other: &[u8], text: bool) -> Vec<u8> {
             12 => repeat_line(rng, d),
             _ => swap_lines(rng, d),
         };
+        if d.len() > MAX_LEN {
+            d.truncate(MAX_LEN);
+            d.shrink_to_fit();
+        }
     }
     d
 }
+
+/// Mutations stop growing an input here.
+pub const MAX_LEN: usize = 16 << 20;
 
 fn pos(rng: &mut R, len: usize) -> usize {
     if len == 0 {
@@ -257,7 +264,9 @@ fn repeat_line(rng: &mut R, mut d: Vec<u8>) -> Vec<u8> {
     let s = starts[k].min(d.len());
     let e = starts.get(k + 1).copied().unwrap_or(d.len());
     let line = d[s..e].to_vec();
-    let times = [2usize, 10, 100, 1000, 5000][rng.gen_range(0..5)];
+    // At most 4 MiB more (a long line repeated 5,000 times would be
+    // gigabytes).
+    let times = [2usize, 10, 100, 1000, 5000][rng.gen_range(0..5)].min((4 << 20) / line.len().max(1)).max(1);
     let mut ins = Vec::new();
     for _ in 0..times {
         ins.extend_from_slice(&line);
