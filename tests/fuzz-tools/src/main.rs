@@ -584,7 +584,9 @@ fn keep_findings(tool: Tool, findings: &[Finding], args: &Args, c: &Corpus) {
         let case = make_case(tool, &mut case_rng(args.seed, tool, f.index), c);
         let kind = f.outcome.kind;
         let fdir = args.out.join("findings").join(tool.name()).join(format!("{}-{}", kind.name(), f.index));
-        let _ = std::fs::create_dir_all(&fdir);
+        // The side files the command names ({dir}/extra.o, the shipped
+        // machines a .isa's `base` finds), so that `cmd` runs as it is.
+        scratch(&fdir, extra_obj);
         let ext = case.ext;
         let _ = std::fs::write(fdir.join(format!("input.{ext}")), &case.input);
         let _ = std::fs::write(fdir.join("input.stderr"), &f.outcome.stderr);
