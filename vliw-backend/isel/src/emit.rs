@@ -119,6 +119,28 @@ impl<'a> Fx<'a> {
         if imm_pos.is_empty() {
             return None;
         }
+        let key = format!("{op:?} {ty:?} {ty2:?} {dst:?} {args:?}");
+        if !self.materializing.insert(key.clone()) {
+            return None;
+        }
+        let out = self.try_op_materialized(op, ty, ty2, dst, args, &pats, &imm_pos);
+        self.materializing.remove(&key);
+        out
+    }
+
+    /// [`Self::try_op`] with some immediates of `args` (at `imm_pos`) put in
+    /// registers first.
+    #[allow(clippy::too_many_arguments)]
+    fn try_op_materialized(
+        &mut self,
+        op: SemOp,
+        ty: Option<Ty>,
+        ty2: Option<Ty>,
+        dst: Option<RegFileId>,
+        args: &[A],
+        pats: &[ArgPat],
+        imm_pos: &[usize],
+    ) -> Option<Option<Reg>> {
         let mut cands: Vec<RegFileId> = Vec::new();
         for a in args {
             if let A::R(r) = a {
@@ -150,7 +172,7 @@ impl<'a> Fx<'a> {
             if choice.iter().all(|&c| c == k) {
                 continue;
             }
-            let mut p = pats.clone();
+            let mut p = pats.to_vec();
             for (j, &pos) in imm_pos.iter().enumerate() {
                 if choice[j] < k {
                     p[pos] = ArgPat::Reg(uniq[choice[j]]);

@@ -81,6 +81,12 @@ pub struct Fx<'a> {
     /// Instructions waiting for their only user to fold them in (`fuse`);
     /// lowered where first asked for otherwise.
     pub deferred: HashSet<V>,
+    /// The operations `try_op` is materializing immediates for: a request
+    /// met again while materializing its own operands (a `.isa` whose only
+    /// way to put a constant or an address in a register is an instruction
+    /// taking it from a register of that file) fails instead of recursing
+    /// until the stack overflows.
+    pub materializing: HashSet<String>,
 }
 
 /// Lowers a function with a body.
@@ -113,6 +119,7 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
         object: None,
         objects: HashMap::new(),
         deferred: HashSet::new(),
+        materializing: HashSet::new(),
     };
     let blocks = func.basic_blocks();
     for (i, b) in blocks.iter().enumerate() {

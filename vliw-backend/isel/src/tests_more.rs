@@ -497,3 +497,24 @@ fn unsigned_division_by_constants_is_exact() {
         }
     }
 }
+
+/// A machine that can move registers but has no instruction loading a
+/// constant or an address (`li` dropped from ftm): selection reports it.
+/// Found by scripts/fuzz-tools (varied machines as dsp-llc's --isa):
+/// materializing the constant, or the symbol's address, asked for the same
+/// one in the same file again, until the stack overflowed.
+#[test]
+fn machine_without_constant_loads_is_an_error() {
+    let (_, text) = isa_tablegen::builtin::source("ftm").unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("inst li ")).collect();
+    let m = Machine::parse_str(&kept.join("\n"), "no_li.isa").unwrap();
+    let ll = crate::tests::clang("no-li", "int k(void) { return 123456; }\n", "-O2", &[]);
+    let errs = crate::tests::select_file(&m, &ll, &IselOptions::default()).err().expect("selection fails");
+    let text = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n");
+    assert!(text.contains("cannot lower 'ret i32 123456': the machine has no instruction 'r = mov.i32(imm)'"), "{text}");
+    // Symbol addresses the same way (`li` also moves them).
+    let ll = crate::tests::clang("no-li-sym", "int g;\nint *p(void) { return &g; }\n", "-O2", &[]);
+    let errs = crate::tests::select_file(&m, &ll, &IselOptions::default()).err().expect("selection fails");
+    let text = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n");
+    assert!(text.contains("in function 'p'") && text.contains("the machine has no move of a 32-bit symbol address"), "{text}");
+}

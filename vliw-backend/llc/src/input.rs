@@ -8,7 +8,10 @@
 //! (its recursive descent overflows the stack on a type nested 100,000
 //! deep) and numbered values `%N`/`@N`/`!N`/`#N`/`^N` at or above
 //! 4294967294 (the empty and tombstone keys of its `DenseMap<unsigned>`:
-//! `store i32 %4294967295, ptr null` crashed inside the parser).
+//! `store i32 %4294967295, ptr null` crashed inside the parser), and
+//! numbers longer than [`MAX_NUMBER_LEN`] characters (its lexer converts
+//! a decimal literal digit by digit into an ever wider integer: quadratic,
+//! 2.3 s for a line of 200,000 digits and about a minute for a megabyte).
 
 use std::path::Path;
 
@@ -18,6 +21,11 @@ use inkwell::module::Module as LlvmModule;
 
 /// The deepest nesting of `(`, `[`, `{` and `<` accepted in IR text.
 pub const MAX_NESTING: usize = 512;
+
+/// The longest number (digits, or a hexadecimal literal's characters)
+/// accepted in IR text: enough for an `i13000` constant, where the backend
+/// lowers at most 128-bit integers.
+pub const MAX_NUMBER_LEN: usize = 4096;
 
 /// The smallest value number LLVM's parser cannot look up.
 const FIRST_BAD_NUMBER: u64 = 0xffff_fffe;
@@ -79,6 +87,18 @@ pub fn prescan(text: &[u8], file: &str) -> Result<(), String> {
                 if value >= FIRST_BAD_NUMBER {
                     let number = String::from_utf8_lossy(&text[i..end]);
                     return Err(err(l0, c0, format!("value number '{number}' is too large")));
+                }
+                col += (end - i) as u32;
+                i = end;
+                continue;
+            }
+            b'0'..=b'9' if i == 0 || !(text[i - 1].is_ascii_alphanumeric() || b"_.$".contains(&text[i - 1])) => {
+                let mut end = i;
+                while end < text.len() && (text[end].is_ascii_alphanumeric() || text[end] == b'_') {
+                    end += 1;
+                }
+                if end - i > MAX_NUMBER_LEN {
+                    return Err(err(l0, c0, format!("a number of {} characters (at most {MAX_NUMBER_LEN})", end - i)));
                 }
                 col += (end - i) as u32;
                 i = end;
@@ -151,6 +171,23 @@ mod tests {
         // Closing brackets make room again; strings do not count.
         let flat = "{ i32 }\n".repeat(10_000) + &"\"((((\"".repeat(1000);
         assert!(prescan(flat.as_bytes(), "t.ll").is_ok());
+    }
+
+    #[test]
+    fn overlong_numbers_are_errors() {
+        // Found by scripts/fuzz-tools: a line of 300,000 digits kept LLVM's
+        // lexer busy past the 5 s limit.
+        let digits = "0".repeat(300_000);
+        let e = prescan(digits.as_bytes(), "t.ll").unwrap_err();
+        assert_eq!(e, "t.ll:1:1: error: a number of 300000 characters (at most 4096)");
+        let e = prescan(format!("@g = global i32 -{}\n", "9".repeat(5000)).as_bytes(), "t.ll").unwrap_err();
+        assert!(e.starts_with("t.ll:1:18: error: a number of 5000"), "{e}");
+        let e = prescan(format!("@g = global i32 0x{}\n", "F".repeat(5000)).as_bytes(), "t.ll").unwrap_err();
+        assert!(e.starts_with("t.ll:1:17: error: a number of 5002"), "{e}");
+        // Long numbers that fit, and long names, strings and comments, pass.
+        let ok = format!("@g = global i13000 {}\n@{} = global i32 0 ; {}\n", "7".repeat(MAX_NUMBER_LEN), "a1".repeat(9000), "1".repeat(9000));
+        assert!(prescan(ok.as_bytes(), "t.ll").is_ok());
+        assert!(prescan(format!("@s = constant [1 x i8] c\"{}\"\n", "1".repeat(9000)).as_bytes(), "t.ll").is_ok());
     }
 
     #[test]

@@ -1,21 +1,18 @@
 //! Hostile input never panics: random source text is assembled, random
-//! words and odd objects are disassembled, on every shipped machine.
+//! words and odd objects are disassembled, on every shipped machine
+//! (proptest: generated inputs from a fixed seed, shrunk to a minimal case
+//! on failure).
 
 use dsp_mc::{assemble, disassemble_object};
 use dsp_obj::{MachineId, ObjectFile, Reloc, RelocKind, Section, SectionKind, Symbol, SymbolKind};
 use isa_tablegen::{builtin, Machine};
+use proptest::prelude::*;
+use proptest::sample::{select, Index};
+use proptest::test_runner::{Config, RngSeed, TestRunner};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
+/// A deterministic runner of `cases` cases that writes no regression files.
+fn runner(cases: u32, seed: u64) -> TestRunner {
+    TestRunner::new(Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() })
 }
 
 const PIECES: &[&str] = &[
@@ -30,39 +27,62 @@ const PIECES: &[&str] = &[
 fn random_source_never_panics() {
     for name in builtin::names() {
         let m = Machine::load(name).unwrap();
-        let mut rng = Rng(0x9e3779b97f4a7c15);
-        for _ in 0..300 {
-            let n = 1 + rng.next() % 60;
-            let src: Vec<&str> = (0..n).map(|_| rng.pick(PIECES)).collect();
-            let src = src.join(" ");
-            if let Err(errors) = assemble(&m, &src, "fuzz.s") {
-                assert!(!errors.is_empty() && errors.len() <= dsp_mc::MAX_ERRORS);
-                for e in errors {
-                    assert!(e.line >= 1 && e.col >= 1, "{e}");
+        let source = prop::collection::vec(select(PIECES), 1..=60).prop_map(|p| p.join(" "));
+        runner(300, 0x9e37_79b9_7f4a_7c15)
+            .run(&source, |src| {
+                if let Err(errors) = assemble(&m, &src, "fuzz.s") {
+                    prop_assert!(!errors.is_empty() && errors.len() <= dsp_mc::MAX_ERRORS);
+                    for e in errors {
+                        prop_assert!(e.line >= 1 && e.col >= 1, "{e}");
+                    }
                 }
-            }
-        }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
+}
+
+/// One operation word: a random 64-bit pattern, mostly made into a real
+/// opcode with random fields (sometimes ending a bundle), else pure noise.
+#[derive(Clone, Debug)]
+struct Word {
+    bits: u64,
+    instr: Option<(Index, bool)>,
+}
+
+fn word() -> impl Strategy<Value = Word> {
+    (any::<u64>(), prop::option::weighted(0.75, (any::<Index>(), prop::bool::weighted(0.75)))).prop_map(|(bits, instr)| Word { bits, instr })
 }
 
 #[test]
 fn random_words_and_odd_objects_never_panic_and_reassemble() {
     for name in builtin::names() {
         let m = Machine::load(name).unwrap();
-        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let words = prop::collection::vec(word(), 400);
+        runner(6, 0x1234_5678_9abc_def1)
+            .run(&words, |words| {
+                check_words(&m, &words);
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+fn check_words(m: &Machine, words: &[Word]) {
+    let name = &m.name;
+    {
         let n = m.op_bytes() as usize;
         let mut data = Vec::new();
-        for _ in 0..400 {
-            // Mostly real opcodes with random fields, some pure noise.
-            let mut w = rng.next();
-            if !rng.next().is_multiple_of(4) {
-                let k = (rng.next() % m.instrs.len() as u64) as usize;
-                w = m.encoding.opcode.set(w & m.used_bits[k], m.instrs[k].opcode as u64);
-                if !rng.next().is_multiple_of(4) {
-                    w |= 1 << m.encoding.stop_bit;
+        for w in words {
+            let mut bits = w.bits;
+            if let Some((k, stop)) = &w.instr {
+                let k = k.index(m.instrs.len());
+                bits = m.encoding.opcode.set(bits & m.used_bits[k], m.instrs[k].opcode as u64);
+                if *stop {
+                    bits |= 1 << m.encoding.stop_bit;
                 }
             }
-            data.extend_from_slice(&w.to_le_bytes()[..n]);
+            data.extend_from_slice(&bits.to_le_bytes()[..n]);
         }
         data.extend_from_slice(&[1, 2, 3]);
         // The Data32 relocation at 40 makes those bytes a `.word sym`, whose
@@ -93,10 +113,10 @@ fn random_words_and_odd_objects_never_panic_and_reassemble() {
                 Symbol { name: "far".into(), section: Some(1), value: 1000, size: 0, global: false, kind: SymbolKind::NoType },
             ],
         };
-        let text = disassemble_object(&m, &obj);
+        let text = disassemble_object(m, &obj);
         let decoded = text.lines().filter(|l| !l.trim_start().starts_with('.') && l.contains(": ")).count();
         assert!(decoded > 20, "{name}: only {decoded} bundles decoded\n{text}");
-        let again = assemble(&m, &text, "again.s").unwrap_or_else(|e| {
+        let again = assemble(m, &text, "again.s").unwrap_or_else(|e| {
             panic!("{name}: {}\n{text}", e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))
         });
         assert_eq!(again.sections[0].data, obj.sections[0].data, "{name}");

@@ -1,5 +1,5 @@
 //! Property tests of the reference schedulers over random dependence graphs
-//! (a small deterministic PRNG; no crates): every IMS and ILP schedule passes
+//! (proptest, from fixed seeds; a failing graph is shrunk): every IMS and ILP schedule passes
 //! `verify`; the ILP's II is at least the MII and at most the IMS's and
 //! SMS's (the MII whenever either reaches it); at equal II its MaxLive
 //! ([`dsp_modsched::regs`]) is at most theirs; on tiny graphs the ILP's II
@@ -19,23 +19,15 @@ use dsp_modsched::sms::{self, SmsOptions};
 use dsp_modsched::{mii, verify, Mrt};
 use isa_tablegen::{InstrId, Machine};
 
-/// SplitMix64.
-struct Rng(u64);
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngSeed, TestRunner};
+use std::cell::RefCell;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
+/// A deterministic runner of `cases` cases that writes no regression files.
+fn runner(cases: u32, seed: u64) -> TestRunner {
+    TestRunner::new(Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() })
 }
 
 fn machine(name: &str) -> Machine {
@@ -58,46 +50,71 @@ fn pool(m: &Machine) -> Vec<InstrId> {
         .collect()
 }
 
+/// A loop body as proptest draws it; indices pick among what exists when
+/// the graph is built, so shrinking one part keeps the rest meaningful.
+#[derive(Clone, Debug)]
+struct Spec {
+    /// Per node: instruction, registers read (0–2), writes one (3 in 4).
+    nodes: Vec<(Index, u32, bool)>,
+    /// Per node 1..: incoming edges (source among the earlier nodes, a flow
+    /// edge when it writes — 4 in 5 —, else a memory edge's delay).
+    forward: Vec<Vec<(Index, bool, i32)>>,
+    /// Loop-carried edges: (node j, node i ≤ j, distance 1–2).
+    carried: Vec<(Index, Index, u32)>,
+    /// The loop branch, with the node its control edge comes from.
+    branch: Option<Index>,
+}
+
+/// Loop bodies of `nodes` operations.
+fn spec_of(nodes: impl Strategy<Value = usize>, branch: f64) -> impl Strategy<Value = Spec> {
+    nodes.prop_flat_map(move |n| {
+        (
+            prop::collection::vec((any::<Index>(), 0u32..3, prop::bool::weighted(0.75)), n),
+            prop::collection::vec(prop::collection::vec((any::<Index>(), prop::bool::weighted(0.8), -1i32..=1), 0..3), n - 1),
+            prop::collection::vec((any::<Index>(), any::<Index>(), 1u32..=2), 0..3),
+            prop::option::weighted(branch, any::<Index>()),
+        )
+            .prop_map(|(nodes, forward, carried, branch)| Spec { nodes, forward, carried, branch })
+    })
+}
+
 /// A random loop body: forward edges (distance 0) from lower to higher
 /// index, loop-carried edges (distance 1–2) anywhere, optionally a loop
 /// branch pinned to the end of the kernel.
-fn random_graph(m: &Machine, rng: &mut Rng, nodes: usize, branch: bool) -> LoopGraph {
-    let pool = pool(m);
+fn build_graph(m: &Machine, pool: &[InstrId], spec: &Spec) -> LoopGraph {
     let r = isa_tablegen::RegFileId(0);
+    let nodes = spec.nodes.len();
     let mut g = LoopGraph::new();
-    for i in 0..nodes {
-        let instr = pool[rng.below(pool.len() as u64) as usize];
-        let reads = rng.below(3) as u32;
+    for (i, &(k, reads, writes)) in spec.nodes.iter().enumerate() {
         g.add_node(Node {
-            instr,
+            instr: pool[k.index(pool.len())],
             reads: if reads > 0 { vec![(r, reads)] } else { vec![] },
-            writes: rng.chance(75).then_some(r),
+            writes: writes.then_some(r),
             name: format!("n{i}"),
             pinned_row: None,
         });
     }
-    for j in 1..nodes {
-        for _ in 0..rng.below(3) {
-            let i = rng.below(j as u64) as usize;
-            if g.nodes[i].writes.is_some() && rng.chance(80) {
+    for (j, edges) in spec.forward.iter().enumerate() {
+        let j = j + 1;
+        for &(i, flow, delay) in edges {
+            let i = i.index(j);
+            if g.nodes[i].writes.is_some() && flow {
                 g.add_flow(m, i, j, 0);
             } else {
-                let delay = rng.below(3) as i32 - 1;
                 g.add_edge(i, j, delay, 0, DepKind::Memory);
             }
         }
     }
-    for _ in 0..rng.below(3) {
-        let j = rng.below(nodes as u64) as usize;
-        let i = rng.below(j as u64 + 1) as usize;
-        let d = 1 + rng.below(2) as u32;
+    for &(j, i, d) in &spec.carried {
+        let j = j.index(nodes);
+        let i = i.index(j + 1);
         if g.nodes[j].writes.is_some() {
             g.add_flow(m, j, i, d);
         } else {
             g.add_edge(j, i, 1, d, DepKind::Memory);
         }
     }
-    if branch {
+    if let Some(from) = spec.branch {
         let br = m.instr_by_mnemonic("br").or_else(|| m.instr_by_mnemonic("brct")).expect("a branch instruction");
         let b = g.add_node(Node {
             instr: br,
@@ -106,8 +123,7 @@ fn random_graph(m: &Machine, rng: &mut Rng, nodes: usize, branch: bool) -> LoopG
             name: "br".into(),
             pinned_row: Some(PinnedRow { from_end: m.control.delay_slots }),
         });
-        let from = rng.below(b as u64) as usize;
-        g.add_edge(from, b, 1, 0, DepKind::Control);
+        g.add_edge(from.index(b), b, 1, 0, DepKind::Control);
     }
     g
 }
@@ -230,42 +246,56 @@ struct Totals {
     ilp_secs: f64,
 }
 
-fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Totals {
+fn check_machine(name: &str, seed: u64, count: u32, max_nodes: usize) -> Totals {
     let m = machine(name);
-    let mut rng = Rng(seed);
-    let mut t = Totals { graphs: 0, ilp_at_mii: 0, ims_at_mii: 0, sms_at_mii: 0, ilp_live_sms: 0, sms_live_equal_ii: 0, oracle_checked: 0, live_checked: 0, ilp_live: 0, ims_live_equal_ii: 0, ilp_secs: 0.0 };
+    let pool = pool(&m);
+    let totals = RefCell::new(Totals { graphs: 0, ilp_at_mii: 0, ims_at_mii: 0, sms_at_mii: 0, ilp_live_sms: 0, sms_live_equal_ii: 0, oracle_checked: 0, live_checked: 0, ilp_live: 0, ims_live_equal_ii: 0, ilp_secs: 0.0 });
     let ilp_opts = IlpOptions { time_limit_secs: 20.0, ..IlpOptions::default() };
-    for k in 0..count {
-        let nodes = 2 + rng.below(max_nodes as u64 - 1) as usize;
-        let branch = rng.chance(50);
-        let g = random_graph(&m, &mut rng, nodes, branch);
-        let ctx = format!("{name} graph {k} (seed {seed}): {g:?}");
-        let r = mii::compute(&m, &g).unwrap_or_else(|e| panic!("mii: {e}\n{ctx}"));
-        let ims = ims::schedule(&m, &g, &r, &ImsOptions::default()).unwrap_or_else(|a| panic!("ims: {a:?}\n{ctx}"));
-        verify(&m, &g, &ims.schedule).unwrap_or_else(|e| panic!("ims schedule: {e}\n{ctx}"));
+    runner(count, seed)
+        .run(&spec_of(2..=max_nodes, 0.5), |spec| {
+            check_graph(&m, &pool, &spec, name, &ilp_opts, &mut totals.borrow_mut());
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let t = totals.into_inner();
+    eprintln!(
+        "{name}: {} graphs, II=MII: ilp {} sms {} ims {}; II oracle-checked {}, MaxLive oracle-checked {}; sum of MaxLive at equal II: ilp {} vs ims {}, ilp {} vs sms {}; ilp cpu {:.2} s",
+        t.graphs, t.ilp_at_mii, t.sms_at_mii, t.ims_at_mii, t.oracle_checked, t.live_checked, t.ilp_live, t.ims_live_equal_ii, t.ilp_live_sms, t.sms_live_equal_ii, t.ilp_secs
+    );
+    t
+}
+
+/// Every property on one graph.
+fn check_graph(m: &Machine, pool: &[InstrId], spec: &Spec, name: &str, ilp_opts: &IlpOptions, t: &mut Totals) {
+    {
+        let g = build_graph(m, pool, spec);
+        let ctx = format!("{name}: {g:?}");
+        let r = mii::compute(m, &g).unwrap_or_else(|e| panic!("mii: {e}\n{ctx}"));
+        let ims = ims::schedule(m, &g, &r, &ImsOptions::default()).unwrap_or_else(|a| panic!("ims: {a:?}\n{ctx}"));
+        verify(m, &g, &ims.schedule).unwrap_or_else(|e| panic!("ims schedule: {e}\n{ctx}"));
         assert!(ims.schedule.ii >= r.mii, "ims below the MII\n{ctx}");
         let started = std::time::Instant::now();
         let cpu0 = thread_cpu();
-        let ilp = ilp::schedule(&m, &g, &r, &ilp_opts).unwrap_or_else(|a| panic!("ilp: {a:?}\n{ctx}"));
+        let ilp = ilp::schedule(m, &g, &r, ilp_opts).unwrap_or_else(|a| panic!("ilp: {a:?}\n{ctx}"));
         t.ilp_secs += thread_cpu() - cpu0;
         if std::env::var("MODSCHED_VERBOSE").is_ok() {
-            eprintln!("{name} {k}: n={} mii={} ims={} ilp={} {:.3}s cpu {:.3}s {:?}", g.nodes.len(), r.mii, ims.schedule.ii, ilp.schedule.ii, started.elapsed().as_secs_f64(), thread_cpu() - cpu0, ilp.notes);
+            eprintln!("{name}: n={} mii={} ims={} ilp={} {:.3}s cpu {:.3}s {:?}", g.nodes.len(), r.mii, ims.schedule.ii, ilp.schedule.ii, started.elapsed().as_secs_f64(), thread_cpu() - cpu0, ilp.notes);
         }
-        verify(&m, &g, &ilp.schedule).unwrap_or_else(|e| panic!("ilp schedule: {e}\n{ctx}"));
+        verify(m, &g, &ilp.schedule).unwrap_or_else(|e| panic!("ilp schedule: {e}\n{ctx}"));
         assert!(!ilp.capped, "ilp capped on a small graph: {:?}\n{ctx}", ilp.notes);
         assert!(ilp.schedule.ii >= r.mii, "ilp below the MII\n{ctx}");
         assert!(ilp.schedule.ii <= ims.schedule.ii, "ilp II {} > ims II {}\n{ctx}", ilp.schedule.ii, ims.schedule.ii);
-        let sms = sms::schedule(&m, &g, &r, &SmsOptions::production()).unwrap_or_else(|a| panic!("sms: {a:?}\n{ctx}"));
+        let sms = sms::schedule(m, &g, &r, &SmsOptions::production()).unwrap_or_else(|a| panic!("sms: {a:?}\n{ctx}"));
         assert!(ilp.schedule.ii <= sms.schedule.ii, "ilp II {} > sms II {}\n{ctx}", ilp.schedule.ii, sms.schedule.ii);
-        let ilp_live = live(&m, &g, &ilp.schedule);
+        let ilp_live = live(m, &g, &ilp.schedule);
         if ilp.schedule.ii == sms.schedule.ii {
-            let sms_live = live(&m, &g, &sms.schedule);
+            let sms_live = live(m, &g, &sms.schedule);
             assert!(ilp_live <= sms_live, "ilp MaxLive {ilp_live} > sms {sms_live} at equal II\n{ctx}");
             t.sms_live_equal_ii += sms_live as u64;
             t.ilp_live_sms += ilp_live as u64;
         }
         if ilp.schedule.ii == ims.schedule.ii {
-            let ims_live = live(&m, &g, &ims.schedule);
+            let ims_live = live(m, &g, &ims.schedule);
             assert!(ilp_live <= ims_live, "ilp MaxLive {ilp_live} > ims {ims_live} at equal II\n{ctx}");
             t.ilp_live += ilp_live as u64;
             t.ims_live_equal_ii += ims_live as u64;
@@ -273,7 +303,7 @@ fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Total
         // The oracle: the least II with a schedule.
         let mut least = None;
         for ii in r.mii..=ilp.schedule.ii {
-            match exists_at(&m, &g, ii) {
+            match exists_at(m, &g, ii) {
                 Some(true) => {
                     least = Some(ii);
                     break;
@@ -288,7 +318,7 @@ fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Total
         }
         // MaxLive oracle on the tiniest graphs: every schedule of at most
         // three stages at the ILP's II.
-        if let Some(best) = least_max_live(&m, &g, ilp.schedule.ii) {
+        if let Some(best) = least_max_live(m, &g, ilp.schedule.ii) {
             assert!(ilp_live <= best, "ilp MaxLive {ilp_live} > {best} found by enumeration\n{ctx}");
             t.live_checked += 1;
         }
@@ -301,11 +331,6 @@ fn check_machine(name: &str, seed: u64, count: usize, max_nodes: usize) -> Total
         t.ims_at_mii += (ims.schedule.ii == r.mii) as usize;
         t.sms_at_mii += (sms.schedule.ii == r.mii) as usize;
     }
-    eprintln!(
-        "{name}: {} graphs, II=MII: ilp {} sms {} ims {}; II oracle-checked {}, MaxLive oracle-checked {}; sum of MaxLive at equal II: ilp {} vs ims {}, ilp {} vs sms {}; ilp cpu {:.2} s",
-        t.graphs, t.ilp_at_mii, t.sms_at_mii, t.ims_at_mii, t.oracle_checked, t.live_checked, t.ilp_live, t.ims_live_equal_ii, t.ilp_live_sms, t.sms_live_equal_ii, t.ilp_secs
-    );
-    t
 }
 
 #[test]
@@ -332,10 +357,12 @@ fn random_graphs_ftm() {
 fn large_graphs_ftm_timing() {
     let name = std::env::var("LARGE_MACHINE").unwrap_or("ftm".into());
     let m = machine(&name);
-    let mut rng = Rng(77);
+    let pool = pool(&m);
+    let mut runner = runner(1, 77);
+    let specs = spec_of(20usize..45, 1.0);
     for k in 0..8 {
-        let nodes = 20 + rng.below(25) as usize;
-        let g = random_graph(&m, &mut rng, nodes, true);
+        let spec = specs.new_tree(&mut runner).unwrap().current();
+        let g = build_graph(&m, &pool, &spec);
         let r = mii::compute(&m, &g).unwrap();
         let t0 = std::time::Instant::now();
         let ims = ims::schedule(&m, &g, &r, &ImsOptions::default()).unwrap();
