@@ -85,16 +85,26 @@ pub unsafe extern "C" fn dsp_run_pass(
     module: LLVMModuleRef,
     isa: *const c_char,
 ) -> bool {
-    let text = |p: *const c_char| {
-        if p.is_null() {
-            String::new()
-        } else {
-            CStr::from_ptr(p).to_string_lossy().into_owned()
-        }
-    };
     let (name, isa) = (text(name), text(isa));
-    let result = std::panic::catch_unwind(|| crate::run_named(&name, module, &isa));
-    match result {
+    guarded(&name, || crate::run_named(&name, module, &isa))
+}
+
+/// A C string's text (empty for null).
+///
+/// # Safety
+/// `p` is null or NUL-terminated.
+unsafe fn text(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(p).to_string_lossy().into_owned()
+    }
+}
+
+/// `run`'s result; an error or a panic is printed and ends the process
+/// with status 1 (a half-lowered module must not reach the backend).
+fn guarded(name: &str, run: impl FnOnce() -> Result<bool, String> + std::panic::UnwindSafe) -> bool {
+    match std::panic::catch_unwind(run) {
         Ok(Ok(changed)) => changed,
         Ok(Err(msg)) => {
             eprintln!("dsp-opt-passes: error: {name}: {msg}");
@@ -119,24 +129,6 @@ pub unsafe extern "C" fn dsp_run_function_pass(
     function: inkwell::llvm_sys::prelude::LLVMValueRef,
     isa: *const c_char,
 ) -> bool {
-    let text = |p: *const c_char| {
-        if p.is_null() {
-            String::new()
-        } else {
-            CStr::from_ptr(p).to_string_lossy().into_owned()
-        }
-    };
     let (name, isa) = (text(name), text(isa));
-    let result = std::panic::catch_unwind(|| crate::run_named_on_function(&name, function, &isa));
-    match result {
-        Ok(Ok(changed)) => changed,
-        Ok(Err(msg)) => {
-            eprintln!("dsp-opt-passes: error: {name}: {msg}");
-            std::process::exit(1);
-        }
-        Err(_) => {
-            eprintln!("dsp-opt-passes: error: {name}: internal error (see the message above)");
-            std::process::exit(1);
-        }
-    }
+    guarded(&name, || crate::run_named_on_function(&name, function, &isa))
 }
