@@ -297,6 +297,28 @@ pub fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
     out
 }
 
+/// Adds `(value, block)` incoming entries to `phi`.
+pub fn add_incoming(phi: LLVMValueRef, entries: &[(LLVMValueRef, LLVMBasicBlockRef)]) {
+    let mut vals: Vec<_> = entries.iter().map(|e| e.0).collect();
+    let mut blocks: Vec<_> = entries.iter().map(|e| e.1).collect();
+    unsafe { LLVMAddIncoming(phi, vals.as_mut_ptr(), blocks.as_mut_ptr(), entries.len() as u32) }
+}
+
+/// A call at `b` of intrinsic `name` overloaded on `tys`; `None` if LLVM does not know it.
+pub fn build_intrinsic(m: LLVMModuleRef, b: LLVMBuilderRef, name: &str, tys: &[LLVMTypeRef], args: &[LLVMValueRef]) -> Option<LLVMValueRef> {
+    unsafe {
+        let id = LLVMLookupIntrinsicID(name.as_ptr().cast(), name.len());
+        if id == 0 {
+            return None;
+        }
+        let mut tys = tys.to_vec();
+        let decl = LLVMGetIntrinsicDeclaration(m, id, tys.as_mut_ptr(), tys.len());
+        let fty = LLVMGlobalGetValueType(decl);
+        let mut args = args.to_vec();
+        Some(LLVMBuildCall2(b, fty, decl, args.as_mut_ptr(), args.len() as u32, c"".as_ptr()))
+    }
+}
+
 /// The opcode of an instruction.
 pub fn opcode(i: LLVMValueRef) -> LLVMOpcode {
     unsafe { LLVMGetInstructionOpcode(i) }

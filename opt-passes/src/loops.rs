@@ -210,32 +210,19 @@ fn split_edges(
                 Some(&(v, _)) if merged.iter().all(|&(w, _)| w == v) => v,
                 Some(_) => {
                     let p = into_new.phi(ty, &format!("{}.merge", ir::value_name(phi)));
-                    add_incoming(p, &merged);
+                    ir::add_incoming(p, &merged);
                     p
                 }
             };
             let rebuilt = Builder::at_start(target).phi(ty, "");
-            add_incoming(rebuilt, &kept);
-            add_incoming(rebuilt, &[(value, new)]);
+            ir::add_incoming(rebuilt, &kept);
+            ir::add_incoming(rebuilt, &[(value, new)]);
             let old_name = ir::value_name(phi);
             ir::replace(phi, rebuilt);
             ir::set_name(rebuilt, &old_name);
         }
         into_new.br(target);
         new
-    }
-}
-
-fn add_incoming(phi: LLVMValueRef, entries: &[(LLVMValueRef, LLVMBasicBlockRef)]) {
-    let mut vals: Vec<_> = entries.iter().map(|e| e.0).collect();
-    let mut blocks: Vec<_> = entries.iter().map(|e| e.1).collect();
-    unsafe {
-        LLVMAddIncoming(
-            phi,
-            vals.as_mut_ptr(),
-            blocks.as_mut_ptr(),
-            entries.len() as u32,
-        )
     }
 }
 

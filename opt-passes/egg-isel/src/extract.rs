@@ -15,7 +15,7 @@ use std::time::Duration;
 use egg::{EGraph, Extractor, Id, Language, RecExpr};
 use good_lp::{constraint, variable, Expression, ProblemVariables, Solution, SolverModel, Variable};
 
-use crate::cost::{dag_cost, IsaCost};
+use crate::cost::IsaCost;
 use crate::lang::VecLang;
 
 /// Which extractor produced a program.
@@ -99,7 +99,6 @@ pub fn optimal(egraph: &EGraph<VecLang, ()>, root: Id, cost: &IsaCost, cap: Dura
     let mut out = RecExpr::default();
     let mut made: HashMap<usize, Id> = HashMap::new();
     build(egraph, &ci, &chosen, ci[&root], &mut out, &mut made, 0)?;
-    let _ = dag_cost;
     Some((out, proven))
 }
 

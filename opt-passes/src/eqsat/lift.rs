@@ -415,7 +415,7 @@ impl Lifter {
             }
             O::LLVMCall => {
                 let name = ir::called_intrinsic(i).ok_or("a call")?;
-                if ["llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias.scope.decl", "llvm.pseudoprobe"].iter().any(|p| name.starts_with(p)) {
+                if crate::wfv::widen::DROPPED.iter().any(|p| name.starts_with(p)) {
                     return Ok(());
                 }
                 let (a, b, c) = (self.data(env, operand(0))?, self.data(env, operand(1))?, self.data(env, operand(2))?);

@@ -38,7 +38,7 @@ pub(crate) fn check(sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted) -> R<(
                 // An exit phi's value, or (the exit reached only from the
                 // loop) any use after it: it gets an exit phi of its own.
                 let phi_use = LLVMGetInstructionParent(u) == sh.exit && ir::opcode(u) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI;
-                let only_exit = LLVMGetBasicBlockTerminator(body) == sh_latch(sh) && single_pred(sh.exit);
+                let only_exit = single_pred(sh.exit);
                 let ok = (phi_use || only_exit) && carried.iter().any(|&p| incoming(p, body) == Some(i));
                 if !ok {
                     return Err(format!("'{}', computed in the loop, is used after it", ir::value_name(i)));
@@ -145,7 +145,8 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             let ins = LLVMBuildInsertElement(b, LLVMGetPoison(vt), x, LLVMConstInt(i32t, 0, 0), nm());
             LLVMBuildShuffleVector(b, ins, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm())
         };
-        let fma = |t: LLVMTypeRef, a: LLVMValueRef, x: LLVMValueRef, y: LLVMValueRef| intrinsic(m, b, "llvm.fma", &[t], &[a, x, y]);
+        let intrinsic = |name: &str, tys: &[LLVMTypeRef], args: &[LLVMValueRef]| ir::build_intrinsic(m, b, name, tys, args).expect("an intrinsic LLVM 19 has");
+        let fma = |t: LLVMTypeRef, a: LLVMValueRef, x: LLVMValueRef, y: LLVMValueRef| intrinsic("llvm.fma", &[t], &[a, x, y]);
         for (_, n) in prog.items() {
             let v = |id: Id| val[usize::from(id)];
             let class_ptr = |id: Id| -> R<LLVMValueRef> {
@@ -230,9 +231,9 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 VecLang::ReduceAdd(x) => {
                     if float {
                         // Ordered (no reassociation), from -0.0: the lanes in lane order.
-                        intrinsic(m, b, "llvm.vector.reduce.fadd", &[vt], &[LLVMConstReal(et, -0.0), v(*x)])
+                        intrinsic("llvm.vector.reduce.fadd", &[vt], &[LLVMConstReal(et, -0.0), v(*x)])
                     } else {
-                        intrinsic(m, b, "llvm.vector.reduce.add", &[vt], &[v(*x)])
+                        intrinsic("llvm.vector.reduce.add", &[vt], &[v(*x)])
                     }
                 }
             };
@@ -265,34 +266,34 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         }
         let more = LLVMBuildICmp(b, P::LLVMIntNE, k1, vtc, nm());
         LLVMBuildCondBr(b, more, vloop, mid);
-        add(k, &[(c(0), check), (k1, vloop)]);
+        ir::add_incoming(k, &[(c(0), check), (k1, vloop)]);
         for (&p, &phi) in &carried {
-            add(phi, &[(starts[&p], check), (*next.get(&p).ok_or("internal: a carried value without its next")?, vloop)]);
+            ir::add_incoming(phi, &[(starts[&p], check), (*next.get(&p).ok_or("internal: a carried value without its next")?, vloop)]);
         }
         for (&p, &phi) in &ind {
-            add(phi, &[(starts[&p], check), (ind_next[&p], vloop)]);
+            ir::add_incoming(phi, &[(starts[&p], check), (ind_next[&p], vloop)]);
         }
         for (&p, &phi) in &acc_phi {
-            add(phi, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
+            ir::add_incoming(phi, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
         }
         // mid: the results, then done or the rest in the original loop.
         LLVMPositionBuilderAtEnd(b, mid);
         let mut result: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for (&p, _) in &carried {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
-            add(r, &[(starts[&p], check), (next[&p], vloop)]);
+            ir::add_incoming(r, &[(starts[&p], check), (next[&p], vloop)]);
             result.insert(p, r);
         }
         for (&p, _) in &acc_phi {
             let a = LLVMBuildPhi(b, vt, nm());
-            add(a, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
-            let red = intrinsic(m, b, "llvm.vector.reduce.add", &[vt], &[a]);
+            ir::add_incoming(a, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
+            let red = intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
             let r = LLVMBuildAdd(b, result[&p], red, nm());
             result.insert(p, r);
         }
         for (&p, _) in &ind {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
-            add(r, &[(starts[&p], check), (ind_next[&p], vloop)]);
+            ir::add_incoming(r, &[(starts[&p], check), (ind_next[&p], vloop)]);
             result.insert(p, r);
         }
         let rest_start = LLVMBuildAdd(b, sh.start, vtc, nm());
@@ -308,7 +309,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             let first = LLVMGetFirstInstruction(sh.exit);
             LLVMPositionBuilderBefore(b, first);
             let ephi = LLVMBuildPhi(b, LLVMTypeOf(v), nm());
-            add(ephi, &[(v, body)]);
+            ir::add_incoming(ephi, &[(v, body)]);
             for u in outside {
                 for k in 0..LLVMGetNumOperands(u) as u32 {
                     if LLVMGetOperand(u, k) == v {
@@ -321,7 +322,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         for phi in ir::instructions(sh.exit).into_iter().filter(|&i| ir::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI) {
             let v = incoming(phi, body).ok_or("an exit phi without a value from the loop")?;
             let r = carried.keys().find(|&&p| incoming(p, body) == Some(v)).map(|p| result[p]).ok_or("a value computed in the loop other than a carried one is used after it")?;
-            add(phi, &[(r, mid)]);
+            ir::add_incoming(phi, &[(r, mid)]);
         }
         LLVMPositionBuilderAtEnd(b, rest_ph);
         LLVMBuildBr(b, body);
@@ -335,7 +336,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             let latch_v = incoming(p, body).ok_or("internal: a header phi without its latch value")?;
             LLVMPositionBuilderBefore(b, p);
             let np = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
-            add(np, &[(s, rest_ph), (latch_v, body)]);
+            ir::add_incoming(np, &[(s, rest_ph), (latch_v, body)]);
             LLVMReplaceAllUsesWith(p, np);
             // The vector loop's copies referred to `p` only through the maps above.
             LLVMInstructionEraseFromParent(p);
@@ -383,10 +384,6 @@ fn vector_accumulators(lifted: &Lifted, prog: &RecExpr<VecLang>) -> HashMap<LLVM
     out
 }
 
-fn sh_latch(sh: &Shape) -> LLVMValueRef {
-    unsafe { LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(sh.iv)) }
-}
-
 /// Whether `b` has exactly one predecessor.
 fn single_pred(b: LLVMBasicBlockRef) -> bool {
     unsafe {
@@ -400,22 +397,5 @@ fn single_pred(b: LLVMBasicBlockRef) -> bool {
             u = LLVMGetNextUse(u);
         }
         n == 1
-    }
-}
-
-fn add(phi: LLVMValueRef, inc: &[(LLVMValueRef, LLVMBasicBlockRef)]) {
-    let mut vals: Vec<LLVMValueRef> = inc.iter().map(|x| x.0).collect();
-    let mut bbs: Vec<LLVMBasicBlockRef> = inc.iter().map(|x| x.1).collect();
-    unsafe { LLVMAddIncoming(phi, vals.as_mut_ptr(), bbs.as_mut_ptr(), inc.len() as u32) };
-}
-
-fn intrinsic(m: LLVMModuleRef, b: LLVMBuilderRef, name: &str, tys: &[LLVMTypeRef], args: &[LLVMValueRef]) -> LLVMValueRef {
-    unsafe {
-        let id = LLVMLookupIntrinsicID(name.as_ptr().cast(), name.len());
-        let mut tys = tys.to_vec();
-        let decl = LLVMGetIntrinsicDeclaration(m, id, tys.as_mut_ptr(), tys.len());
-        let fty = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, tys.as_mut_ptr(), tys.len());
-        let mut args = args.to_vec();
-        LLVMBuildCall2(b, fty, decl, args.as_mut_ptr(), args.len() as u32, nm())
     }
 }

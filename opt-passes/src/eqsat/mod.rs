@@ -17,12 +17,12 @@ use std::time::Duration;
 use dsp_egg_isel::cost::IsaCost;
 use dsp_egg_isel::rules::{self, Families, FloatRules};
 use dsp_egg_isel::saturate::{optimize, ExtractOpts, Limits};
-use dsp_egg_isel::target::Target;
+use dsp_egg_isel::lang::Elem;
+use dsp_egg_isel::target::{Opnd, Target};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::debuginfo::LLVMTemporaryMDNode;
 use inkwell::llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::LLVMOpcode as O;
 
 use crate::caps::Caps;
 use crate::cfg::Cfg;
@@ -156,14 +156,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let lanes = caps.m.vector_lanes(32).ok_or("the machine has no 32-bit vectors")? as usize;
     let cond = unsafe { LLVMGetCondition(latch) };
     let control = vec![cond, sh.next];
-    let fused_muladd = caps.m.find_instr(&isa_tablegen::Want {
-        op: isa_tablegen::SemOp::Mac,
-        ty: Some(isa_tablegen::Ty::F32),
-        ty2: None,
-        dst: caps.m.scalar_file(isa_tablegen::Ty::F32),
-        args: &[isa_tablegen::ArgPat::Reg(caps.m.scalar_file(isa_tablegen::Ty::F32).unwrap_or(isa_tablegen::RegFileId(0))); 3],
-    })
-    .is_some();
+    // The backend fuses `llvm.fmuladd` where the machine has a scalar fused multiply-add.
+    let fused_muladd = Target::new(caps.m, Elem::F32).is_ok_and(|t| t.has(isa_tablegen::SemOp::Mac, Some(Opnd::S), &[Opnd::S; 3]));
     let lifted = lift::lift(m, &lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd }, lanes)?;
     let target = Target::new(caps.m, lifted.elem)?;
     let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation, ..Families::default() });
@@ -203,7 +197,6 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
             report.limit.as_ref().map(|l| format!("; {l} hit")).unwrap_or_default()
         ),
     });
-    let _ = O::LLVMPHI;
     Ok(())
 }
 

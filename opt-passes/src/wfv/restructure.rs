@@ -338,7 +338,7 @@ fn emit(cx: &Cx, l: &VecLoop, plan: &Plan) -> (LLVMValueRef, LLVMValueRef) {
         let j1 = LLVMBuildAdd(b, j, c(1), nm());
         let more = LLVMBuildICmp(b, P::LLVMIntNE, j1, c(bsize), nm());
         let anchor = LLVMBuildCondBr(b, more, cls, compact);
-        add_incoming(j, &[(c(0), blk_h), (j1, cls)]);
+        ir::add_incoming(j, &[(c(0), blk_h), (j1, cls)]);
         // compact: per group of lanes, the slots of its iterations in the
         // permutation (taking the branch: from the front; the others: from
         // the back), then one scatter of their offsets
@@ -410,13 +410,13 @@ fn emit(cx: &Cx, l: &VecLoop, plan: &Plan) -> (LLVMValueRef, LLVMValueRef) {
         let k1 = LLVMBuildAdd(b, k, c(1), nm());
         let more = LLVMBuildICmp(b, P::LLVMIntNE, k1, c(bsize), nm());
         let term = LLVMBuildCondBr(b, more, perm_l, next_b);
-        add_incoming(k, &[(c(0), perm_ph), (k1, perm_l)]);
+        ir::add_incoming(k, &[(c(0), perm_ph), (k1, perm_l)]);
         // the next block
         LLVMPositionBuilderAtEnd(b, next_b);
         let blk1 = LLVMBuildAdd(b, blk, c(bsize), nm());
         let more = LLVMBuildICmp(b, P::LLVMIntNE, blk1, nb, nm());
         LLVMBuildCondBr(b, more, blk_h, rest);
-        add_incoming(blk, &[(c(0), check), (blk1, next_b)]);
+        ir::add_incoming(blk, &[(c(0), check), (blk1, next_b)]);
         // the rest in the original loop, from start + nb
         LLVMPositionBuilderAtEnd(b, rest);
         let start2 = LLVMBuildAdd(b, sh.start, nb, nm());
@@ -426,7 +426,7 @@ fn emit(cx: &Cx, l: &VecLoop, plan: &Plan) -> (LLVMValueRef, LLVMValueRef) {
         LLVMBuildBr(b, body);
         LLVMPositionBuilderBefore(b, sh.iv);
         let iv = LLVMBuildPhi(b, ity, nm());
-        add_incoming(iv, &[(start2, rest_ph), (sh.next, body)]);
+        ir::add_incoming(iv, &[(start2, rest_ph), (sh.next, body)]);
         LLVMReplaceAllUsesWith(sh.iv, iv);
         LLVMInstructionEraseFromParent(sh.iv);
         LLVMDisposeBuilder(b);
@@ -468,10 +468,4 @@ fn clone_slice(b: LLVMBuilderRef, v: LLVMValueRef, body: LLVMBasicBlockRef, map:
         map.insert(v, cl);
         cl
     }
-}
-
-fn add_incoming(phi: LLVMValueRef, inc: &[(LLVMValueRef, LLVMBasicBlockRef)]) {
-    let mut vals: Vec<LLVMValueRef> = inc.iter().map(|x| x.0).collect();
-    let mut bbs: Vec<LLVMBasicBlockRef> = inc.iter().map(|x| x.1).collect();
-    unsafe { LLVMAddIncoming(phi, vals.as_mut_ptr(), bbs.as_mut_ptr(), inc.len() as u32) };
 }

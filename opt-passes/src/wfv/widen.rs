@@ -95,15 +95,7 @@ pub fn nm() -> *const std::ffi::c_char {
 
 /// A call of intrinsic `name` overloaded on `tys`.
 pub fn intrinsic(cx: &Cx, b: LLVMBuilderRef, name: &str, tys: &[LLVMTypeRef], args: &[LLVMValueRef]) -> LLVMValueRef {
-    unsafe {
-        let id = LLVMLookupIntrinsicID(name.as_ptr().cast(), name.len());
-        assert!(id != 0, "unknown intrinsic {name}");
-        let mut tys = tys.to_vec();
-        let decl = LLVMGetIntrinsicDeclaration(cx.m, id, tys.as_mut_ptr(), tys.len());
-        let fty = LLVMGlobalGetValueType(decl);
-        let mut args = args.to_vec();
-        LLVMBuildCall2(b, fty, decl, args.as_mut_ptr(), args.len() as u32, nm())
-    }
+    ir::build_intrinsic(cx.m, b, name, tys, args).unwrap_or_else(|| panic!("unknown intrinsic {name}"))
 }
 
 /// Whether vectors of `t` exist for us: integers, `float`, `double`, pointers.
@@ -133,7 +125,7 @@ const EDOM: u64 = 33;
 /// Element-wise intrinsics emitted as vector intrinsics.
 const VECTOR_INTRINSICS: &[&str] = &["llvm.fabs", "llvm.sqrt", "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax", "llvm.minnum", "llvm.maxnum", "llvm.fmuladd"];
 /// Intrinsics without effect on the vector code.
-const DROPPED: &[&str] = &["llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias.scope.decl", "llvm.pseudoprobe"];
+pub(crate) const DROPPED: &[&str] = &["llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias.scope.decl", "llvm.pseudoprobe"];
 
 impl<'a> Emitter<'a> {
     pub fn new(cx: &'a Cx, f: LLVMValueRef, r: &'a Region<'a>, variants: &'a HashMap<LLVMValueRef, Vec<Callee>>, keep_dbg: bool) -> Self {
