@@ -2,7 +2,8 @@
 //! DSL ([`lang`], with its interpreter [`eval`]), the machine as the DSL
 //! sees it ([`target`]), rewrite rules derived from the `.isa` ([`rules`]),
 //! costs from its instructions ([`cost`]), bounded saturation
-//! ([`saturate`]) and greedy or optimal extraction ([`extract`]).
+//! ([`saturate`]), greedy or optimal extraction ([`extract`]) and the
+//! interleave factor a step's throughput asks for ([`throughput`]).
 //!
 //! This crate knows nothing of LLVM: the pass in `opt-passes` lifts loop
 //! bodies into the DSL and lowers the extracted programs back to IR.
@@ -14,6 +15,7 @@ pub mod lang;
 pub mod rules;
 pub mod saturate;
 pub mod target;
+pub mod throughput;
 
 #[cfg(test)]
 mod tests;

@@ -106,7 +106,10 @@ pub struct Induction {
 pub struct Lifted {
     pub expr: RecExpr<VecLang>,
     pub elem: Elem,
+    /// The vector width: stores of `lanes` consecutive copies form a `Vec`.
     pub lanes: usize,
+    /// Iterations per vector step: `lanes` times the interleave factor.
+    pub copies: usize,
     pub classes: Vec<Class>,
     pub args: Vec<(Symbol, ArgSrc)>,
     pub outputs: Vec<Output>,
@@ -147,8 +150,12 @@ struct Lifter {
 
 type R<T> = Result<T, String>;
 
-/// Lifts `body` unrolled `lanes` times.
-pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize) -> R<Lifted> {
+/// Lifts `body` unrolled `copies` times (a multiple of `lanes`: `copies /
+/// lanes` vectors of each stored array per step, the interleave factor).
+pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R<Lifted> {
+    if lanes == 0 || copies % lanes != 0 {
+        return Err(format!("internal: {copies} copies are not a multiple of {lanes} lanes"));
+    }
     let mut lf = Lifter { m, fused_muladd: body.fused_muladd, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block };
     let insts = ir::instructions(body.block);
     let phis: Vec<LLVMValueRef> = insts.iter().copied().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
@@ -171,7 +178,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize) -> R<Lifted> {
     }
     let mut prev: HashMap<LLVMValueRef, Id> = HashMap::new();
     let mut env: HashMap<LLVMValueRef, Sym> = HashMap::new();
-    for l in 0..lanes {
+    for l in 0..copies {
         env.clear();
         env.insert(body.iv, Sym::Aff(Aff { terms: [(body.iv as usize, 1)].into_iter().collect(), c: l as i64 }));
         for ind in &inductions {
@@ -202,7 +209,8 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize) -> R<Lifted> {
     }
     let elem = lf.elem.ok_or("the loop computes no 32-bit data")?;
     lf.check_dependences()?;
-    // Outputs: the stores, grouped into vectors where the copies store consecutive elements.
+    // Outputs: the stores, grouped into vectors where `lanes` copies (from a
+    // multiple of `lanes`) store consecutive elements.
     let mut outputs = Vec::new();
     let mut list: Vec<Id> = Vec::new();
     let mut done = vec![false; lf.stores.len()];
@@ -211,11 +219,12 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize) -> R<Lifted> {
             continue;
         }
         let (c, off, copy, _) = lf.stores[k];
-        let base = off - copy as i64;
+        let first = copy - copy % lanes;
+        let base = off - (copy - first) as i64;
         let group: Vec<usize> = (0..lanes)
-            .filter_map(|l| (0..lf.stores.len()).find(|&j| !done[j] && lf.stores[j].0 == c && lf.stores[j].2 == l && lf.stores[j].1 == base + l as i64))
+            .filter_map(|l| (0..lf.stores.len()).find(|&j| !done[j] && lf.stores[j].0 == c && lf.stores[j].2 == first + l && lf.stores[j].1 == base + l as i64))
             .collect();
-        if group.len() == lanes && copy == 0 {
+        if group.len() == lanes && copy == first {
             let v: Vec<Id> = group.iter().map(|&j| lf.stores[j].3).collect();
             for &j in &group {
                 done[j] = true;
@@ -236,7 +245,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize) -> R<Lifted> {
         return Err("the loop stores nothing and carries nothing".into());
     }
     lf.e.add(VecLang::List(list.into_boxed_slice()));
-    Ok(Lifted { expr: lf.e, elem, lanes, classes: lf.classes, args: lf.args, outputs, inductions })
+    Ok(Lifted { expr: lf.e, elem, lanes, copies, classes: lf.classes, args: lf.args, outputs, inductions })
 }
 
 fn is_int(v: LLVMValueRef) -> bool {

@@ -1,6 +1,7 @@
 //! Lowering an extracted DSL program back to IR (issue 11: IR that selects
-//! onto the `.isa`'s instructions one to one): a vector loop runs `lanes`
-//! iterations of the lifted loop per step — its body the program, its
+//! onto the `.isa`'s instructions one to one): a vector loop runs `copies`
+//! iterations of the lifted loop per step (`lanes` times the interleave
+//! factor) — its body the program, its
 //! address classes pointers computed from the counter and the inductions,
 //! its carried values scalar phis — and the original loop, kept, runs the
 //! iterations that remain (or none: then the exit is taken directly, its
@@ -87,7 +88,13 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         // check: any vector step?
         LLVMPositionBuilderAtEnd(b, check);
         let tc = sh.trip_count(b);
-        let vtc = LLVMBuildAnd(b, tc, c(-lanes), nm());
+        // Whole steps of `copies` iterations.
+        let copies = lifted.copies as i64;
+        let vtc = if copies & (copies - 1) == 0 {
+            LLVMBuildAnd(b, tc, c(-copies), nm())
+        } else {
+            LLVMBuildSub(b, tc, LLVMBuildURem(b, tc, c(copies), nm()), nm())
+        };
         let some = LLVMBuildICmp(b, P::LLVMIntNE, vtc, c(0), nm());
         LLVMBuildCondBr(b, some, vloop, mid);
         // the vector loop
@@ -110,10 +117,12 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         // Integer sums `s + ReduceAdd(x)` carried from step to step keep a
         // vector accumulator instead (reassociation is exact on wrapping
         // integers): one vector add per step, one reduction after the loop.
+        // With an interleave factor, a sum `((s + ReduceAdd(x1)) + …) +
+        // ReduceAdd(xU)` keeps one accumulator per vector.
         let accumulated = vector_accumulators(lifted, prog);
-        let mut acc_phi: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-        for (&p, _) in &accumulated {
-            acc_phi.insert(p, LLVMBuildPhi(b, vt, nm()));
+        let mut acc_phi: HashMap<(LLVMValueRef, usize), LLVMValueRef> = HashMap::new();
+        for &(p, _, _, k) in &accumulated {
+            acc_phi.insert((p, k), LLVMBuildPhi(b, vt, nm()));
         }
         let iv0 = LLVMBuildAdd(b, sh.start, k, nm());
         // The address classes' pointers.
@@ -131,7 +140,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         }
         // The program.
         let mut val: Vec<LLVMValueRef> = Vec::with_capacity(prog.len());
-        let mut acc_next_of: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        let mut acc_next_of: HashMap<(LLVMValueRef, usize), LLVMValueRef> = HashMap::new();
         let num = |id: Id| match &prog[id] {
             VecLang::Num(n) => Ok(*n),
             _ => Err("internal: a constant expected".to_string()),
@@ -167,9 +176,9 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 (_, true) => LLVMBuildFMul(b, x, y, nm()),
             };
             let index = val.len();
-            if let Some((&p, &(_, x))) = accumulated.iter().find(|(_, &(at, _))| at == index) {
-                let sum = LLVMBuildAdd(b, acc_phi[&p], v(x), nm());
-                acc_next_of.insert(p, sum);
+            if let Some(&(p, _, x, k)) = accumulated.iter().find(|a| a.1 == index) {
+                let sum = LLVMBuildAdd(b, acc_phi[&(p, k)], v(x), nm());
+                acc_next_of.insert((p, k), sum);
                 // The scalar sum is unchanged inside the loop.
                 val.push(carried[&p]);
                 continue;
@@ -258,11 +267,11 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 }
             }
         }
-        let k1 = LLVMBuildAdd(b, k, c(lanes), nm());
+        let k1 = LLVMBuildAdd(b, k, c(copies), nm());
         let mut ind_next: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for i in &lifted.inductions {
             let p = ind[&i.phi];
-            ind_next.insert(i.phi, LLVMBuildAdd(b, p, LLVMConstInt(LLVMTypeOf(p), (i.step * lanes) as u64, 1), nm()));
+            ind_next.insert(i.phi, LLVMBuildAdd(b, p, LLVMConstInt(LLVMTypeOf(p), (i.step * copies) as u64, 1), nm()));
         }
         let more = LLVMBuildICmp(b, P::LLVMIntNE, k1, vtc, nm());
         LLVMBuildCondBr(b, more, vloop, mid);
@@ -273,8 +282,8 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         for (&p, &phi) in &ind {
             ir::add_incoming(phi, &[(starts[&p], check), (ind_next[&p], vloop)]);
         }
-        for (&p, &phi) in &acc_phi {
-            ir::add_incoming(phi, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
+        for (key, &phi) in &acc_phi {
+            ir::add_incoming(phi, &[(LLVMConstNull(vt), check), (acc_next_of[key], vloop)]);
         }
         // mid: the results, then done or the rest in the original loop.
         LLVMPositionBuilderAtEnd(b, mid);
@@ -284,16 +293,31 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             ir::add_incoming(r, &[(starts[&p], check), (next[&p], vloop)]);
             result.insert(p, r);
         }
-        for (&p, _) in &acc_phi {
-            let a = LLVMBuildPhi(b, vt, nm());
-            ir::add_incoming(a, &[(LLVMConstNull(vt), check), (acc_next_of[&p], vloop)]);
-            let red = intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
-            let r = LLVMBuildAdd(b, result[&p], red, nm());
-            result.insert(p, r);
-        }
+        // (All phis first.)
         for (&p, _) in &ind {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
             ir::add_incoming(r, &[(starts[&p], check), (ind_next[&p], vloop)]);
+            result.insert(p, r);
+        }
+        // Each sum's accumulators added up, then reduced once.
+        let mut keys: Vec<(LLVMValueRef, usize)> = acc_phi.keys().copied().collect();
+        keys.sort_by_key(|&(p, k)| (p as usize, k));
+        let mut total: Vec<(LLVMValueRef, LLVMValueRef)> = Vec::new();
+        let mut acc_out = Vec::new();
+        for key in keys {
+            let a = LLVMBuildPhi(b, vt, nm());
+            ir::add_incoming(a, &[(LLVMConstNull(vt), check), (acc_next_of[&key], vloop)]);
+            acc_out.push((key, a));
+        }
+        for (key, a) in acc_out {
+            match total.iter_mut().find(|t| t.0 == key.0) {
+                Some(t) => t.1 = LLVMBuildAdd(b, t.1, a, nm()),
+                None => total.push((key.0, a)),
+            }
+        }
+        for (p, a) in total {
+            let red = intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
+            let r = LLVMBuildAdd(b, result[&p], red, nm());
             result.insert(p, r);
         }
         let rest_start = LLVMBuildAdd(b, sh.start, vtc, nm());
@@ -346,18 +370,20 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
     Ok(())
 }
 
-/// The integer carried values whose program output is `(+ (arg s) (ReduceAdd x))`
-/// (either order) with `(arg s)` used nowhere else: the output node's
-/// index and `x`.
-fn vector_accumulators(lifted: &Lifted, prog: &RecExpr<VecLang>) -> HashMap<LLVMValueRef, (usize, Id)> {
-    let mut out = HashMap::new();
+/// The integer carried values whose program output is a chain of sums
+/// `((s + ReduceAdd(x1)) + …) + ReduceAdd(xU)` (each sum in either order),
+/// `s` its `(arg s)`, with every sum and `(arg s)` used only by the chain:
+/// `(carried value, the sum's node index, xk, k)` for each sum, k from 0 at
+/// the innermost.
+pub(crate) fn vector_accumulators(lifted: &Lifted, prog: &RecExpr<VecLang>) -> Vec<(LLVMValueRef, usize, Id, usize)> {
+    let mut out = Vec::new();
     if lifted.elem != Elem::I32 {
         return out;
     }
     let Some(VecLang::List(outs)) = prog.as_ref().last() else { return out };
+    let users = |x: Id| prog.as_ref().iter().filter(|n| egg::Language::children(*n).contains(&x)).count();
     for (o, &id) in lifted.outputs.iter().zip(outs.iter()) {
         let Output::Carried(p) = o else { continue };
-        let VecLang::Add([a, c]) = &prog[id] else { continue };
         let arg_of = |x: Id| match &prog[x] {
             VecLang::Arg(s) => match &prog[*s] {
                 VecLang::Symbol(s) => lifted.args.iter().find(|a| a.0 == *s).is_some_and(|a| a.1 == ArgSrc::Carried(*p)),
@@ -369,16 +395,29 @@ fn vector_accumulators(lifted: &Lifted, prog: &RecExpr<VecLang>) -> HashMap<LLVM
             VecLang::ReduceAdd(v) => Some(*v),
             _ => None,
         };
-        let (arg, x) = match (arg_of(*a), red(*c), arg_of(*c), red(*a)) {
-            (true, Some(x), _, _) => (*a, x),
-            (_, _, true, Some(x)) => (*c, x),
-            _ => continue,
+        // From the output inwards: each sum's reduced vector and the rest.
+        let mut chain: Vec<(usize, Id)> = Vec::new();
+        let mut at = id;
+        let ok = loop {
+            if arg_of(at) {
+                break users(at) == 1 && !chain.is_empty();
+            }
+            let VecLang::Add([a, c]) = &prog[at] else { break false };
+            let (rest, x) = match (red(*c), red(*a)) {
+                (Some(x), _) => (*a, x),
+                (None, Some(x)) => (*c, x),
+                (None, None) => break false,
+            };
+            // Every sum used once: by the next one out, or (the outermost) by the output list.
+            if users(at) != 1 {
+                break false;
+            }
+            chain.push((usize::from(at), x));
+            at = rest;
         };
-        // The sum's input used only by this output.
-        let users = |x: Id| prog.as_ref().iter().filter(|n| egg::Language::children(*n).contains(&x)).count();
-        // The sum used by the output list alone.
-        if users(arg) == 1 && users(id) == 1 {
-            out.insert(*p, (usize::from(id), x));
+        if ok {
+            let n = chain.len();
+            out.extend(chain.into_iter().enumerate().map(|(j, (index, x))| (*p, index, x, n - 1 - j)));
         }
     }
     out

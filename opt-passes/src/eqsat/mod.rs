@@ -19,6 +19,8 @@ use dsp_egg_isel::rules::{self, Families, FloatRules};
 use dsp_egg_isel::saturate::{optimize, ExtractOpts, Limits};
 use dsp_egg_isel::lang::Elem;
 use dsp_egg_isel::target::{Opnd, Target};
+use dsp_egg_isel::throughput::{self, Stores};
+use dsp_egg_isel::lang::VecLang;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::debuginfo::LLVMTemporaryMDNode;
 use inkwell::llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith;
@@ -90,9 +92,16 @@ pub fn run_function(f: LLVMValueRef, caps: &Caps, opts: &Options) -> (bool, Vec<
     // Preheaders, single latches, dedicated exits.
     let mut changed = crate::loops::canonicalize(f);
     for latch in candidates(f) {
-        match one(m, caps, opts, f, latch, &mut remarks) {
-            Ok(()) => {
+        match one(m, caps, opts, f, latch, true, &mut remarks) {
+            Ok(u) => {
                 changed = true;
+                // An interleaved loop leaves up to `u` vectors' worth of
+                // iterations: one vector at a time, before the scalar rest.
+                if u > 1 {
+                    if let Err(why) = one(m, caps, opts, f, latch, false, &mut remarks) {
+                        remarks.push(Remark { kind: RemarkKind::Missed, at: latch, name: "NotSelected", msg: format!("the interleaved loop's remainder not vectorized by egg: {why}") });
+                    }
+                }
                 // The loop left for what remains is not LLVM's to vectorize again.
                 mark_vectorized(latch);
             }
@@ -142,7 +151,9 @@ fn candidates(f: LLVMValueRef) -> Vec<LLVMValueRef> {
         .collect()
 }
 
-fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LLVMValueRef, remarks: &mut Vec<Remark>) -> Result<(), String> {
+/// Vectorizes the loop of `latch` (with interleaved vectors where a sum
+/// asks for them and `interleave` allows): the vectors per step.
+fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LLVMValueRef, interleave: bool, remarks: &mut Vec<Remark>) -> Result<usize, String> {
     let cfg = Cfg::new(f);
     let sh = crate::wfv::vloop::shape_with(&cfg, latch, true)?;
     if sh.lp.size() != 1 {
@@ -158,12 +169,66 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let control = vec![cond, sh.next];
     // The backend fuses `llvm.fmuladd` where the machine has a scalar fused multiply-add.
     let fused_muladd = Target::new(caps.m, Elem::F32).is_ok_and(|t| t.has(isa_tablegen::SemOp::Mac, Some(Opnd::S), &[Opnd::S; 3]));
-    let lifted = lift::lift(m, &lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd }, lanes)?;
-    let target = Target::new(caps.m, lifted.elem)?;
-    let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation, ..Families::default() });
-    let cost = IsaCost::new(&target);
+    let lb = lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd };
+    let rules_for = |elem| -> Result<_, String> {
+        let target = Target::new(caps.m, elem)?;
+        let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation, ..Families::default() });
+        Ok((target, rules))
+    };
     let ex = ExtractOpts { ilp_max_nodes: if opts.ilp { 400 } else { 0 }, ilp_cap: Duration::from_millis(200) };
+    let lifted = lift::lift(m, &lb, lanes, lanes)?;
+    let (target, rules) = rules_for(lifted.elem)?;
+    let cost = IsaCost::new(&target);
     let (best, report) = optimize(&lifted.expr, &rules, &cost, opts.limits, ex);
+    saturation_remark(remarks, latch, &report);
+    if report.cost_after >= report.cost_before {
+        return Err(format!("no cheaper program for {lanes} iterations (cost {})", report.cost_before));
+    }
+    // Sums kept in vector accumulators: as many vectors per step as the
+    // accumulate's latency asks for (at most 4, and 64 iterations).
+    let mut chosen = (lifted, best, report);
+    let accs = lower::vector_accumulators(&chosen.0, &chosen.1);
+    if interleave && !accs.is_empty() {
+        let stores = Stores {
+            vectors: chosen.0.outputs.iter().filter(|o| matches!(o, lift::Output::Store { vector: true, .. })).count(),
+            scalars: chosen.0.outputs.iter().filter(|o| matches!(o, lift::Output::Store { vector: false, .. })).count(),
+        };
+        let step = throughput::step_cycles(&target, &chosen.1, stores);
+        let product = accs.iter().any(|a| matches!(chosen.1[a.2], VecLang::VecMul(_) | VecLang::VecMulS(_)));
+        let latency = throughput::accumulate_latency(&target, product);
+        let u = throughput::interleave(step, latency, (64 / lanes).clamp(1, 4));
+        if u > 1 {
+            let wide = lift::lift(m, &lb, lanes, u * lanes)?;
+            let (best_u, report_u) = optimize(&wide.expr, &rules, &cost, opts.limits, ex);
+            saturation_remark(remarks, latch, &report_u);
+            let kept = lower::vector_accumulators(&wide, &best_u);
+            if report_u.cost_after < report_u.cost_before && kept.len() == u * accs.len() {
+                chosen = (wide, best_u, report_u);
+            }
+        }
+    }
+    let (lifted, best, report) = chosen;
+    lower::check(&sh, body, &lifted)?;
+    lower::rewrite(f, &sh, body, &lifted, &best)?;
+    let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
+    let per_step = if lifted.copies == lanes { format!("{lanes} iterations per step") } else { format!("{} iterations per step ({} vectors interleaved)", lifted.copies, lifted.copies / lanes) };
+    remarks.push(Remark {
+        kind: RemarkKind::Passed,
+        at: latch,
+        name: "Selected",
+        msg: format!(
+            "loop vectorized by egg: {per_step}, cost {} -> {} ({} extraction); rules {}{}",
+            report.cost_before,
+            report.cost_after,
+            report.extractor.name(),
+            fired.join(", "),
+            report.limit.as_ref().map(|l| format!("; {l} hit")).unwrap_or_default()
+        ),
+    });
+    Ok(lifted.copies / lanes)
+}
+
+fn saturation_remark(remarks: &mut Vec<Remark>, latch: LLVMValueRef, report: &dsp_egg_isel::saturate::Report) {
     remarks.push(Remark {
         kind: RemarkKind::Analysis,
         at: latch,
@@ -178,26 +243,6 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
             report.limit.as_ref().map(|l| format!(", stopped by its {l}: the best program so far is used")).unwrap_or_default()
         ),
     });
-    if report.cost_after >= report.cost_before {
-        return Err(format!("no cheaper program for {lanes} iterations (cost {})", report.cost_before));
-    }
-    lower::check(&sh, body, &lifted)?;
-    lower::rewrite(f, &sh, body, &lifted, &best)?;
-    let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
-    remarks.push(Remark {
-        kind: RemarkKind::Passed,
-        at: latch,
-        name: "Selected",
-        msg: format!(
-            "loop vectorized by egg: {lanes} iterations per step, cost {} -> {} ({} extraction); rules {}{}",
-            report.cost_before,
-            report.cost_after,
-            report.extractor.name(),
-            fired.join(", "),
-            report.limit.as_ref().map(|l| format!("; {l} hit")).unwrap_or_default()
-        ),
-    });
-    Ok(())
 }
 
 #[cfg(test)]
