@@ -45,8 +45,8 @@ static cl::opt<bool> DspEggIsel("dsp-egg-isel", cl::init(false),
 static cl::opt<std::string> DspEggParams("dsp-egg-params", cl::init(""),
     cl::desc("dsp-egg-isel's parameters: limits=NODES,ITERATIONS,MS;no-coop;contract;fast-math;no-ilp"));
 
-static cl::opt<bool> DspEggEarly("dsp-egg-early", cl::init(false),
-    cl::desc("run dsp-egg-isel before LLVM's loop vectorizer (the vectorizer-start extension point) instead of after it"));
+static cl::opt<bool> DspEggEarly("dsp-egg-early", cl::init(true),
+    cl::desc("run dsp-egg-isel before LLVM's loop vectorizer (the vectorizer-start extension point; default) or, =false, after it at the optimizer-last point"));
 
 static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
     cl::desc("run dsp-vector-fdiv (vector float division and square root on the vector units) from -O1 at the optimizer-last extension point"));

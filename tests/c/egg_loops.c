@@ -2,7 +2,8 @@
 // saturation over the .isa's rules and costs): strict float sums kept in
 // source order (an in-order lane reduction starting from the running sum),
 // a float dot product whose result leaves the loop, and loops of every
-// trip count around the lane count (the original loop runs what remains).
+// trip count around the lane count (the original loop runs what remains),
+// and integer sums in interleaved accumulators (trip counts around 4 lanes).
 // The output must be the host's, bit for bit.
 // dsp-cflags: -fegg-isel
 #include <stdint.h>
@@ -44,19 +45,30 @@ __attribute__((noinline)) int32_t dot_i(const int32_t *restrict x, int k, int n)
     return s;
 }
 
+/* Two integer sums in one loop: each kept in interleaved vector accumulators. */
+__attribute__((noinline)) int32_t two_sums(const int32_t *restrict x, int n, int32_t *restrict other) {
+    int32_t s = 0, t = -3;
+    for (int i = 0; i < n; i++) {
+        s += x[i] * 3;
+        t += x[i] - 11;
+    }
+    *other = t;
+    return s;
+}
+
 int main(void) {
     for (int i = 0; i < N; i++) {
         xs[i] = (float)(rnd() % 20001) / 1000.0f - 10.0f;
         ys[i] = (float)(rnd() % 2001) / 100.0f - 10.0f;
         is[i] = (int32_t)rnd() - (1 << 23);
     }
-    static const int ns[] = {0, 1, 15, 16, 17, 31, 32, 33, 100, 255, 256, N};
+    static const int ns[] = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 68, 69, 70, 84, 85, 100, 133, 149, 255, 256, N};
     for (unsigned t = 0; t < sizeof ns / sizeof ns[0]; t++) {
         int n = ns[t];
         float a = sum_f(xs, n), b = dot_f(xs, ys, n), c = sumsq_shift(xs, 3, n);
-        int32_t d = dot_i(is, 5, n);
-        printf("n=%3d sum %08x dot %08x shift %08x int %d (%.6g %.6g %.6g)\n", n, (unsigned)bits(a), (unsigned)bits(b),
-               (unsigned)bits(c), (int)d, (double)a, (double)b, (double)c);
+        int32_t d = dot_i(is, 5, n), t2, s2 = two_sums(is, n, &t2);
+        printf("n=%3d sum %08x dot %08x shift %08x int %d sums %d %d (%.6g %.6g %.6g)\n", n, (unsigned)bits(a), (unsigned)bits(b),
+               (unsigned)bits(c), (int)d, (int)s2, (int)t2, (double)a, (double)b, (double)c);
     }
     return 0;
 }

@@ -3,7 +3,7 @@
 // egg must keep them fused (the host reference calls fmaf). A FIR filter with
 // a constant tap count (its tap loop unrolled into the sample loop) and a
 // scaled sum; egg runs before LLVM's loop vectorizer here.
-// dsp-cflags: -ffp-contract=on -fegg-isel -mllvm -dsp-egg-early
+// dsp-cflags: -ffp-contract=on -fegg-isel
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -54,7 +54,7 @@ impl Check {
         }
     }
 
-    fn cell(&self) -> &'static str {
+    pub fn cell(&self) -> &'static str {
         match self {
             Check::Match => "ok",
             Check::Mismatch { .. } => "MISMATCH!",
