@@ -122,7 +122,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {
         if (DspEggIsel && DspEggEarly && Level != OptimizationLevel::O0)
-          FPM.addPass(DspFnPass("dsp-egg-isel<" + DspEggParams + ">"));
+          FPM.addPass(DspFnPass("dsp-egg-isel<" + DspEggParams + (DspMaskedTail ? "" : ";no-tail") + ">"));
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level) {
@@ -131,7 +131,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspEggIsel && !DspEggEarly && Level != OptimizationLevel::O0)
-          MPM.addPass(DspPass("dsp-egg-isel<" + DspEggParams + ">"));
+          MPM.addPass(DspPass("dsp-egg-isel<" + DspEggParams + (DspMaskedTail ? "" : ";no-tail") + ">"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));
         if (DspVectorFdiv && Level != OptimizationLevel::O0)

@@ -492,7 +492,10 @@ impl Lifter {
                 }
                 let (a, b) = (&self.classes[c1], &self.classes[c2]);
                 if a.base != b.base {
-                    if identified(a.base) && identified(b.base) {
+                    // Pointers computed (outside the loop) from distinct
+                    // objects point into distinct objects.
+                    let (ra, rb) = (underlying(a.base), underlying(b.base));
+                    if ra != rb && identified(ra) && identified(rb) {
                         continue;
                     }
                     return Err(format!("'{}' and '{}' may be the same memory (mark the pointers restrict)", ir::value_name(a.base), ir::value_name(b.base)));
@@ -506,5 +509,21 @@ impl Lifter {
             }
         }
         Ok(())
+    }
+}
+
+/// The object a pointer points into: `p` without its address arithmetic
+/// (`getelementptr`, instructions or constants).
+fn underlying(mut p: LLVMValueRef) -> LLVMValueRef {
+    unsafe {
+        for _ in 0..64 {
+            let gep = !LLVMIsAGetElementPtrInst(p).is_null()
+                || (!LLVMIsAConstantExpr(p).is_null() && LLVMGetConstOpcode(p) == O::LLVMGetElementPtr);
+            if !gep {
+                break;
+            }
+            p = LLVMGetOperand(p, 0);
+        }
+        p
     }
 }

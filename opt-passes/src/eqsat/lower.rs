@@ -56,9 +56,26 @@ pub(crate) fn check(sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted) -> R<(
     Ok(())
 }
 
+/// Whether the iterations left after the vector loop (fewer than `lanes`)
+/// can run as one masked step of the same program: one vector per step,
+/// every access a vector load or store (inactive lanes then touch no
+/// memory) and no lane read back as a scalar except through a sum (whose
+/// inactive lanes are the identity), so that nothing inactive lanes compute
+/// reaches memory or a result.
+pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
+    lifted.copies == lifted.lanes
+        && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_)))
+        && lifted.outputs.iter().all(|o| !matches!(o, Output::Store { vector: false, .. }))
+}
+
 /// Emits the vector loop for `lifted` (program `prog`) in front of the loop
-/// of shape `sh` in function `f` (after [`check`]).
-pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>) -> R<()> {
+/// of shape `sh` in function `f` (after [`check`]); with `tail` (see
+/// [`tail_ok`]) the iterations left run as one masked step and the
+/// original loop is left unreachable.
+pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: bool) -> R<()> {
+    if tail && !tail_ok(lifted, prog) {
+        return Err("internal: a masked tail for a program that cannot have one".into());
+    }
     let lanes = lifted.lanes as i64;
     unsafe {
         let m = LLVMGetGlobalParent(f);
@@ -125,148 +142,10 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             acc_phi.insert((p, k), LLVMBuildPhi(b, vt, nm()));
         }
         let iv0 = LLVMBuildAdd(b, sh.start, k, nm());
-        // The address classes' pointers.
-        let mut ptrs = Vec::new();
-        for cl in &lifted.classes {
-            let mut off = LLVMConstInt(pty, 0, 0);
-            for &(v, coeff) in &cl.terms {
-                let val = if v == sh.iv { iv0 } else if let Some(&p) = ind.get(&v) { p } else { v };
-                let val = LLVMBuildIntCast2(b, val, pty, 1, nm());
-                let term = LLVMBuildMul(b, val, LLVMConstInt(pty, coeff as u64, 1), nm());
-                off = LLVMBuildAdd(b, off, term, nm());
-            }
-            let mut idx = [off];
-            ptrs.push(LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), cl.base, idx.as_mut_ptr(), 1, nm()));
-        }
-        // The program.
-        let mut val: Vec<LLVMValueRef> = Vec::with_capacity(prog.len());
-        let mut acc_next_of: HashMap<(LLVMValueRef, usize), LLVMValueRef> = HashMap::new();
-        let num = |id: Id| match &prog[id] {
-            VecLang::Num(n) => Ok(*n),
-            _ => Err("internal: a constant expected".to_string()),
-        };
-        let sym = |id: Id| match &prog[id] {
-            VecLang::Symbol(s) => Ok(*s),
-            _ => Err("internal: a name expected".to_string()),
-        };
-        let float = lifted.elem == Elem::F32;
-        let splat = |x: LLVMValueRef| {
-            let ins = LLVMBuildInsertElement(b, LLVMGetPoison(vt), x, LLVMConstInt(i32t, 0, 0), nm());
-            LLVMBuildShuffleVector(b, ins, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm())
-        };
-        let intrinsic = |name: &str, tys: &[LLVMTypeRef], args: &[LLVMValueRef]| ir::build_intrinsic(m, b, name, tys, args).expect("an intrinsic LLVM 19 has");
-        let fma = |t: LLVMTypeRef, a: LLVMValueRef, x: LLVMValueRef, y: LLVMValueRef| intrinsic("llvm.fma", &[t], &[a, x, y]);
-        for (_, n) in prog.items() {
-            let v = |id: Id| val[usize::from(id)];
-            let class_ptr = |id: Id| -> R<LLVMValueRef> {
-                let s = sym(id)?;
-                let k = lifted.classes.iter().position(|c| c.name == s).ok_or("internal: an unknown array")?;
-                Ok(ptrs[k])
-            };
-            let at = |id: Id, i: Id| -> R<LLVMValueRef> {
-                let mut idx = [LLVMConstInt(i32t, num(i)? as u64, 1)];
-                Ok(LLVMBuildGEP2(b, et, class_ptr(id)?, idx.as_mut_ptr(), 1, nm()))
-            };
-            let bin = |op: u8, x: LLVMValueRef, y: LLVMValueRef| match (op, float) {
-                (0, false) => LLVMBuildAdd(b, x, y, nm()),
-                (0, true) => LLVMBuildFAdd(b, x, y, nm()),
-                (1, false) => LLVMBuildSub(b, x, y, nm()),
-                (1, true) => LLVMBuildFSub(b, x, y, nm()),
-                (_, false) => LLVMBuildMul(b, x, y, nm()),
-                (_, true) => LLVMBuildFMul(b, x, y, nm()),
-            };
-            let index = val.len();
-            if let Some(&(p, _, x, k)) = accumulated.iter().find(|a| a.1 == index) {
-                let sum = LLVMBuildAdd(b, acc_phi[&(p, k)], v(x), nm());
-                acc_next_of.insert((p, k), sum);
-                // The scalar sum is unchanged inside the loop.
-                val.push(carried[&p]);
-                continue;
-            }
-            let out = match n {
-                VecLang::Num(x) => {
-                    if float {
-                        LLVMConstReal(et, f32::from_bits(*x as u32) as f64)
-                    } else {
-                        LLVMConstInt(et, *x as u32 as u64, 0)
-                    }
-                }
-                VecLang::Symbol(_) | VecLang::List(_) => std::ptr::null_mut(),
-                VecLang::Arg(s) => {
-                    let s = sym(*s)?;
-                    match lifted.args.iter().find(|a| a.0 == s).map(|a| a.1) {
-                        Some(ArgSrc::Invariant(x)) => x,
-                        Some(ArgSrc::Carried(p)) => carried[&p],
-                        None => return Err("internal: an unknown input".into()),
-                    }
-                }
-                VecLang::Get([a, i]) => {
-                    let l = LLVMBuildLoad2(b, et, at(*a, *i)?, nm());
-                    LLVMSetAlignment(l, 4);
-                    l
-                }
-                VecLang::VecLoad([a, i]) => {
-                    let l = LLVMBuildLoad2(b, vt, at(*a, *i)?, nm());
-                    LLVMSetAlignment(l, 4);
-                    l
-                }
-                VecLang::Add([x, y]) | VecLang::VecAdd([x, y]) => bin(0, v(*x), v(*y)),
-                VecLang::Sub([x, y]) | VecLang::VecSub([x, y]) => bin(1, v(*x), v(*y)),
-                VecLang::Mul([x, y]) | VecLang::VecMul([x, y]) => bin(2, v(*x), v(*y)),
-                VecLang::Neg(x) | VecLang::VecNeg(x) => {
-                    if float {
-                        LLVMBuildFNeg(b, v(*x), nm())
-                    } else {
-                        LLVMBuildNeg(b, v(*x), nm())
-                    }
-                }
-                VecLang::Mac([x, y, z]) if float => fma(et, v(*x), v(*y), v(*z)),
-                VecLang::VecMac([x, y, z]) if float => fma(vt, v(*x), v(*y), v(*z)),
-                VecLang::Mac([x, y, z]) | VecLang::VecMac([x, y, z]) => bin(0, bin(2, v(*x), v(*y)), v(*z)),
-                VecLang::VecAddS([x, s]) => bin(0, v(*x), splat(v(*s))),
-                VecLang::VecMulS([x, s]) => bin(2, v(*x), splat(v(*s))),
-                VecLang::VecMacS([x, s, z]) if float => fma(vt, v(*x), splat(v(*s)), v(*z)),
-                VecLang::VecMacS([x, s, z]) => bin(0, bin(2, v(*x), splat(v(*s))), v(*z)),
-                VecLang::Broadcast(s) => splat(v(*s)),
-                VecLang::Insert([x, s, l]) => LLVMBuildInsertElement(b, v(*x), v(*s), LLVMConstInt(i32t, num(*l)? as u64, 0), nm()),
-                VecLang::Extract([x, l]) => LLVMBuildExtractElement(b, v(*x), LLVMConstInt(i32t, num(*l)? as u64, 0), nm()),
-                VecLang::Vec(es) => {
-                    let mut acc = LLVMGetPoison(vt);
-                    for (l, &e) in es.iter().enumerate() {
-                        acc = LLVMBuildInsertElement(b, acc, v(e), LLVMConstInt(i32t, l as u64, 0), nm());
-                    }
-                    acc
-                }
-                VecLang::ReduceAdd(x) => {
-                    if float {
-                        // Ordered (no reassociation), from -0.0: the lanes in lane order.
-                        intrinsic("llvm.vector.reduce.fadd", &[vt], &[LLVMConstReal(et, -0.0), v(*x)])
-                    } else {
-                        intrinsic("llvm.vector.reduce.add", &[vt], &[v(*x)])
-                    }
-                }
-            };
-            val.push(out);
-        }
-        // The outputs.
-        let root = prog.as_ref().last().ok_or("internal: an empty program")?;
-        let VecLang::List(outs) = root else { return Err("internal: the program is not a list".into()) };
-        let mut next: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-        for (o, &id) in lifted.outputs.iter().zip(outs.iter()) {
-            match o {
-                Output::Store { class, off, vector } => {
-                    let mut idx = [LLVMConstInt(i32t, *off as u64, 1)];
-                    let p = LLVMBuildGEP2(b, et, ptrs[*class], idx.as_mut_ptr(), 1, nm());
-                    let x = val[usize::from(id)];
-                    let st = LLVMBuildStore(b, x, p);
-                    LLVMSetAlignment(st, 4);
-                    let _ = vector;
-                }
-                Output::Carried(p) => {
-                    next.insert(*p, val[usize::from(id)]);
-                }
-            }
-        }
+        let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, lifted, prog };
+        let ptrs = em.pointers(iv0, sh.iv, &ind);
+        let (val, acc_next_of) = em.program(&ptrs, &carried, None, Some(&(accumulated.clone(), acc_phi.clone())))?;
+        let next = em.outputs(&val, &ptrs, None)?;
         let k1 = LLVMBuildAdd(b, k, c(copies), nm());
         let mut ind_next: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for i in &lifted.inductions {
@@ -316,13 +195,35 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             }
         }
         for (p, a) in total {
-            let red = intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
+            let red = em.intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
             let r = LLVMBuildAdd(b, result[&p], red, nm());
             result.insert(p, r);
         }
         let rest_start = LLVMBuildAdd(b, sh.start, vtc, nm());
         let done = LLVMBuildICmp(b, P::LLVMIntEQ, vtc, tc, nm());
-        LLVMBuildCondBr(b, done, sh.exit, rest_ph);
+        // The masked tail: lanes below the iterations left are active.
+        let mut tail_next: Option<(LLVMBasicBlockRef, HashMap<LLVMValueRef, LLVMValueRef>)> = None;
+        if tail {
+            let tb = block("egg.tail");
+            LLVMBuildCondBr(b, done, sh.exit, tb);
+            LLVMPositionBuilderAtEnd(b, tb);
+            let left = LLVMBuildSub(b, tc, vtc, nm());
+            let mut iota: Vec<LLVMValueRef> = (0..lanes).map(|l| c(l)).collect();
+            let iota = LLVMConstVector(iota.as_mut_ptr(), lanes as u32);
+            let ivt = LLVMVectorType(ity, lanes as u32);
+            let ins = LLVMBuildInsertElement(b, LLVMGetPoison(ivt), left, LLVMConstInt(i32t, 0, 0), nm());
+            let left_v = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(ivt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm());
+            let mask = LLVMBuildICmp(b, P::LLVMIntULT, iota, left_v, nm());
+            let ind_at: HashMap<LLVMValueRef, LLVMValueRef> = ind.keys().map(|&p| (p, result[&p])).collect();
+            let ptrs_t = em.pointers(rest_start, sh.iv, &ind_at);
+            let carried_at: HashMap<LLVMValueRef, LLVMValueRef> = carried.keys().map(|&p| (p, result[&p])).collect();
+            let (val_t, _) = em.program(&ptrs_t, &carried_at, Some(mask), None)?;
+            let next_t = em.outputs(&val_t, &ptrs_t, Some(mask))?;
+            LLVMBuildBr(b, sh.exit);
+            tail_next = Some((tb, next_t));
+        } else {
+            LLVMBuildCondBr(b, done, sh.exit, rest_ph);
+        }
         // Values used after the loop other than by the exit's phis: an exit phi of their own.
         for (&p, _) in &carried {
             let Some(v) = incoming(p, body) else { continue };
@@ -345,8 +246,11 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         // The exit's phis, from mid: the carried values' results.
         for phi in ir::instructions(sh.exit).into_iter().filter(|&i| ir::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI) {
             let v = incoming(phi, body).ok_or("an exit phi without a value from the loop")?;
-            let r = carried.keys().find(|&&p| incoming(p, body) == Some(v)).map(|p| result[p]).ok_or("a value computed in the loop other than a carried one is used after it")?;
-            ir::add_incoming(phi, &[(r, mid)]);
+            let p = *carried.keys().find(|&&p| incoming(p, body) == Some(v)).ok_or("a value computed in the loop other than a carried one is used after it")?;
+            ir::add_incoming(phi, &[(result[&p], mid)]);
+            if let Some((tb, next_t)) = &tail_next {
+                ir::add_incoming(phi, &[(*next_t.get(&p).ok_or("internal: a carried value without its tail value")?, *tb)]);
+            }
         }
         LLVMPositionBuilderAtEnd(b, rest_ph);
         LLVMBuildBr(b, body);
@@ -369,6 +273,236 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
     }
     Ok(())
 }
+
+/// What the program's emission needs: the builder, the types and the program.
+struct Emitter<'a> {
+    m: LLVMModuleRef,
+    b: LLVMBuilderRef,
+    et: LLVMTypeRef,
+    vt: LLVMTypeRef,
+    i32t: LLVMTypeRef,
+    pty: LLVMTypeRef,
+    lanes: i64,
+    float: bool,
+    lifted: &'a Lifted,
+    prog: &'a RecExpr<VecLang>,
+}
+
+/// The accumulated sums ([`vector_accumulators`]) and their phis.
+type Accumulators = (Vec<(LLVMValueRef, usize, Id, usize)>, HashMap<(LLVMValueRef, usize), LLVMValueRef>);
+
+impl Emitter<'_> {
+    /// The address classes' pointers for the step starting at counter `iv0`.
+    fn pointers(&self, iv0: LLVMValueRef, iv: LLVMValueRef, ind: &HashMap<LLVMValueRef, LLVMValueRef>) -> Vec<LLVMValueRef> {
+        let b = self.b;
+        unsafe {
+            let ctx = LLVMGetModuleContext(self.m);
+            let mut ptrs = Vec::new();
+            for cl in &self.lifted.classes {
+                let mut off = LLVMConstInt(self.pty, 0, 0);
+                for &(v, coeff) in &cl.terms {
+                    let val = if v == iv { iv0 } else if let Some(&p) = ind.get(&v) { p } else { v };
+                    let val = LLVMBuildIntCast2(b, val, self.pty, 1, nm());
+                    let term = LLVMBuildMul(b, val, LLVMConstInt(self.pty, coeff as u64, 1), nm());
+                    off = LLVMBuildAdd(b, off, term, nm());
+                }
+                let mut idx = [off];
+                ptrs.push(LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), cl.base, idx.as_mut_ptr(), 1, nm()));
+            }
+            ptrs
+        }
+    }
+
+    fn splat(&self, x: LLVMValueRef) -> LLVMValueRef {
+        unsafe {
+            let ins = LLVMBuildInsertElement(self.b, LLVMGetPoison(self.vt), x, LLVMConstInt(self.i32t, 0, 0), nm());
+            LLVMBuildShuffleVector(self.b, ins, LLVMGetPoison(self.vt), LLVMConstNull(LLVMVectorType(self.i32t, self.lanes as u32)), nm())
+        }
+    }
+
+    fn intrinsic(&self, name: &str, tys: &[LLVMTypeRef], args: &[LLVMValueRef]) -> LLVMValueRef {
+        ir::build_intrinsic(self.m, self.b, name, tys, args).expect("an intrinsic LLVM 19 has")
+    }
+
+    /// The identity of a sum across lanes: `-0.0` for floats (exact in
+    /// any order, whatever the other terms), 0 for integers.
+    fn zero(&self) -> LLVMValueRef {
+        unsafe {
+            if self.float {
+                self.splat(LLVMConstReal(self.et, -0.0))
+            } else {
+                LLVMConstNull(self.vt)
+            }
+        }
+    }
+
+    /// Emits the program: each node's value. `carried` gives the carried
+    /// inputs; with `mask` (the masked tail) vector loads are masked and
+    /// what is summed across lanes is the identity in inactive lanes; with
+    /// `acc`, the accumulated sums add into their vector accumulators
+    /// (returned: the next accumulators).
+    fn program(
+        &self,
+        ptrs: &[LLVMValueRef],
+        carried: &HashMap<LLVMValueRef, LLVMValueRef>,
+        mask: Option<LLVMValueRef>,
+        acc: Option<&Accumulators>,
+    ) -> R<(Vec<LLVMValueRef>, HashMap<(LLVMValueRef, usize), LLVMValueRef>)> {
+        let (b, prog, lifted, et, vt, i32t, float) = (self.b, self.prog, self.lifted, self.et, self.vt, self.i32t, self.float);
+        let mut val: Vec<LLVMValueRef> = Vec::with_capacity(prog.len());
+        let mut acc_next_of: HashMap<(LLVMValueRef, usize), LLVMValueRef> = HashMap::new();
+        let num = |id: Id| match &prog[id] {
+            VecLang::Num(n) => Ok(*n),
+            _ => Err("internal: a constant expected".to_string()),
+        };
+        let sym = |id: Id| match &prog[id] {
+            VecLang::Symbol(s) => Ok(*s),
+            _ => Err("internal: a name expected".to_string()),
+        };
+        let fma = |t: LLVMTypeRef, a: LLVMValueRef, x: LLVMValueRef, y: LLVMValueRef| self.intrinsic("llvm.fma", &[t], &[a, x, y]);
+        // Inactive lanes summed as the identity.
+        let active = |x: LLVMValueRef| match mask {
+            Some(mk) => unsafe { LLVMBuildSelect(b, mk, x, self.zero(), nm()) },
+            None => x,
+        };
+        unsafe {
+            for (_, n) in prog.items() {
+                let v = |id: Id| val[usize::from(id)];
+                let class_ptr = |id: Id| -> R<LLVMValueRef> {
+                    let s = sym(id)?;
+                    let k = lifted.classes.iter().position(|c| c.name == s).ok_or("internal: an unknown array")?;
+                    Ok(ptrs[k])
+                };
+                let at = |id: Id, i: Id| -> R<LLVMValueRef> {
+                    let mut idx = [LLVMConstInt(i32t, num(i)? as u64, 1)];
+                    Ok(LLVMBuildGEP2(b, et, class_ptr(id)?, idx.as_mut_ptr(), 1, nm()))
+                };
+                let bin = |op: u8, x: LLVMValueRef, y: LLVMValueRef| match (op, float) {
+                    (0, false) => LLVMBuildAdd(b, x, y, nm()),
+                    (0, true) => LLVMBuildFAdd(b, x, y, nm()),
+                    (1, false) => LLVMBuildSub(b, x, y, nm()),
+                    (1, true) => LLVMBuildFSub(b, x, y, nm()),
+                    (_, false) => LLVMBuildMul(b, x, y, nm()),
+                    (_, true) => LLVMBuildFMul(b, x, y, nm()),
+                };
+                let index = val.len();
+                if let Some((accumulated, acc_phi)) = acc {
+                    if let Some(&(p, _, x, k)) = accumulated.iter().find(|a| a.1 == index) {
+                        let sum = LLVMBuildAdd(b, acc_phi[&(p, k)], v(x), nm());
+                        acc_next_of.insert((p, k), sum);
+                        // The scalar sum is unchanged inside the loop.
+                        val.push(carried[&p]);
+                        continue;
+                    }
+                }
+                let out = match n {
+                    VecLang::Num(x) => {
+                        if float {
+                            LLVMConstReal(et, f32::from_bits(*x as u32) as f64)
+                        } else {
+                            LLVMConstInt(et, *x as u32 as u64, 0)
+                        }
+                    }
+                    VecLang::Symbol(_) | VecLang::List(_) => std::ptr::null_mut(),
+                    VecLang::Arg(s) => {
+                        let s = sym(*s)?;
+                        match lifted.args.iter().find(|a| a.0 == s).map(|a| a.1) {
+                            Some(ArgSrc::Invariant(x)) => x,
+                            Some(ArgSrc::Carried(p)) => carried[&p],
+                            None => return Err("internal: an unknown input".into()),
+                        }
+                    }
+                    VecLang::Get([a, i]) => {
+                        let l = LLVMBuildLoad2(b, et, at(*a, *i)?, nm());
+                        LLVMSetAlignment(l, 4);
+                        l
+                    }
+                    VecLang::VecLoad([a, i]) => match mask {
+                        Some(mk) => {
+                            let ptr = at(*a, *i)?;
+                            self.intrinsic("llvm.masked.load", &[vt, LLVMTypeOf(ptr)], &[ptr, LLVMConstInt(i32t, 4, 0), mk, LLVMGetPoison(vt)])
+                        }
+                        None => {
+                            let l = LLVMBuildLoad2(b, vt, at(*a, *i)?, nm());
+                            LLVMSetAlignment(l, 4);
+                            l
+                        }
+                    },
+                    VecLang::Add([x, y]) | VecLang::VecAdd([x, y]) => bin(0, v(*x), v(*y)),
+                    VecLang::Sub([x, y]) | VecLang::VecSub([x, y]) => bin(1, v(*x), v(*y)),
+                    VecLang::Mul([x, y]) | VecLang::VecMul([x, y]) => bin(2, v(*x), v(*y)),
+                    VecLang::Neg(x) | VecLang::VecNeg(x) => {
+                        if float {
+                            LLVMBuildFNeg(b, v(*x), nm())
+                        } else {
+                            LLVMBuildNeg(b, v(*x), nm())
+                        }
+                    }
+                    VecLang::Mac([x, y, z]) if float => fma(et, v(*x), v(*y), v(*z)),
+                    VecLang::VecMac([x, y, z]) if float => fma(vt, v(*x), v(*y), v(*z)),
+                    VecLang::Mac([x, y, z]) | VecLang::VecMac([x, y, z]) => bin(0, bin(2, v(*x), v(*y)), v(*z)),
+                    VecLang::VecAddS([x, s]) => bin(0, v(*x), self.splat(v(*s))),
+                    VecLang::VecMulS([x, s]) => bin(2, v(*x), self.splat(v(*s))),
+                    VecLang::VecMacS([x, s, z]) if float => fma(vt, v(*x), self.splat(v(*s)), v(*z)),
+                    VecLang::VecMacS([x, s, z]) => bin(0, bin(2, v(*x), self.splat(v(*s))), v(*z)),
+                    VecLang::Broadcast(s) => self.splat(v(*s)),
+                    VecLang::Insert([x, s, l]) => LLVMBuildInsertElement(b, v(*x), v(*s), LLVMConstInt(i32t, num(*l)? as u64, 0), nm()),
+                    VecLang::Extract([x, l]) => LLVMBuildExtractElement(b, v(*x), LLVMConstInt(i32t, num(*l)? as u64, 0), nm()),
+                    VecLang::Vec(es) => {
+                        let mut acc = LLVMGetPoison(vt);
+                        for (l, &e) in es.iter().enumerate() {
+                            acc = LLVMBuildInsertElement(b, acc, v(e), LLVMConstInt(i32t, l as u64, 0), nm());
+                        }
+                        acc
+                    }
+                    VecLang::ReduceAdd(x) => {
+                        if float {
+                            // Ordered (no reassociation), from -0.0: the lanes in lane order.
+                            self.intrinsic("llvm.vector.reduce.fadd", &[vt], &[LLVMConstReal(et, -0.0), active(v(*x))])
+                        } else {
+                            self.intrinsic("llvm.vector.reduce.add", &[vt], &[active(v(*x))])
+                        }
+                    }
+                };
+                val.push(out);
+            }
+        }
+        Ok((val, acc_next_of))
+    }
+
+    /// Stores the program's stored outputs (masked with `mask`); the carried
+    /// values' next values.
+    fn outputs(&self, val: &[LLVMValueRef], ptrs: &[LLVMValueRef], mask: Option<LLVMValueRef>) -> R<HashMap<LLVMValueRef, LLVMValueRef>> {
+        let b = self.b;
+        let root = self.prog.as_ref().last().ok_or("internal: an empty program")?;
+        let VecLang::List(outs) = root else { return Err("internal: the program is not a list".into()) };
+        let mut next: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        for (o, &id) in self.lifted.outputs.iter().zip(outs.iter()) {
+            match o {
+                Output::Store { class, off, vector } => unsafe {
+                    let mut idx = [LLVMConstInt(self.i32t, *off as u64, 1)];
+                    let p = LLVMBuildGEP2(b, self.et, ptrs[*class], idx.as_mut_ptr(), 1, nm());
+                    let x = val[usize::from(id)];
+                    match mask {
+                        Some(mk) if *vector => {
+                            self.intrinsic("llvm.masked.store", &[self.vt, LLVMTypeOf(p)], &[x, p, LLVMConstInt(self.i32t, 4, 0), mk]);
+                        }
+                        Some(_) => return Err("internal: a scalar store in a masked tail".into()),
+                        None => {
+                            let st = LLVMBuildStore(b, x, p);
+                            LLVMSetAlignment(st, 4);
+                        }
+                    }
+                },
+                Output::Carried(p) => {
+                    next.insert(*p, val[usize::from(id)]);
+                }
+            }
+        }
+        Ok(next)
+    }
+}
+
 
 /// The integer carried values whose program output is a chain of sums
 /// `((s + ReduceAdd(x1)) + …) + ReduceAdd(xU)` (each sum in either order),

@@ -31,7 +31,7 @@ use crate::cfg::Cfg;
 use crate::ir;
 use crate::wfv::{Remark, RemarkKind};
 
-/// The pass's parameters: `dsp-egg-isel<[limits=N,I,MS][;no-coop][;contract][;fast-math][;no-ilp]>`.
+/// The pass's parameters: `dsp-egg-isel<[limits=N,I,MS][;no-coop][;contract][;fast-math][;no-ilp][;no-tail]>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     pub limits: Limits,
@@ -40,11 +40,14 @@ pub struct Options {
     pub floats: FloatRules,
     /// Try the optimal (MILP) extractor on small e-graphs.
     pub ilp: bool,
+    /// The iterations left after a vector loop as one masked step (else
+    /// the original loop runs them).
+    pub tail: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { limits: Limits::default(), cooperation: true, floats: FloatRules::default(), ilp: true }
+        Options { limits: Limits::default(), cooperation: true, floats: FloatRules::default(), ilp: true, tail: true }
     }
 }
 
@@ -60,9 +63,10 @@ impl Options {
                     o.floats.reassociate = true;
                 }
                 "no-ilp" => o.ilp = false,
+                "no-tail" => o.tail = false,
                 _ => match p.strip_prefix("limits=") {
                     Some(l) => o.limits = Limits::parse(l).map_err(|e| format!("dsp-egg-isel: --egg-limits: {e}"))?,
-                    None => return Err(format!("dsp-egg-isel: unknown parameter '{p}' (expected limits=N,I,MS, no-coop, contract, fast-math or no-ilp)")),
+                    None => return Err(format!("dsp-egg-isel: unknown parameter '{p}' (expected limits=N,I,MS, no-coop, contract, fast-math, no-ilp or no-tail)")),
                 },
             }
         }
@@ -209,9 +213,13 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     }
     let (lifted, best, report) = chosen;
     lower::check(&sh, body, &lifted)?;
-    lower::rewrite(f, &sh, body, &lifted, &best)?;
+    let tail = opts.tail && lower::tail_ok(&lifted, &best);
+    lower::rewrite(f, &sh, body, &lifted, &best, tail)?;
     let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
-    let per_step = if lifted.copies == lanes { format!("{lanes} iterations per step") } else { format!("{} iterations per step ({} vectors interleaved)", lifted.copies, lifted.copies / lanes) };
+    let mut per_step = if lifted.copies == lanes { format!("{lanes} iterations per step") } else { format!("{} iterations per step ({} vectors interleaved)", lifted.copies, lifted.copies / lanes) };
+    if tail {
+        per_step.push_str(", the rest in one masked step");
+    }
     remarks.push(Remark {
         kind: RemarkKind::Passed,
         at: latch,

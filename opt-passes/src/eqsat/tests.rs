@@ -62,9 +62,13 @@ declare float @llvm.fma.f32(float, float, float)
 "#;
 
 fn run_on(ir: &str) -> (bool, Vec<Remark>, String) {
+    run_with(ir, &Options::default())
+}
+
+fn run_with(ir: &str, o: &Options) -> (bool, Vec<Remark>, String) {
     let t = TestModule::parse(ir);
     let m = isa_tablegen::Machine::load("ftm").unwrap();
-    let (changed, remarks) = run(t.m, &Caps::new(&m), &Options::default());
+    let (changed, remarks) = run(t.m, &Caps::new(&m), o);
     let text = t.text();
     crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
     (changed, remarks, text)
@@ -97,6 +101,22 @@ fn a_sum_gets_as_many_accumulators_as_the_multiply_add_latency_asks_for() {
 }
 
 #[test]
+fn the_iterations_left_run_as_one_masked_step() {
+    // saxpy: the rest of its iterations as one step with masked loads and
+    // stores; the original loop is no longer reached.
+    let (_, remarks, text) = run_on(SAXPY);
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Passed && r.msg.contains("the rest in one masked step")), "{remarks:?}");
+    assert!(text.contains("@llvm.masked.load.v16f32") && text.contains("@llvm.masked.store.v16f32"), "{text}");
+    assert!(text.contains("egg.tail:") && text.contains("icmp ult <16 x i32>"), "{text}");
+    // The sum of autocorr: its inactive lanes add 0.
+    let (_, _, text) = run_on(AUTOCORR);
+    assert!(text.contains("@llvm.masked.load.v16i32") && text.contains("select <16 x i1>"), "{text}");
+    // Without it (-fno-masked-tail), the original loop runs them.
+    let (_, remarks, text) = run_with(SAXPY, &Options::parse("no-tail").unwrap());
+    assert!(!text.contains("egg.tail:") && !remarks.iter().any(|r| r.msg.contains("masked step")), "{text}");
+}
+
+#[test]
 fn a_fused_multiply_add_stays_fused() {
     let (changed, remarks, text) = run_on(SAXPY);
     assert!(changed, "{remarks:?}");
@@ -109,6 +129,22 @@ fn pointers_that_may_alias_are_refused() {
     let (_, remarks, text) = run_on(&SAXPY.replace("ptr noalias %x, ptr noalias %y", "ptr %x, ptr %y"));
     assert!(!text.contains("egg.vloop"), "{text}");
     assert!(remarks.iter().any(|r| r.kind == RemarkKind::Missed && r.msg.contains("may be the same memory")), "{remarks:?}");
+}
+
+#[test]
+fn pointers_computed_from_distinct_restrict_arguments_do_not_alias() {
+    // Rows of two restrict arrays, computed before the loop (conv2d's x + r*w).
+    let rows = |x: &str, y: &str| {
+        SAXPY.replace("ptr noalias %x, ptr noalias %y", "ptr noalias %x0, ptr noalias %y0").replace(
+            "entry:\n",
+            &format!("entry:\n  %x = getelementptr float, ptr {x}, i32 %n\n  %y = getelementptr float, ptr {y}, i32 4\n"),
+        )
+    };
+    let (_, remarks, text) = run_on(&rows("%x0", "%y0"));
+    assert!(text.contains("egg.vloop"), "{remarks:?}");
+    // Two rows of one array: not told apart.
+    let (_, remarks, text) = run_on(&rows("%y0", "%y0"));
+    assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("may be the same memory")), "{remarks:?}");
 }
 
 #[test]
