@@ -8,7 +8,7 @@
 //! the step's instructions over the bundle's slots. A sum carried in a
 //! vector accumulator is a recurrence of the accumulate's latency; `U`
 //! accumulators (`U` vectors per step) hide it once `U` times the resource
-//! cycles reach that latency — LLVM's interleave count, with the machine's
+//! cycles reach that latency (U = ⌈latency ÷ step⌉) — LLVM's interleave count, with the machine's
 //! own figures.
 
 use std::collections::HashMap;
@@ -96,13 +96,10 @@ pub fn accumulate_latency(t: &Target, product: bool) -> u32 {
     }
 }
 
-/// The interleave factor: the smallest power of two `U ≤ max` with
-/// `U × step ≥ latency` (1 when the step alone covers it).
+/// The interleave factor: the smallest `U ≤ max` with `U × step ≥
+/// latency` (1 when the step alone covers it).
 pub fn interleave(step: f64, latency: u32, max: usize) -> usize {
-    let mut u = 1;
-    while u < max.max(1) && (u as f64) * step.max(0.25) < latency as f64 {
-        u *= 2;
-    }
+    let u = (latency as f64 / step.max(0.25)).ceil().max(1.0) as usize;
     u.min(max.max(1))
 }
 
@@ -112,7 +109,8 @@ mod tests {
 
     #[test]
     fn interleave_covers_the_latency() {
-        assert_eq!(interleave(1.0, 3, 4), 4);
+        assert_eq!(interleave(1.0, 3, 4), 3);
+        assert_eq!(interleave(1.0, 4, 4), 4);
         assert_eq!(interleave(1.5, 3, 4), 2);
         assert_eq!(interleave(3.0, 3, 4), 1);
         assert_eq!(interleave(0.5, 8, 4), 4);
