@@ -627,7 +627,8 @@ OPTIONS:
                                            behind them, a scalar version of the block for one active lane
                                            (instance multiversioning) on (default) or off
   -fegg-isel -fno-egg-isel                 innermost loops vectorized by equality saturation over the machine's
-                                           rules and costs (seed 004; default off; remarks: -Rpass=egg)
+                                           rules and costs, before LLVM's loop vectorizer takes the rest (seed 004;
+                                           on from -O2; -fno-vectorize turns it off too; remarks: -Rpass=egg)
   --egg-limits=NODES,ITERATIONS,MS         its saturation limits (default 200000,100,1000)
   -fegg-cooperation -fno-egg-cooperation   its scalar-vector cooperation rules (broadcasts, scalar operands,
                                            reductions) on (default) or off

@@ -340,11 +340,23 @@ impl Planner<'_> {
         v
     }
 
-    /// Instruction selection by equality saturation (`-fegg-isel`, off by
-    /// default) and its parameters: the limits, the cooperation rules, and
-    /// the float rewrites `-ffast-math` / `-ffp-contract=fast` allow.
+    /// Whether loops go through instruction selection by equality
+    /// saturation: `-fegg-isel` / `-fno-egg-isel`, else on from -O2 unless
+    /// the last of clang's `-fvectorize` / `-fno-vectorize` turned loop
+    /// vectorization off (as the outer-loop vectorizer).
+    fn egg_isel(&self) -> bool {
+        if matches!(self.o.opt, '0') {
+            return false;
+        }
+        let loop_vectorizer = self.o.clang_flags.iter().rev().find(|f| *f == "-fvectorize" || *f == "-fno-vectorize");
+        self.o.egg_isel.unwrap_or(matches!(self.o.opt, '2' | '3' | 's' | 'z') && loop_vectorizer.is_none_or(|f| f == "-fvectorize"))
+    }
+
+    /// Instruction selection by equality saturation ([`Self::egg_isel`])
+    /// and its parameters: the limits, the cooperation rules, and the float
+    /// rewrites `-ffast-math` / `-ffp-contract=fast` allow.
     fn egg_flags(&self) -> Vec<String> {
-        if self.o.egg_isel != Some(true) || matches!(self.o.opt, '0') {
+        if !self.egg_isel() {
             return Vec::new();
         }
         let mut params: Vec<String> = Vec::new();

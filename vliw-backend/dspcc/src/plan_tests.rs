@@ -118,7 +118,7 @@ fn vectorizer_switches_reach_clang() {
 #[test]
 fn pipeliner_and_remark_flags_reach_every_backend_run() {
     let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
-    assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-outer-vec", "-emit-llvm"]), "{:?}", j[0].1);
+    assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]), "{:?}", j[0].1);
     assert!(!j[0].1.iter().any(|a| a.contains("modulo") || a.contains("ilp") || a.starts_with("-g")), "{:?}", j[0].1);
     assert_eq!(
         j[1].1,
@@ -177,7 +177,7 @@ fn pipeliner_flags_without_a_backend_run_are_unused() {
 #[test]
 fn masked_tail_runs_the_plugin_pass_from_o2() {
     let flag = "-dsp-masked-tail".to_string();
-    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-outer-vec", "-emit-llvm"]));
+    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]));
     assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
     assert!(jobs("-O1 -fmasked-tail -c x.c")[0].1.contains(&flag));
     assert!(!jobs("-O3 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&flag));
@@ -188,7 +188,7 @@ fn masked_tail_runs_the_plugin_pass_from_o2() {
 #[test]
 fn outer_loop_vectorization_runs_the_plugin_pass_from_o2() {
     let flag = "-dsp-outer-vec".to_string();
-    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-outer-vec", "-emit-llvm"]));
+    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]));
     assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
     assert!(jobs("-O1 -fouter-loop-vectorize -c x.c")[0].1.contains(&flag));
     assert!(!jobs("-O3 -fouter-loop-vectorize -fno-outer-loop-vectorize -c x.c")[0].1.contains(&flag));
@@ -207,7 +207,14 @@ fn function_vectorizer_options_reach_the_plugin() {
     assert!(has(&jobs("-O2 -fno-vec-function-multiversion -c x.c")[0].1, &["-mllvm", "-dsp-wfv-multiversion=false"]));
     assert!(has(&jobs("-O2 -fno-vec-function-restructure -c x.c")[0].1, &["-mllvm", "-dsp-wfv-restructure=false"]));
     assert!(has(&jobs("-O2 -fegg-isel -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
-    assert!(!has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    // On from -O2; off at -O1, with -fno-egg-isel, and with -fno-vectorize (the naive scalar build).
+    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(has(&jobs("-O3 -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(!has(&jobs("-O1 -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(has(&jobs("-O1 -fegg-isel -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(!has(&jobs("-O2 -fno-egg-isel -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(!has(&jobs("-O2 -fno-vectorize -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
+    assert!(!has(&jobs("-O0 -fegg-isel -c x.c")[0].1, &["-mllvm", "-dsp-egg-isel"]));
     assert!(has(&jobs("-O2 -fegg-isel --egg-limits=1000,5,20 -fno-egg-cooperation -ffast-math -c x.c")[0].1, &["-mllvm", "-dsp-egg-params=limits=1000,5,20;no-coop;fast-math"]));
     assert!(plan_for("-fvec-function-opt=fast -c x.c").is_err());
     assert!(plan_for("-fvec-function=manual -c x.c").is_err());
