@@ -212,6 +212,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
         }
     }
     let (lifted, best, report) = chosen;
+    // Integer sums as several chains (exact: wrapping addition).
+    let best = dsp_egg_isel::rebalance::rebalance(&best, &target);
     lower::check(&sh, body, &lifted)?;
     let tail = opts.tail && lower::tail_ok(&lifted, &best);
     lower::rewrite(f, &sh, body, &lifted, &best, tail)?;
