@@ -20,9 +20,12 @@
 //! other than 32-bit integers or floats (one of them) for the data,
 //! non-affine addresses, calls other than `llvm.fma`/`llvm.fmuladd`, and
 //! accesses the copies could not all make in any order: two copies
-//! touching one element (one of them a store), accesses to one array at
-//! distances that are not constants, and pointers that may alias (only
-//! `noalias` arguments, globals and allocas are told apart).
+//! touching one element (one of them a store), and accesses through
+//! pointers that may meet (one array at a distance that is not a constant,
+//! or pointers not known distinct: only `noalias` arguments, globals and
+//! allocas, and addresses computed from them, are told apart) unless they
+//! advance alike, when the vector loop runs only if a step's byte ranges
+//! do not meet ([`Disjoint`], checked at run time).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -114,6 +117,24 @@ pub struct Lifted {
     pub args: Vec<(Symbol, ArgSrc)>,
     pub outputs: Vec<Output>,
     pub inductions: Vec<Induction>,
+    /// Runtime conditions for the vector loop: pairs of classes that may be
+    /// the same memory, each step's accesses to them disjoint.
+    pub disjoint: Vec<Disjoint>,
+}
+
+/// Two address classes that advance together but may overlap: a step's
+/// accesses are made in any order only if the byte ranges they touch,
+/// `[lo_a, hi_a)` from class `a`'s pointer and `[lo_b, hi_b)` from `b`'s,
+/// do not meet (checked before the vector loop; the distance between the
+/// two pointers is the same at every step).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disjoint {
+    pub a: usize,
+    pub b: usize,
+    pub lo_a: i64,
+    pub hi_a: i64,
+    pub lo_b: i64,
+    pub hi_b: i64,
 }
 
 /// A value during symbolic execution.
@@ -208,7 +229,8 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
         }
     }
     let elem = lf.elem.ok_or("the loop computes no 32-bit data")?;
-    lf.check_dependences()?;
+    let advancing: Vec<LLVMValueRef> = std::iter::once(body.iv).chain(inductions.iter().map(|i| i.phi)).collect();
+    let disjoint = lf.check_dependences(&advancing)?;
     // Outputs: the stores, grouped into vectors where `lanes` copies (from a
     // multiple of `lanes`) store consecutive elements.
     let mut outputs = Vec::new();
@@ -245,7 +267,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
         return Err("the loop stores nothing and carries nothing".into());
     }
     lf.e.add(VecLang::List(list.into_boxed_slice()));
-    Ok(Lifted { expr: lf.e, elem, lanes, copies, classes: lf.classes, args: lf.args, outputs, inductions })
+    Ok(Lifted { expr: lf.e, elem, lanes, copies, classes: lf.classes, args: lf.args, outputs, inductions, disjoint })
 }
 
 fn is_int(v: LLVMValueRef) -> bool {
@@ -478,37 +500,59 @@ impl Lifter {
         Ok(())
     }
 
-    /// Every pair of accesses the copies make can be made in any order.
-    fn check_dependences(&self) -> R<()> {
+    /// Every pair of accesses the copies make can be made in any order, or
+    /// will be once the returned runtime conditions hold. `advancing`: the
+    /// counter and the inductions (what moves from step to step).
+    fn check_dependences(&self, advancing: &[LLVMValueRef]) -> R<Vec<Disjoint>> {
         let identified = |p: LLVMValueRef| unsafe {
             !LLVMIsAGlobalVariable(p).is_null() || !LLVMIsAAllocaInst(p).is_null() || (!LLVMIsAArgument(p).is_null() && ir::has_noalias(p))
         };
         let accesses: Vec<(usize, i64, usize, bool)> =
             self.loads.iter().map(|&(c, k, l)| (c, k, l, false)).chain(self.stores.iter().map(|&(c, k, l, _)| (c, k, l, true))).collect();
+        // What a class advances by per iteration.
+        let advance = |c: &Class| -> Vec<(LLVMValueRef, i64)> { c.terms.iter().copied().filter(|(v, _)| advancing.contains(v)).collect() };
+        // The byte range a class's accesses touch in one step.
+        let range = |c: usize| {
+            let ks = accesses.iter().filter(|a| a.0 == c).map(|a| a.1);
+            let (lo, hi) = ks.fold((i64::MAX, i64::MIN), |(lo, hi), k| (lo.min(k), hi.max(k)));
+            (lo.saturating_mul(4), hi.saturating_add(1).saturating_mul(4))
+        };
+        let mut disjoint: Vec<Disjoint> = Vec::new();
         for (x, &(c1, k1, l1, s1)) in accesses.iter().enumerate() {
             for &(c2, k2, l2, s2) in &accesses[x + 1..] {
                 if !(s1 || s2) {
                     continue;
                 }
                 let (a, b) = (&self.classes[c1], &self.classes[c2]);
-                if a.base != b.base {
+                if c1 != c2 {
                     // Pointers computed (outside the loop) from distinct
                     // objects point into distinct objects.
                     let (ra, rb) = (underlying(a.base), underlying(b.base));
                     if ra != rb && identified(ra) && identified(rb) {
                         continue;
                     }
-                    return Err(format!("'{}' and '{}' may be the same memory (mark the pointers restrict)", ir::value_name(a.base), ir::value_name(b.base)));
-                }
-                if c1 != c2 {
-                    return Err(format!("accesses to '{}' at a distance that is not a constant", ir::value_name(a.base)));
+                    // Otherwise a runtime check, when the two advance alike
+                    // (their distance is then the same at every step).
+                    if advance(a) != advance(b) {
+                        return Err(if a.base == b.base {
+                            format!("accesses to '{}' at a distance that changes from step to step", ir::value_name(a.base))
+                        } else {
+                            format!("'{}' and '{}' may be the same memory and advance differently (mark the pointers restrict)", ir::value_name(a.base), ir::value_name(b.base))
+                        });
+                    }
+                    let (a, b) = (c1.min(c2), c1.max(c2));
+                    if !disjoint.iter().any(|d| d.a == a && d.b == b) {
+                        let ((lo_a, hi_a), (lo_b, hi_b)) = (range(a), range(b));
+                        disjoint.push(Disjoint { a, b, lo_a, hi_a, lo_b, hi_b });
+                    }
+                    continue;
                 }
                 if k1 == k2 && l1 != l2 {
                     return Err(format!("two iterations access the same element of '{}', one of them storing", ir::value_name(a.base)));
                 }
             }
         }
-        Ok(())
+        Ok(disjoint)
     }
 }
 

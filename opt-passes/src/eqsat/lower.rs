@@ -63,7 +63,10 @@ pub(crate) fn check(sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted) -> R<(
 /// inactive lanes are the identity), so that nothing inactive lanes compute
 /// reaches memory or a result.
 pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
+    // (Without runtime overlap checks: when one fails, the vector loop does
+    // not run and more than a step is left.)
     lifted.copies == lifted.lanes
+        && lifted.disjoint.is_empty()
         && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_)))
         && lifted.outputs.iter().all(|o| !matches!(o, Output::Store { vector: false, .. }))
 }
@@ -112,6 +115,29 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         } else {
             LLVMBuildSub(b, tc, LLVMBuildURem(b, tc, c(copies), nm()), nm())
         };
+        let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, lifted, prog };
+        // Classes that may overlap: no vector step unless a step's byte
+        // ranges are disjoint (the pointers' distance, at the first step, is
+        // that of every step).
+        let vtc = if lifted.disjoint.is_empty() {
+            vtc
+        } else {
+            let mut ind0: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+            for i in &lifted.inductions {
+                ind0.insert(i.phi, incoming(i.phi, pre).ok_or("internal: an induction without a start")?);
+            }
+            let p0 = em.pointers(sh.start, sh.iv, &ind0);
+            let k = |v: i64| LLVMConstInt(pty, v as u64, 1);
+            let mut ok = LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0);
+            for d in &lifted.disjoint {
+                let (pa, pb) = (LLVMBuildPtrToInt(b, p0[d.a], pty, nm()), LLVMBuildPtrToInt(b, p0[d.b], pty, nm()));
+                let dist = LLVMBuildSub(b, pb, pa, nm());
+                let above = LLVMBuildICmp(b, P::LLVMIntSGE, dist, k(d.hi_a - d.lo_b), nm());
+                let below = LLVMBuildICmp(b, P::LLVMIntSLE, dist, k(d.lo_a - d.hi_b), nm());
+                ok = LLVMBuildAnd(b, ok, LLVMBuildOr(b, above, below, nm()), nm());
+            }
+            LLVMBuildSelect(b, ok, vtc, c(0), nm())
+        };
         let some = LLVMBuildICmp(b, P::LLVMIntNE, vtc, c(0), nm());
         LLVMBuildCondBr(b, some, vloop, mid);
         // the vector loop
@@ -142,7 +168,6 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             acc_phi.insert((p, k), LLVMBuildPhi(b, vt, nm()));
         }
         let iv0 = LLVMBuildAdd(b, sh.start, k, nm());
-        let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, lifted, prog };
         let ptrs = em.pointers(iv0, sh.iv, &ind);
         let (val, acc_next_of) = em.program(&ptrs, &carried, None, Some(&(accumulated.clone(), acc_phi.clone())))?;
         let next = em.outputs(&val, &ptrs, None)?;
