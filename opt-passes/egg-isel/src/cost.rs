@@ -22,6 +22,7 @@ pub struct IsaCost {
     mac: f64,
     get: f64,
     load: f64,
+    load_s: f64,
     broadcast: f64,
     reduce: f64,
     extract: f64,
@@ -52,6 +53,8 @@ impl IsaCost {
             vector_s: [vs(SemOp::Add), vs(SemOp::Mul), c(t.find(SemOp::Mac, Some(V), &[V, S, V]))],
             get: c(t.find(SemOp::Load, Some(S), &[S, Imm])),
             load,
+            // A strided load: the machine's, else a gather.
+            load_s: c(t.find(SemOp::VLoadS, Some(V), &[S, S])).min(c(t.find(SemOp::Gather, Some(V), &[S, V]))),
             broadcast: c(t.find(SemOp::Broadcast, Some(V), &[S])),
             reduce: c(t.find(SemOp::ReduceAdd, Some(S), &[V])),
             extract: c(t.find(SemOp::Extract, Some(S), &[V, S])),
@@ -86,6 +89,7 @@ impl IsaCost {
             Broadcast(_) => self.broadcast,
             Insert(_) => self.insert1,
             VecLoad(_) => self.load,
+            VecLoadS(_) => self.load_s,
         }
     }
 }

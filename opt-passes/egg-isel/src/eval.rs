@@ -140,7 +140,7 @@ fn node(n: &VecLang, elem: Elem, lanes: usize, inputs: &Inputs, vals: &[Val]) ->
             v[k] = s(*x)?;
             Val::V(v)
         }
-        L::VecLoad([a, i]) => {
+        L::VecLoad([a, i]) | L::VecLoadS([a, i]) => {
             let (a, i) = (name(*a)?, num(*i)?);
             Val::V((0..lanes as i64).map(|k| element(a, i + k)).collect::<Result<_, _>>()?)
         }

@@ -231,18 +231,23 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
 /// `VecLoad(A, i)` when the machine has an (unaligned) vector load. Its
 /// left side is not a pattern egg can state (consecutive constants), so it
 /// is a searcher on `Vec` and an applier that checks the lanes.
-pub fn load_rule(t: &Target) -> Option<Rule> {
+pub fn load_rule(t: &Target, strided: &[Symbol]) -> Option<Rule> {
     let ins = t.find(SemOp::VLoadU, Some(Opnd::V), &[Opnd::S, Opnd::Imm]).or_else(|| t.find(SemOp::VLoad, Some(Opnd::V), &[Opnd::S, Opnd::Imm]))?;
+    // Strided arrays need a strided load, or a gather.
+    let strided_ok = t.has(SemOp::VLoadS, Some(Opnd::V), &[Opnd::S, Opnd::S]) || t.has(SemOp::Gather, Some(Opnd::V), &[Opnd::S, Opnd::V]);
+    let strided = if strided_ok { strided.to_vec() } else { Vec::new() };
     let xs = lanes_of("x", t.lanes);
     let lhs = pattern(&format!("(Vec {})", xs.join(" ")));
     let vars: Vec<Var> = xs.iter().map(|x| x.parse().expect("a variable")).collect();
-    let rewrite = Rewrite::new("vector-load", lhs, Consecutive { vars }).expect("internal: the load rule");
+    let rewrite = Rewrite::new("vector-load", lhs, Consecutive { vars, strided }).expect("internal: the load rule");
     Some(Rule { name: "vector-load".into(), rewrite, from: Some(ins.mnemonic.clone()), vars: kinds(&xs, Kind::Scalar), exact: true, phase: 0 })
 }
 
 /// The applier of [`load_rule`].
 struct Consecutive {
     vars: Vec<Var>,
+    /// Arrays whose elements are a stride apart: `VecLoadS`.
+    strided: Vec<Symbol>,
 }
 
 /// `(get A i)` in class `c`: the array and the index.
@@ -268,7 +273,7 @@ impl Applier<VecLang, ()> for Consecutive {
             if ok {
                 let an = egraph.add(VecLang::Symbol(a));
                 let inum = egraph.add(VecLang::Num(i));
-                let load = egraph.add(VecLang::VecLoad([an, inum]));
+                let load = egraph.add(if self.strided.contains(&a) { VecLang::VecLoadS([an, inum]) } else { VecLang::VecLoad([an, inum]) });
                 if egraph.union(eclass, load) {
                     return vec![load];
                 }
@@ -285,8 +290,13 @@ impl Applier<VecLang, ()> for Consecutive {
 
 /// Every rule for `t` (the load rule included).
 pub fn all(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
+    all_with(t, floats, fam, &[])
+}
+
+/// Every rule for `t`, for a program whose arrays `strided` are strided.
+pub fn all_with(t: &Target, floats: FloatRules, fam: Families, strided: &[Symbol]) -> Vec<Rule> {
     let mut r = rules(t, floats, fam);
-    r.extend(load_rule(t));
+    r.extend(load_rule(t, strided));
     r
 }
 

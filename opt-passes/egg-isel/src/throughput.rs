@@ -31,6 +31,7 @@ pub fn instr_for<'m>(t: &Target<'m>, n: &VecLang) -> Option<&'m Instr> {
         L::Mac(_) => t.find(SemOp::Mac, Some(S), &[S, S, S]),
         L::Get(_) => t.find(SemOp::Load, Some(S), &[S, Imm]),
         L::VecLoad(_) => t.find(SemOp::VLoadU, Some(V), &[S, Imm]).or_else(|| t.find(SemOp::VLoad, Some(V), &[S, Imm])),
+        L::VecLoadS(_) => t.find(SemOp::VLoadS, Some(V), &[S, S]).or_else(|| t.find(SemOp::Gather, Some(V), &[S, V])),
         L::VecAdd(_) => t.find(SemOp::Add, Some(V), &[V, V]),
         L::VecSub(_) => t.find(SemOp::Sub, Some(V), &[V, V]),
         L::VecMul(_) => t.find(SemOp::Mul, Some(V), &[V, V]),

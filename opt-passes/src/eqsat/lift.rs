@@ -38,19 +38,26 @@ use inkwell::llvm_sys::{LLVMOpcode as O, LLVMTypeKind as K};
 use crate::ir;
 use crate::wfv::attrs::{gep_scales, GepIndex};
 
-/// An affine value: `c + Σ coefficient × value`.
+/// An affine value: `c + Σ coefficient × value + Σ coefficient × (counter
+/// × invariant)` — the last, products of something that advances from
+/// step to step (the counter, an induction) and a loop invariant, make
+/// strides known only at run time (`x[j * step]`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Aff {
     pub terms: BTreeMap<usize, i64>,
+    pub prods: BTreeMap<(usize, usize), i64>,
     pub c: i64,
 }
 
 impl Aff {
     fn constant(c: i64) -> Aff {
-        Aff { terms: BTreeMap::new(), c }
+        Aff { c, ..Aff::default() }
     }
     fn value(v: LLVMValueRef) -> Aff {
-        Aff { terms: [(v as usize, 1)].into_iter().collect(), c: 0 }
+        Aff { terms: [(v as usize, 1)].into_iter().collect(), ..Aff::default() }
+    }
+    fn advancing(v: LLVMValueRef, c: i64) -> Aff {
+        Aff { terms: [(v as usize, 1)].into_iter().collect(), c, ..Aff::default() }
     }
     fn add(&self, o: &Aff, sign: i64) -> Aff {
         let mut t = self.terms.clone();
@@ -58,15 +65,44 @@ impl Aff {
             *t.entry(k).or_default() += sign * x;
         }
         t.retain(|_, x| *x != 0);
-        Aff { terms: t, c: self.c.wrapping_add(sign.wrapping_mul(o.c)) }
+        let mut p = self.prods.clone();
+        for (&k, &x) in &o.prods {
+            *p.entry(k).or_default() += sign * x;
+        }
+        p.retain(|_, x| *x != 0);
+        Aff { terms: t, prods: p, c: self.c.wrapping_add(sign.wrapping_mul(o.c)) }
     }
     fn scale(&self, k: i64) -> Aff {
         let mut t: BTreeMap<usize, i64> = self.terms.iter().map(|(&v, &x)| (v, x.wrapping_mul(k))).collect();
         t.retain(|_, x| *x != 0);
-        Aff { terms: t, c: self.c.wrapping_mul(k) }
+        let mut p: BTreeMap<(usize, usize), i64> = self.prods.iter().map(|(&v, &x)| (v, x.wrapping_mul(k))).collect();
+        p.retain(|_, x| *x != 0);
+        Aff { terms: t, prods: p, c: self.c.wrapping_mul(k) }
     }
     fn as_const(&self) -> Option<i64> {
-        self.terms.is_empty().then_some(self.c)
+        (self.terms.is_empty() && self.prods.is_empty()).then_some(self.c)
+    }
+    /// `self × o` when it stays in the form: products of an advancing value
+    /// and an invariant (`advancing` says which values advance); else `None`.
+    fn mul(&self, o: &Aff, advancing: &[LLVMValueRef]) -> Option<Aff> {
+        if !self.prods.is_empty() || !o.prods.is_empty() {
+            return None;
+        }
+        let adv = |v: usize| advancing.contains(&(v as LLVMValueRef));
+        let mut out = o.scale(self.c).add(&self.scale(o.c), 1);
+        out.c = self.c.wrapping_mul(o.c);
+        for (&u, &cu) in &self.terms {
+            for (&t, &ct) in &o.terms {
+                let key = match (adv(u), adv(t)) {
+                    (true, false) => (u, t),
+                    (false, true) => (t, u),
+                    _ => return None,
+                };
+                *out.prods.entry(key).or_default() += cu.wrapping_mul(ct);
+            }
+        }
+        out.prods.retain(|_, x| *x != 0);
+        Some(out)
     }
 }
 
@@ -77,6 +113,13 @@ pub struct Class {
     pub base: LLVMValueRef,
     /// `(value, coefficient)` in bytes; the counter is the loop's counter phi.
     pub terms: Vec<(LLVMValueRef, i64)>,
+    /// `((advancing value, invariant), coefficient)` in bytes: products.
+    pub prods: Vec<((LLVMValueRef, LLVMValueRef), i64)>,
+    /// A strided class: its elements are `stride` (a loop-invariant count
+    /// of elements) apart, and `c` bytes are part of its address; else
+    /// elements are consecutive (`c` is 0).
+    pub stride: Option<LLVMValueRef>,
+    pub c: i64,
 }
 
 /// Where a scalar input `(arg name)` comes from.
@@ -167,6 +210,8 @@ struct Lifter {
     loads: Vec<(usize, i64, usize)>,
     stores: Vec<(usize, i64, usize, Id)>,
     block: LLVMBasicBlockRef,
+    /// The counter and the inductions.
+    advancing: Vec<LLVMValueRef>,
 }
 
 type R<T> = Result<T, String>;
@@ -177,7 +222,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
     if lanes == 0 || copies % lanes != 0 {
         return Err(format!("internal: {copies} copies are not a multiple of {lanes} lanes"));
     }
-    let mut lf = Lifter { m, fused_muladd: body.fused_muladd, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block };
+    let mut lf = Lifter { m, fused_muladd: body.fused_muladd, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block, advancing: Vec::new() };
     let insts = ir::instructions(body.block);
     let phis: Vec<LLVMValueRef> = insts.iter().copied().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
     // Header phis other than the counter: inductions or carried data.
@@ -197,13 +242,14 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
             _ => carried.push((p, next)),
         }
     }
+    lf.advancing = std::iter::once(body.iv).chain(inductions.iter().map(|i| i.phi)).collect();
     let mut prev: HashMap<LLVMValueRef, Id> = HashMap::new();
     let mut env: HashMap<LLVMValueRef, Sym> = HashMap::new();
     for l in 0..copies {
         env.clear();
-        env.insert(body.iv, Sym::Aff(Aff { terms: [(body.iv as usize, 1)].into_iter().collect(), c: l as i64 }));
+        env.insert(body.iv, Sym::Aff(Aff::advancing(body.iv, l as i64)));
         for ind in &inductions {
-            env.insert(ind.phi, Sym::Aff(Aff { terms: [(ind.phi as usize, 1)].into_iter().collect(), c: ind.step * l as i64 }));
+            env.insert(ind.phi, Sym::Aff(Aff::advancing(ind.phi, ind.step * l as i64)));
         }
         for &(p, _) in &carried {
             let id = match prev.get(&p) {
@@ -229,7 +275,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
         }
     }
     let elem = lf.elem.ok_or("the loop computes no 32-bit data")?;
-    let advancing: Vec<LLVMValueRef> = std::iter::once(body.iv).chain(inductions.iter().map(|i| i.phi)).collect();
+    let advancing = lf.advancing.clone();
     let disjoint = lf.check_dependences(&advancing)?;
     // Outputs: the stores, grouped into vectors where `lanes` copies (from a
     // multiple of `lanes`) store consecutive elements.
@@ -374,23 +420,50 @@ impl Lifter {
         }
     }
 
-    fn class(&mut self, base: LLVMValueRef, off: &Aff) -> usize {
-        let terms: Vec<(LLVMValueRef, i64)> = off.terms.iter().map(|(&v, &c)| (v as LLVMValueRef, c)).collect();
-        if let Some(k) = self.classes.iter().position(|c| c.base == base && c.terms == terms) {
-            return k;
+    /// The class of an access at `base + off` and the element it is.
+    fn class(&mut self, base: LLVMValueRef, off: &Aff) -> R<(usize, i64)> {
+        let mut terms: Vec<(LLVMValueRef, i64)> = off.terms.iter().map(|(&v, &c)| (v as LLVMValueRef, c)).collect();
+        let prods: Vec<((LLVMValueRef, LLVMValueRef), i64)> = off.prods.iter().map(|(&(u, t), &c)| ((u as LLVMValueRef, t as LLVMValueRef), c)).collect();
+        // A product with an invariant `s` makes the class strided by `s`:
+        // the element is the coefficient of `s` (copy l of x[j * s] is at
+        // (j + l) * s), the constant bytes part of the class.
+        let stride = match prods.first() {
+            None => None,
+            Some(&((_, s), _)) => {
+                if prods.iter().any(|&((_, t), _)| t != s) {
+                    return Err("an address with two run-time strides".into());
+                }
+                Some(s)
+            }
+        };
+        let (c, elem) = match stride {
+            None => {
+                if off.c % 4 != 0 {
+                    return Err("an access not aligned to its element".into());
+                }
+                (0, off.c / 4)
+            }
+            Some(s) => {
+                let cs = terms.iter().find(|t| t.0 == s).map_or(0, |t| t.1);
+                terms.retain(|t| t.0 != s);
+                if cs % 4 != 0 || off.c % 4 != 0 {
+                    return Err("an access not aligned to its element".into());
+                }
+                (off.c, cs / 4)
+            }
+        };
+        if let Some(k) = self.classes.iter().position(|cl| cl.base == base && cl.terms == terms && cl.prods == prods && cl.stride == stride && cl.c == c) {
+            return Ok((k, elem));
         }
         let name = Symbol::from(format!("{}.{}", self.name(base), self.classes.len()));
-        self.classes.push(Class { name, base, terms });
-        self.classes.len() - 1
+        self.classes.push(Class { name, base, terms, prods, stride, c });
+        Ok((self.classes.len() - 1, elem))
     }
 
     /// The class and element of an access of 4 bytes at `p`.
     fn element(&mut self, env: &HashMap<LLVMValueRef, Sym>, p: LLVMValueRef) -> R<(usize, i64)> {
         let Sym::Ptr { base, off } = self.sym(env, p)? else { return Err("an address that is not a pointer".into()) };
-        if off.c % 4 != 0 {
-            return Err("an access not aligned to its element".into());
-        }
-        Ok((self.class(base, &off), off.c / 4))
+        self.class(base, &off)
     }
 
     fn inst(&mut self, i: LLVMValueRef, copy: usize, env: &mut HashMap<LLVMValueRef, Sym>, stored: &mut HashMap<(usize, i64), Id>) -> R<()> {
@@ -407,7 +480,7 @@ impl Lifter {
                         O::LLVMMul => match (x.as_const(), y.as_const()) {
                             (_, Some(k)) => Some(x.scale(k)),
                             (Some(k), _) => Some(y.scale(k)),
-                            _ => None,
+                            _ => x.mul(y, &self.advancing),
                         },
                         _ => y.as_const().filter(|&k| (0..31).contains(&k)).map(|k| x.scale(1 << k)),
                     },
@@ -490,6 +563,9 @@ impl Lifter {
                 self.set_elem(unsafe { LLVMTypeOf(operand(0)) })?;
                 let v = self.data(env, operand(0))?;
                 let (c, k) = self.element(env, operand(1))?;
+                if self.classes[c].stride.is_some() {
+                    return Err("a store at a run-time stride".into());
+                }
                 stored.insert((c, k), v);
                 self.stores.push((c, k, copy, v));
                 return Ok(());
@@ -530,6 +606,9 @@ impl Lifter {
                     let (ra, rb) = (underlying(a.base), underlying(b.base));
                     if ra != rb && identified(ra) && identified(rb) {
                         continue;
+                    }
+                    if a.stride.is_some() || b.stride.is_some() {
+                        return Err(format!("a run-time stride through '{}', which the loop may store to", ir::value_name(a.base)));
                     }
                     // Otherwise a runtime check, when the two advance alike
                     // (their distance is then the same at every step).

@@ -67,7 +67,7 @@ pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
     // not run and more than a step is left.)
     lifted.copies == lifted.lanes
         && lifted.disjoint.is_empty()
-        && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_)))
+        && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_) | VecLang::VecLoadS(_)))
         && lifted.outputs.iter().all(|o| !matches!(o, Output::Store { vector: false, .. }))
 }
 
@@ -118,10 +118,21 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, lifted, prog };
         // Classes that may overlap: no vector step unless a step's byte
         // ranges are disjoint (the pointers' distance, at the first step, is
-        // that of every step).
-        let vtc = if lifted.disjoint.is_empty() {
-            vtc
+        // that of every step), checked only when there is a step to make.
+        // Without a masked tail (and no narrower vector loop to come, which
+        // needs the original loop's single preheader), no vector step means
+        // the original loop straight away: the short trip counts of an FFT's
+        // first stages pay nothing more. Otherwise through mid.
+        let straight = !tail && lifted.copies == lifted.lanes;
+        let skip_to = if straight { body } else { mid };
+        let some = LLVMBuildICmp(b, P::LLVMIntNE, vtc, c(0), nm());
+        let enter = if lifted.disjoint.is_empty() {
+            LLVMBuildCondBr(b, some, vloop, skip_to);
+            check
         } else {
+            let overlap = block("egg.overlap");
+            LLVMBuildCondBr(b, some, overlap, skip_to);
+            LLVMPositionBuilderAtEnd(b, overlap);
             let mut ind0: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
             for i in &lifted.inductions {
                 ind0.insert(i.phi, incoming(i.phi, pre).ok_or("internal: an induction without a start")?);
@@ -136,10 +147,13 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 let below = LLVMBuildICmp(b, P::LLVMIntSLE, dist, k(d.lo_a - d.hi_b), nm());
                 ok = LLVMBuildAnd(b, ok, LLVMBuildOr(b, above, below, nm()), nm());
             }
-            LLVMBuildSelect(b, ok, vtc, c(0), nm())
+            LLVMBuildCondBr(b, ok, vloop, skip_to);
+            overlap
         };
-        let some = LLVMBuildICmp(b, P::LLVMIntNE, vtc, c(0), nm());
-        LLVMBuildCondBr(b, some, vloop, mid);
+        // The ways around the vector loop: into mid (with the steps made),
+        // or into the original loop.
+        let around: Vec<(LLVMBasicBlockRef, LLVMValueRef)> = if enter == check { vec![(check, vtc)] } else { vec![(check, vtc), (enter, c(0))] };
+        let (skips, direct) = if straight { (Vec::new(), around) } else { (around, Vec::new()) };
         // the vector loop
         LLVMPositionBuilderAtEnd(b, vloop);
         let k = LLVMBuildPhi(b, ity, nm());
@@ -179,28 +193,40 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         }
         let more = LLVMBuildICmp(b, P::LLVMIntNE, k1, vtc, nm());
         LLVMBuildCondBr(b, more, vloop, mid);
-        ir::add_incoming(k, &[(c(0), check), (k1, vloop)]);
+        ir::add_incoming(k, &[(c(0), enter), (k1, vloop)]);
         for (&p, &phi) in &carried {
-            ir::add_incoming(phi, &[(starts[&p], check), (*next.get(&p).ok_or("internal: a carried value without its next")?, vloop)]);
+            ir::add_incoming(phi, &[(starts[&p], enter), (*next.get(&p).ok_or("internal: a carried value without its next")?, vloop)]);
         }
         for (&p, &phi) in &ind {
-            ir::add_incoming(phi, &[(starts[&p], check), (ind_next[&p], vloop)]);
+            ir::add_incoming(phi, &[(starts[&p], enter), (ind_next[&p], vloop)]);
         }
         for (key, &phi) in &acc_phi {
-            ir::add_incoming(phi, &[(LLVMConstNull(vt), check), (acc_next_of[key], vloop)]);
+            ir::add_incoming(phi, &[(LLVMConstNull(vt), enter), (acc_next_of[key], vloop)]);
         }
         // mid: the results, then done or the rest in the original loop.
         LLVMPositionBuilderAtEnd(b, mid);
+        // The iterations the vector loop made (none when it did not run).
+        let made = LLVMBuildPhi(b, ity, nm());
+        for &(from, v) in &skips {
+            ir::add_incoming(made, &[(v, from)]);
+        }
+        ir::add_incoming(made, &[(vtc, vloop)]);
         let mut result: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for (&p, _) in &carried {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
-            ir::add_incoming(r, &[(starts[&p], check), (next[&p], vloop)]);
+            for &(from, _) in &skips {
+                ir::add_incoming(r, &[(starts[&p], from)]);
+            }
+            ir::add_incoming(r, &[(next[&p], vloop)]);
             result.insert(p, r);
         }
         // (All phis first.)
         for (&p, _) in &ind {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
-            ir::add_incoming(r, &[(starts[&p], check), (ind_next[&p], vloop)]);
+            for &(from, _) in &skips {
+                ir::add_incoming(r, &[(starts[&p], from)]);
+            }
+            ir::add_incoming(r, &[(ind_next[&p], vloop)]);
             result.insert(p, r);
         }
         // Each sum's accumulators added up, then reduced once.
@@ -210,7 +236,10 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         let mut acc_out = Vec::new();
         for key in keys {
             let a = LLVMBuildPhi(b, vt, nm());
-            ir::add_incoming(a, &[(LLVMConstNull(vt), check), (acc_next_of[&key], vloop)]);
+            for &(from, _) in &skips {
+                ir::add_incoming(a, &[(LLVMConstNull(vt), from)]);
+            }
+            ir::add_incoming(a, &[(acc_next_of[&key], vloop)]);
             acc_out.push((key, a));
         }
         for (key, a) in acc_out {
@@ -224,15 +253,15 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             let r = LLVMBuildAdd(b, result[&p], red, nm());
             result.insert(p, r);
         }
-        let rest_start = LLVMBuildAdd(b, sh.start, vtc, nm());
-        let done = LLVMBuildICmp(b, P::LLVMIntEQ, vtc, tc, nm());
+        let rest_start = LLVMBuildAdd(b, sh.start, made, nm());
+        let done = LLVMBuildICmp(b, P::LLVMIntEQ, made, tc, nm());
         // The masked tail: lanes below the iterations left are active.
         let mut tail_next: Option<(LLVMBasicBlockRef, HashMap<LLVMValueRef, LLVMValueRef>)> = None;
         if tail {
             let tb = block("egg.tail");
             LLVMBuildCondBr(b, done, sh.exit, tb);
             LLVMPositionBuilderAtEnd(b, tb);
-            let left = LLVMBuildSub(b, tc, vtc, nm());
+            let left = LLVMBuildSub(b, tc, made, nm());
             let mut iota: Vec<LLVMValueRef> = (0..lanes).map(|l| c(l)).collect();
             let iota = LLVMConstVector(iota.as_mut_ptr(), lanes as u32);
             let ivt = LLVMVectorType(ity, lanes as u32);
@@ -290,6 +319,10 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             LLVMPositionBuilderBefore(b, p);
             let np = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
             ir::add_incoming(np, &[(s, rest_ph), (latch_v, body)]);
+            let start = if p == sh.iv { sh.start } else { *starts.get(&p).ok_or("internal: a header phi without its start")? };
+            for &(from, _) in &direct {
+                ir::add_incoming(np, &[(start, from)]);
+            }
             LLVMReplaceAllUsesWith(p, np);
             // The vector loop's copies referred to `p` only through the maps above.
             LLVMInstructionEraseFromParent(p);
@@ -324,11 +357,18 @@ impl Emitter<'_> {
             let ctx = LLVMGetModuleContext(self.m);
             let mut ptrs = Vec::new();
             for cl in &self.lifted.classes {
-                let mut off = LLVMConstInt(self.pty, 0, 0);
-                for &(v, coeff) in &cl.terms {
+                let value = |v: LLVMValueRef| {
                     let val = if v == iv { iv0 } else if let Some(&p) = ind.get(&v) { p } else { v };
-                    let val = LLVMBuildIntCast2(b, val, self.pty, 1, nm());
-                    let term = LLVMBuildMul(b, val, LLVMConstInt(self.pty, coeff as u64, 1), nm());
+                    LLVMBuildIntCast2(b, val, self.pty, 1, nm())
+                };
+                let mut off = LLVMConstInt(self.pty, cl.c as u64, 1);
+                for &(v, coeff) in &cl.terms {
+                    let term = LLVMBuildMul(b, value(v), LLVMConstInt(self.pty, coeff as u64, 1), nm());
+                    off = LLVMBuildAdd(b, off, term, nm());
+                }
+                for &((u, t), coeff) in &cl.prods {
+                    let p = LLVMBuildMul(b, value(u), value(t), nm());
+                    let term = LLVMBuildMul(b, p, LLVMConstInt(self.pty, coeff as u64, 1), nm());
                     off = LLVMBuildAdd(b, off, term, nm());
                 }
                 let mut idx = [off];
@@ -398,8 +438,15 @@ impl Emitter<'_> {
                     let k = lifted.classes.iter().position(|c| c.name == s).ok_or("internal: an unknown array")?;
                     Ok(ptrs[k])
                 };
-                let at = |id: Id, i: Id| -> R<LLVMValueRef> {
-                    let mut idx = [LLVMConstInt(i32t, num(i)? as u64, 1)];
+                // Element `i` of an array: `i` elements on, or `i` strides.
+            let at = |id: Id, i: Id| -> R<LLVMValueRef> {
+                    let s = sym(id)?;
+                    let stride = lifted.classes.iter().find(|c| c.name == s).and_then(|c| c.stride);
+                    let k = LLVMConstInt(i32t, num(i)? as u64, 1);
+                    let mut idx = [match stride {
+                        Some(st) => LLVMBuildMul(b, k, LLVMBuildIntCast2(b, st, i32t, 1, nm()), nm()),
+                        None => k,
+                    }];
                     Ok(LLVMBuildGEP2(b, et, class_ptr(id)?, idx.as_mut_ptr(), 1, nm()))
                 };
                 let bin = |op: u8, x: LLVMValueRef, y: LLVMValueRef| match (op, float) {
@@ -442,7 +489,31 @@ impl Emitter<'_> {
                         LLVMSetAlignment(l, 4);
                         l
                     }
-                    VecLang::VecLoad([a, i]) => match mask {
+                    VecLang::VecLoadS([a, i]) => {
+                    // Elements i + lane, `stride` elements apart: a gather.
+                    let s = sym(*a)?;
+                    let cl = lifted.classes.iter().position(|c| c.name == s).ok_or("internal: an unknown array")?;
+                    let stride = lifted.classes[cl].stride.ok_or("internal: a strided load of a consecutive array")?;
+                    let stride = LLVMBuildIntCast2(b, stride, i32t, 1, nm());
+                    let first = num(*i)?;
+                    let mut lanes_k: Vec<LLVMValueRef> = (0..self.lanes).map(|l| LLVMConstInt(i32t, (first + l) as u64, 1)).collect();
+                    let ks = LLVMConstVector(lanes_k.as_mut_ptr(), self.lanes as u32);
+                    let iv32 = LLVMVectorType(i32t, self.lanes as u32);
+                    let ins = LLVMBuildInsertElement(b, LLVMGetPoison(iv32), stride, LLVMConstInt(i32t, 0, 0), nm());
+                    let sv = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(iv32), LLVMConstNull(iv32), nm());
+                    let mut idx = [LLVMBuildMul(b, ks, sv, nm())];
+                    let addrs = LLVMBuildGEP2(b, et, class_ptr(*a)?, idx.as_mut_ptr(), 1, nm());
+                    let all = match mask {
+                        Some(mk) => mk,
+                        None => {
+                            let one = LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(et)), 1, 0);
+                            let mut ones: Vec<LLVMValueRef> = vec![one; self.lanes as usize];
+                            LLVMConstVector(ones.as_mut_ptr(), self.lanes as u32)
+                        }
+                    };
+                    self.intrinsic("llvm.masked.gather", &[vt, LLVMTypeOf(addrs)], &[addrs, LLVMConstInt(i32t, 4, 0), all, LLVMGetPoison(vt)])
+                }
+                VecLang::VecLoad([a, i]) => match mask {
                         Some(mk) => {
                             let ptr = at(*a, *i)?;
                             self.intrinsic("llvm.masked.load", &[vt, LLVMTypeOf(ptr)], &[ptr, LLVMConstInt(i32t, 4, 0), mk, LLVMGetPoison(vt)])

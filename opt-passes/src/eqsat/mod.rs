@@ -174,14 +174,16 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     // The backend fuses `llvm.fmuladd` where the machine has a scalar fused multiply-add.
     let fused_muladd = Target::new(caps.m, Elem::F32).is_ok_and(|t| t.has(isa_tablegen::SemOp::Mac, Some(Opnd::S), &[Opnd::S; 3]));
     let lb = lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd };
-    let rules_for = |elem| -> Result<_, String> {
-        let target = Target::new(caps.m, elem)?;
-        let rules = rules::all(&target, opts.floats, Families { cooperation: opts.cooperation, ..Families::default() });
+    // The rules for a lifted loop (its strided arrays load with `VecLoadS`).
+    let rules_for = |l: &lift::Lifted| -> Result<_, String> {
+        let target = Target::new(caps.m, l.elem)?;
+        let strided: Vec<egg::Symbol> = l.classes.iter().filter(|c| c.stride.is_some()).map(|c| c.name).collect();
+        let rules = rules::all_with(&target, opts.floats, Families { cooperation: opts.cooperation, ..Families::default() }, &strided);
         Ok((target, rules))
     };
     let ex = ExtractOpts { ilp_max_nodes: if opts.ilp { 400 } else { 0 }, ilp_cap: Duration::from_millis(200) };
     let lifted = lift::lift(m, &lb, lanes, lanes)?;
-    let (target, rules) = rules_for(lifted.elem)?;
+    let (target, rules) = rules_for(&lifted)?;
     let cost = IsaCost::new(&target);
     let (best, report) = optimize(&lifted.expr, &rules, &cost, opts.limits, ex);
     saturation_remark(remarks, latch, &report);
@@ -203,7 +205,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
         let u = throughput::interleave(step, latency, (64 / lanes).clamp(1, 4));
         if u > 1 {
             let wide = lift::lift(m, &lb, lanes, u * lanes)?;
-            let (best_u, report_u) = optimize(&wide.expr, &rules, &cost, opts.limits, ex);
+            let (_, wide_rules) = rules_for(&wide)?;
+            let (best_u, report_u) = optimize(&wide.expr, &wide_rules, &cost, opts.limits, ex);
             saturation_remark(remarks, latch, &report_u);
             let kept = lower::vector_accumulators(&wide, &best_u);
             if report_u.cost_after < report_u.cost_before && kept.len() == u * accs.len() {
