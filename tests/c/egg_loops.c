@@ -3,7 +3,8 @@
 // source order (an in-order lane reduction starting from the running sum),
 // a float dot product whose result leaves the loop, and loops of every
 // trip count around the lane count (the original loop runs what remains),
-// and integer sums in interleaved accumulators (trip counts around 4 lanes).
+// integer sums in interleaved accumulators (trip counts around 4 lanes),
+// and loads at a run-time stride, zero and negative included.
 // The output must be the host's, bit for bit.
 // dsp-cflags: -fegg-isel
 #include <stdint.h>
@@ -45,6 +46,13 @@ __attribute__((noinline)) int32_t dot_i(const int32_t *restrict x, int k, int n)
     return s;
 }
 
+/* Loads at a run-time stride (an FFT's twiddle factors w[j * step]). */
+static float ws[3 * N + 2];
+__attribute__((noinline)) void twiddle(float *restrict out, const float *restrict x, const float *restrict w, int s, int n) {
+    for (int i = 0; i < n; i++)
+        out[i] = x[i] * w[i * s] - w[i * s + 1];
+}
+
 /* Two integer sums in one loop: each kept in interleaved vector accumulators. */
 __attribute__((noinline)) int32_t two_sums(const int32_t *restrict x, int n, int32_t *restrict other) {
     int32_t s = 0, t = -3;
@@ -69,6 +77,19 @@ int main(void) {
         int32_t d = dot_i(is, 5, n), t2, s2 = two_sums(is, n, &t2);
         printf("n=%3d sum %08x dot %08x shift %08x int %d sums %d %d (%.6g %.6g %.6g)\n", n, (unsigned)bits(a), (unsigned)bits(b),
                (unsigned)bits(c), (int)d, (int)s2, (int)t2, (double)a, (double)b, (double)c);
+    }
+    for (int i = 0; i < 3 * N + 2; i++)
+        ws[i] = (float)(rnd() % 2001) / 100.0f - 10.0f;
+    static const int strides[] = {0, 1, 2, 3, -1, -2};
+    for (unsigned t = 0; t < sizeof strides / sizeof strides[0]; t++) {
+        int s = strides[t];
+        const float *w = s < 0 ? ws + 3 * N : ws;
+        for (int n = 0; n <= N / 4; n += 17) {
+            twiddle(ys, xs, w, s, n);
+            uint32_t h = 2166136261u;
+            for (int i = 0; i < N; i++) h = (h ^ bits(ys[i])) * 16777619u;
+            printf("twiddle s=%d n=%d: %08x\n", s, n, (unsigned)h);
+        }
     }
     return 0;
 }

@@ -165,6 +165,21 @@ exit:
 "#;
 
 #[test]
+fn loads_at_a_run_time_stride_become_gathers() {
+    // y[i] = x[i * s]: one strided class, a gather of elements 0, s, 2s, ...
+    let ir = SAXPY
+        .replace("%px = getelementptr float, ptr %x, i32 %i", "%is = mul i32 %i, %s\n  %px = getelementptr float, ptr %x, i32 %is")
+        .replace("float %a, i32 %n", "float %a, i32 %n, i32 %s");
+    let (_, remarks, text) = run_on(&ir);
+    assert!(text.contains("@llvm.masked.gather.v16f32"), "{remarks:?}\n{text}");
+    assert!(!text.contains("egg.tail:"), "{text}");
+    // A store at a run-time stride is refused.
+    let ir = ir.replace("store float %r, ptr %py", "store float %r, ptr %px");
+    let (_, remarks, text) = run_on(&ir);
+    assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("a store at a run-time stride")), "{remarks:?}");
+}
+
+#[test]
 fn one_array_at_an_unknown_distance_gets_a_runtime_check() {
     let (_, remarks, text) = run_on(BUTTERFLY);
     assert!(text.contains("egg.vloop") && text.contains("ptrtoint"), "{remarks:?}\n{text}");
