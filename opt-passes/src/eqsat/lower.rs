@@ -75,7 +75,7 @@ pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
 /// of shape `sh` in function `f` (after [`check`]); with `tail` (see
 /// [`tail_ok`]) the iterations left run as one masked step and the
 /// original loop is left unreachable.
-pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: bool) -> R<()> {
+pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: bool, strided_load: bool) -> R<()> {
     if tail && !tail_ok(lifted, prog) {
         return Err("internal: a masked tail for a program that cannot have one".into());
     }
@@ -115,7 +115,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         } else {
             LLVMBuildSub(b, tc, LLVMBuildURem(b, tc, c(copies), nm()), nm())
         };
-        let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, lifted, prog };
+        let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, strided_load, lifted, prog };
         // Classes that may overlap: no vector step unless a step's byte
         // ranges are disjoint (the pointers' distance, at the first step, is
         // that of every step), checked only when there is a step to make.
@@ -342,6 +342,8 @@ struct Emitter<'a> {
     pty: LLVMTypeRef,
     lanes: i64,
     float: bool,
+    /// The machine has a strided vector load (else strided arrays gather).
+    strided_load: bool,
     lifted: &'a Lifted,
     prog: &'a RecExpr<VecLang>,
 }
@@ -489,7 +491,20 @@ impl Emitter<'_> {
                         LLVMSetAlignment(l, 4);
                         l
                     }
-                    VecLang::VecLoadS([a, i]) => {
+                    VecLang::VecLoadS([a, i]) if self.strided_load && mask.is_none() => {
+                    // Elements i + lane, `stride` elements apart: the
+                    // machine's strided load (`stride` × 4 bytes).
+                    let s = sym(*a)?;
+                    let cl = lifted.classes.iter().position(|c| c.name == s).ok_or("internal: an unknown array")?;
+                    let stride = lifted.classes[cl].stride.ok_or("internal: a strided load of a consecutive array")?;
+                    let bytes = LLVMBuildMul(b, LLVMBuildIntCast2(b, stride, i32t, 1, nm()), LLVMConstInt(i32t, 4, 0), nm());
+                    let one = LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(et)), 1, 0);
+                    let mut ones: Vec<LLVMValueRef> = vec![one; self.lanes as usize];
+                    let all = LLVMConstVector(ones.as_mut_ptr(), self.lanes as u32);
+                    let p = at(*a, *i)?;
+                    self.intrinsic("llvm.experimental.vp.strided.load", &[vt, LLVMTypeOf(p), i32t], &[p, bytes, all, LLVMConstInt(i32t, self.lanes as u64, 0)])
+                }
+                VecLang::VecLoadS([a, i]) => {
                     // Elements i + lane, `stride` elements apart: a gather.
                     let s = sym(*a)?;
                     let cl = lifted.classes.iter().position(|c| c.name == s).ok_or("internal: an unknown array")?;

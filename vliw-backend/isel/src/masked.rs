@@ -16,6 +16,12 @@
 //!   index per lane) with base 0 and each pointer divided by 4; an inactive
 //!   lane reads the stack pointer's word, or writes a stack slot of its own.
 //!
+//! - `llvm.experimental.vp.strided.load(ptr, stride, mask, evl)` of 32-bit
+//!   elements with every lane on (an all-ones mask, `evl` the lane count):
+//!   the machine's strided load (`vloads`: `vlds` on ftm), one per register
+//!   of the vector, each `stride × lanes` bytes on. What dsp-egg-isel makes
+//!   of `x[j * step]`.
+//!
 //! 8- and 16-bit elements widened on load or narrowed on store are in
 //! `fuse`. Only vectors in native registers; others are reported as unsupported
 //! (a masked access cannot be split into plain loads without touching the
@@ -38,6 +44,7 @@ pub fn lower(fx: &mut Fx, i: V, base: &str) -> Result<(), String> {
         "masked.store" => store(fx, i),
         "masked.gather" => gather(fx, i),
         "masked.scatter" => scatter(fx, i),
+        "experimental.vp.strided.load" => strided_load(fx, i),
         _ => active_lane_mask(fx, i),
     }
 }
@@ -215,6 +222,37 @@ fn gather(fx: &mut Fx, i: V) -> Result<(), String> {
             let sel = TYS.iter().find_map(|&ty| fx.try_op(SemOp::Select, Some(ty), None, Some(file), &[A::R(ms[c]), A::R(r), A::R(p[c])]));
             r = sel.flatten().ok_or("the machine has no vector select by lane mask")?;
         }
+        out.push(r);
+    }
+    fx.set(i, Val::N(out));
+    Ok(())
+}
+
+fn strided_load(fx: &mut Fx, i: V) -> Result<(), String> {
+    let t = i.ty();
+    let (file, chunks) = native(fx, t, "a strided load")?;
+    let total = crate::vector::vec_info(t)?.1;
+    let every = i.operand(3).const_int().is_some_and(|(n, _)| n == total as u64);
+    if elem_bits(fx, t)? != 32 || !every || mask_or_all(fx, i.operand(2), chunks)?.is_some() {
+        return Err("a strided load of other than 32-bit elements with every lane on is not supported".into());
+    }
+    let base = fx.reg(i.operand(0))?;
+    let stride = fx.reg(i.operand(1))?;
+    let int = fx.addr_file()?;
+    let per = total / chunks;
+    let mut out = Vec::new();
+    let mut at = base;
+    for c in 0..chunks {
+        if c > 0 {
+            // The next register's lanes: `per` strides on.
+            let step = fx.op(SemOp::Mul, Ty::I32, int, &[A::R(stride), A::I(per as i64)])?;
+            at = fx.op(SemOp::Add, Ty::I32, int, &[A::R(at), A::R(step)])?;
+        }
+        let r = TYS
+            .iter()
+            .find_map(|&ty| fx.try_op(SemOp::VLoadS, Some(ty), None, Some(file), &[A::R(at), A::R(stride)]))
+            .flatten()
+            .ok_or("the machine has no strided vector load")?;
         out.push(r);
     }
     fx.set(i, Val::N(out));

@@ -231,3 +231,33 @@ fn vector_addresses_and_lane_numbers_stay_in_vector_registers() {
         assert_eq!(count_sem(&m, f, SemOp::Store), 0, "no constant through the stack: {}: {text}", m.name);
     }
 }
+
+#[test]
+fn a_strided_load_with_every_lane_on_is_the_machines_strided_load() {
+    for m in machines() {
+        if !m.instrs.iter().any(|i| i.sem.op == SemOp::VLoadS) {
+            continue;
+        }
+        let lanes = m.vector_lanes(32).unwrap();
+        // Twice the lanes: two registers, the second `lanes` strides on.
+        for (n, loads) in [(lanes, 1), (2 * lanes, 2)] {
+            let ir = format!(
+                r#"
+define void @f(ptr %base, i32 %stride, ptr %out) {{
+  %v = call <{n} x float> @llvm.experimental.vp.strided.load.v{n}f32.p0.i32(ptr %base, i32 %stride, <{n} x i1> splat (i1 true), i32 {n})
+  store <{n} x float> %v, ptr %out, align 4
+  ret void
+}}
+declare <{n} x float> @llvm.experimental.vp.strided.load.v{n}f32.p0.i32(ptr, i32, <{n} x i1>, i32)
+"#
+            );
+            let ll = std::env::temp_dir().join(format!("dsp-isel-vlds-{}-{}-{n}.ll", std::process::id(), m.name));
+            std::fs::write(&ll, ir).unwrap();
+            let module = select_file(&m, &ll, &IselOptions::default()).unwrap_or_else(|e| panic!("{}: {e:?}", m.name));
+            let f = func(&module, "f");
+            let text = dsp_mir::print::function(&m, f);
+            assert_eq!(count_sem(&m, f, SemOp::VLoadS), loads, "{}: {text}", m.name);
+            assert_eq!(count_sem(&m, f, SemOp::Gather), 0, "{}: {text}", m.name);
+        }
+    }
+}
