@@ -155,6 +155,16 @@ fn candidates(f: LLVMValueRef) -> Vec<LLVMValueRef> {
         .collect()
 }
 
+/// The most vectors a step interleaves. More hide more latency on long
+/// loops but cost registers (callee-saved vector registers saved and
+/// restored, the pipelined loop's prologue) and a narrower loop for the
+/// rest: measured with `scripts/bench-egg` and `dsp-bench` on the three
+/// machines, 2 never loses to LLVM's interleaving on short loops (a
+/// 256-element dot product: 77 cycles on ftm, as LLVM; 139 with 3) while
+/// keeping most of the gain on long ones (autocorrelation of 4096 samples
+/// on ftm: 7751 cycles; 5944 with 3; 8367 for LLVM).
+const MAX_INTERLEAVE: usize = 2;
+
 /// Vectorizes the loop of `latch` (with interleaved vectors where a sum
 /// asks for them and `interleave` allows): the vectors per step.
 fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LLVMValueRef, interleave: bool, remarks: &mut Vec<Remark>) -> Result<usize, String> {
@@ -191,7 +201,7 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
         return Err(format!("no cheaper program for {lanes} iterations (cost {})", report.cost_before));
     }
     // Sums kept in vector accumulators: as many vectors per step as the
-    // accumulate's latency asks for (at most 4, and 64 iterations).
+    // accumulate's latency asks for (at most MAX_INTERLEAVE, and 64 iterations).
     let mut chosen = (lifted, best, report);
     let accs = lower::vector_accumulators(&chosen.0, &chosen.1);
     if interleave && !accs.is_empty() {
@@ -202,7 +212,7 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
         let step = throughput::step_cycles(&target, &chosen.1, stores);
         let product = accs.iter().any(|a| matches!(chosen.1[a.2], VecLang::VecMul(_) | VecLang::VecMulS(_)));
         let latency = throughput::accumulate_latency(&target, product);
-        let u = throughput::interleave(step, latency, (64 / lanes).clamp(1, 4));
+        let u = throughput::interleave(step, latency, (64 / lanes).clamp(1, MAX_INTERLEAVE));
         if u > 1 {
             let wide = lift::lift(m, &lb, lanes, u * lanes)?;
             let (_, wide_rules) = rules_for(&wide)?;

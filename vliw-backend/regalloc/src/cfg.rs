@@ -172,6 +172,52 @@ pub fn loop_depth(f: &Function) -> Vec<u32> {
     depth
 }
 
+/// A natural loop: its header and its blocks (those of every back edge to
+/// the header).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NaturalLoop {
+    pub header: usize,
+    pub blocks: Vec<usize>,
+}
+
+/// The natural loops of `f`, smallest first (an inner loop before the loops
+/// around it).
+pub fn natural_loops(f: &Function) -> Vec<NaturalLoop> {
+    let preds = predecessors(f);
+    let idom = dominators(f, &preds);
+    let iv = dom_intervals(&idom);
+    let dominates = |a: usize, b: usize| iv[a].0 <= iv[b].0 && iv[b].0 < iv[a].1;
+    let n = f.blocks.len();
+    let mut by_header: Vec<Option<Vec<bool>>> = vec![None; n];
+    for (b, data) in f.blocks.iter().enumerate() {
+        let mut succ = data.term.successors();
+        succ.dedup();
+        for h in succ {
+            let h = h.0 as usize;
+            if h >= n || !dominates(h, b) {
+                continue;
+            }
+            let body = by_header[h].get_or_insert_with(|| vec![false; n]);
+            body[h] = true;
+            let mut work = vec![b];
+            while let Some(x) = work.pop() {
+                if body[x] {
+                    continue;
+                }
+                body[x] = true;
+                work.extend(preds[x].iter().map(|p| p.0 as usize));
+            }
+        }
+    }
+    let mut loops: Vec<NaturalLoop> = by_header
+        .into_iter()
+        .enumerate()
+        .filter_map(|(header, body)| body.map(|b| NaturalLoop { header, blocks: (0..n).filter(|&x| b[x]).collect() }))
+        .collect();
+    loops.sort_by_key(|l| l.blocks.len());
+    loops
+}
+
 /// Execution frequency estimate of every block.
 pub fn block_freq(f: &Function) -> Vec<f32> {
     loop_depth(f).into_iter().map(|d| 10f32.powi(d.min(6) as i32)).collect()

@@ -225,10 +225,97 @@ pub fn insert(t: &Target, f: &mut Function, spilled: &[VReg], st: &mut SpillStat
     }
     st.stats.values += spilled.len() as u32;
     let mut sp = Spiller { t, homes, st };
+    hoist_loop_reloads(&mut sp, f);
     for b in 0..f.blocks.len() {
         spill_block(&mut sp, f, b);
     }
     Ok(())
+}
+
+/// Reloads out of loops: a spilled value that a loop reads but never writes
+/// is reloaded once, at the end of the loop's preheader, into a register
+/// that serves every read in the loop (each loop's reads go to the
+/// innermost such loop). The register stands for the slot, so that if it
+/// is spilled in turn (the loop has no register to spare), its definition
+/// disappears and its reads reload per block as before: the classic
+/// splitting of a spilled live range at loop boundaries (Wimmer and
+/// Mössenböck, VEE 2005 §5), here where the spill code is placed.
+fn hoist_loop_reloads(sp: &mut Spiller, f: &mut Function) {
+    let slots: HashSet<VReg> = sp.homes.iter().filter(|(_, h)| matches!(h, Home::Slot { .. })).map(|(v, _)| *v).collect();
+    if slots.is_empty() {
+        return;
+    }
+    let loops = crate::cfg::natural_loops(f);
+    if loops.is_empty() {
+        return;
+    }
+    let preds = crate::cfg::predecessors(f);
+    let n = f.blocks.len();
+    // Per block: the spilled values it reads, and those it writes or reads in a phi.
+    let mut reads: Vec<HashSet<VReg>> = vec![HashSet::new(); n];
+    let mut blocked: Vec<HashSet<VReg>> = vec![HashSet::new(); n];
+    for (b, data) in f.blocks.iter().enumerate() {
+        for inst in &data.insts {
+            let phi = matches!(inst.kind, InstKind::Phi { .. });
+            for (r, role) in inst_regs(sp.t.m, inst, &[]) {
+                let Reg::Virt(v) = r else { continue };
+                if !slots.contains(&v) {
+                    continue;
+                }
+                if role.is_def() || phi {
+                    blocked[b].insert(v);
+                } else if role.is_use() {
+                    reads[b].insert(v);
+                }
+            }
+        }
+        for r in crate::operands::term_uses(&data.term) {
+            if let Reg::Virt(v) = r {
+                if slots.contains(&v) {
+                    reads[b].insert(v);
+                }
+            }
+        }
+    }
+    let mut done: HashSet<(usize, VReg)> = HashSet::new();
+    for l in &loops {
+        let inside = |x: usize| l.blocks.binary_search(&x).is_ok();
+        let outside: Vec<usize> = preds[l.header].iter().map(|p| p.0 as usize).filter(|&p| !inside(p)).collect();
+        let [pre] = outside[..] else { continue };
+        if f.blocks[pre].fixed.is_some() || l.blocks.iter().any(|&b| f.blocks[b].fixed.is_some()) {
+            continue;
+        }
+        let mut vs: Vec<VReg> = l.blocks.iter().flat_map(|&b| reads[b].iter().copied()).collect();
+        vs.sort_by_key(|v| v.0);
+        vs.dedup();
+        // Not written in the loop, and read in a block no inner loop serves.
+        vs.retain(|v| !l.blocks.iter().any(|&b| blocked[b].contains(v)) && l.blocks.iter().any(|&b| reads[b].contains(v) && !done.contains(&(b, *v))));
+        for v in vs {
+            let Some(r) = sp.block_reg(f, v, false) else { continue };
+            let mut load = Vec::new();
+            sp.reload(f, v, r, &mut load);
+            f.blocks[pre].insts.extend(load);
+            for &b in &l.blocks {
+                if !reads[b].contains(&v) || done.contains(&(b, v)) {
+                    continue;
+                }
+                done.insert((b, v));
+                let rename = |x: &mut Reg| {
+                    if *x == Reg::Virt(v) {
+                        *x = r;
+                    }
+                };
+                for inst in &mut f.blocks[b].insts {
+                    for_each_reg_mut(sp.t.m, inst, |x, role| {
+                        if role.is_use() {
+                            rename(x);
+                        }
+                    });
+                }
+                for_each_term_reg_mut(&mut f.blocks[b].term, rename);
+            }
+        }
+    }
 }
 
 fn spill_block(sp: &mut Spiller, f: &mut Function, b: usize) {
