@@ -1,4 +1,5 @@
-//! Spill code ("spill everywhere", with live ranges split per block). Every
+//! Spill code ("spill everywhere", with live ranges split per block and
+//! reloads hoisted out of loops that only read the value). Every
 //! spilled virtual register gets a `FrameKind::Spill` slot and each write
 //! is followed by a store. Reads are served per block: the first read in a
 //! block reloads into a new register, and later reads of the block share it

@@ -697,3 +697,53 @@ fn large_frames_materialize_offsets() {
         println!("{}", dsp_mir::print::function(&m, &g));
     }
 }
+
+/// A value read in a loop but spilled for pressure elsewhere (the FFT's
+/// arguments, read by its bit-reversal loop, spilled for its butterflies)
+/// is reloaded once before the loop, not in every iteration; spill code is
+/// inserted for it directly, then the function allocated and run.
+#[test]
+fn a_spilled_value_read_in_a_loop_is_reloaded_before_it() {
+    for m in machines() {
+        let mut b = Fb::new(&m, "hoist");
+        let (h, body, after) = (b.block("h"), b.block("body"), b.block("after"));
+        let a = b.arg(0);
+        let x = b.bini(SemOp::Mul, a, 7);
+        let zero = b.imm(0);
+        b.jump(h);
+        b.at(h);
+        let i1 = b.f.new_vreg(b.int);
+        let s1 = b.f.new_vreg(b.int);
+        let i = b.phi(b.int, vec![(Block(0), zero), (body, Reg::Virt(i1))]);
+        let s = b.phi(b.int, vec![(Block(0), zero), (body, Reg::Virt(s1))]);
+        let ten = b.imm(10);
+        let p = b.cmp(SemOp::Lt, i, ten);
+        b.branch(p, body, after);
+        b.at(body);
+        b.op_into(SemOp::Add, Ty::I32, Reg::Virt(s1), &[Operand::Reg(s), Operand::Reg(x)], None);
+        b.op_into(SemOp::Add, Ty::I32, Reg::Virt(i1), &[Operand::Reg(i), Operand::Imm(1)], None);
+        b.jump(h);
+        b.at(after);
+        let t = b.bin(SemOp::Add, s, x);
+        b.ret(t);
+        let Reg::Virt(xv) = x else { panic!() };
+        let mut f = b.f.clone();
+        let t = crate::target::Target::new(&m, &f).unwrap();
+        let mut st = crate::spill::SpillState::new(f.vregs.len());
+        crate::spill::insert(&t, &mut f, &[xv], &mut st).unwrap();
+        let spill_loads = |g: &Function, blk: usize| {
+            g.blocks[blk]
+                .insts
+                .iter()
+                .filter(|i| matches!(&i.kind, InstKind::Machine { instr, ops, .. } if m.instr(*instr).sem.op == SemOp::Load && ops.iter().any(|o| matches!(o, Operand::Frame { index, .. } if g.frame[index.0 as usize].kind == FrameKind::Spill))))
+                .count()
+        };
+        let (h, body, after) = (h.0 as usize, body.0 as usize, after.0 as usize);
+        let text = dsp_mir::print::function(&m, &f);
+        assert_eq!(spill_loads(&f, h) + spill_loads(&f, body), 0, "{}: {text}", m.name);
+        assert_eq!(spill_loads(&f, 0), 1, "the preheader reloads it: {}: {text}", m.name);
+        assert_eq!(spill_loads(&f, after), 1, "{}: {text}", m.name);
+        let (_, _, out) = alloc_and_compare(&m, &f, &[5], &[]);
+        assert_eq!(out.rets[0][0], 5 * 7 * 11);
+    }
+}
