@@ -4,7 +4,8 @@
 // a float dot product whose result leaves the loop, and loops of every
 // trip count around the lane count (the original loop runs what remains),
 // integer sums in interleaved accumulators (trip counts around 4 lanes),
-// and loads at a run-time stride, zero and negative included.
+// loads at a run-time stride, zero and negative included, and bit
+// operations (and, or, xor, shifts by uniform and per-element amounts).
 // The output must be the host's, bit for bit.
 // dsp-cflags: -fegg-isel
 #include <stdint.h>
@@ -53,6 +54,20 @@ __attribute__((noinline)) void twiddle(float *restrict out, const float *restric
         out[i] = x[i] * w[i * s] - w[i * s + 1];
 }
 
+/* Bit operations: and, or, xor, shifts by a uniform amount (signed and
+ * unsigned) and by per-element amounts. */
+static uint32_t us[N], ub[N], uo[N];
+__attribute__((noinline)) void bits_ops(uint32_t *restrict out, const uint32_t *restrict x, const uint32_t *restrict y, int k, int n) {
+    for (int i = 0; i < n; i++)
+        out[i] = ((x[i] ^ y[i]) & 0x0ff0ff0fu) | (x[i] << k) | (y[i] >> (k + 1));
+}
+__attribute__((noinline)) int32_t signed_shifts(const int32_t *restrict x, const uint32_t *restrict amt, int k, int n) {
+    int32_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += (x[i] >> k) ^ (x[i] << (amt[i] & 31));
+    return s;
+}
+
 /* Two integer sums in one loop: each kept in interleaved vector accumulators. */
 __attribute__((noinline)) int32_t two_sums(const int32_t *restrict x, int n, int32_t *restrict other) {
     int32_t s = 0, t = -3;
@@ -77,6 +92,20 @@ int main(void) {
         int32_t d = dot_i(is, 5, n), t2, s2 = two_sums(is, n, &t2);
         printf("n=%3d sum %08x dot %08x shift %08x int %d sums %d %d (%.6g %.6g %.6g)\n", n, (unsigned)bits(a), (unsigned)bits(b),
                (unsigned)bits(c), (int)d, (int)s2, (int)t2, (double)a, (double)b, (double)c);
+    }
+    for (int i = 0; i < N; i++) {
+        us[i] = rnd() * 2654435761u;
+        uint32_t hi = rnd() << 16;
+        ub[i] = rnd() ^ hi;
+    }
+    for (int k = 0; k < 31; k += 5) {
+        for (int n = 0; n <= N; n += 37) {
+            bits_ops(uo, us, ub, k, n);
+            int32_t t = signed_shifts(is, ub, k, n);
+            uint32_t h = 2166136261u;
+            for (int i = 0; i < N; i++) h = (h ^ uo[i]) * 16777619u;
+            printf("bits k=%d n=%d: %08x %d\n", k, n, (unsigned)h, (int)t);
+        }
     }
     for (int i = 0; i < 3 * N + 2; i++)
         ws[i] = (float)(rnd() % 2001) / 100.0f - 10.0f;

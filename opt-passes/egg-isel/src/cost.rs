@@ -28,6 +28,10 @@ pub struct IsaCost {
     extract: f64,
     insert: f64,
     insert1: f64,
+    /// and, or, xor, shl, arithmetic and logical shr: scalar, then vector
+    /// (the shifts by a scalar amount).
+    bits: [f64; 6],
+    vbits: [f64; 6],
 }
 
 const INF: f64 = f64::INFINITY;
@@ -61,6 +65,8 @@ impl IsaCost {
             insert: insert * t.lanes as f64,
             insert1: insert,
             mac: c(t.find(SemOp::Mac, Some(V), &[V, V, V])),
+            bits: bit_ops(t, S).map(c),
+            vbits: bit_ops(t, V).map(c),
         }
     }
 
@@ -89,9 +95,38 @@ impl IsaCost {
             Broadcast(_) => self.broadcast,
             Insert(_) => self.insert1,
             VecLoad(_) => self.load,
+            And(_) => self.bits[0],
+            Or(_) => self.bits[1],
+            Xor(_) => self.bits[2],
+            Shl(_) => self.bits[3],
+            AShr(_) => self.bits[4],
+            LShr(_) => self.bits[5],
+            VecAnd(_) => self.vbits[0],
+            VecOr(_) => self.vbits[1],
+            VecXor(_) => self.vbits[2],
+            VecShlS(_) => self.vbits[3],
+            VecAShrS(_) => self.vbits[4],
+            VecLShrS(_) => self.vbits[5],
             VecLoadS(_) => self.load_s,
         }
     }
+}
+
+/// The machine's and, or, xor, shl, arithmetic and logical shr on 32-bit
+/// integers in registers of place `p` (vectors: the bitwise operations on
+/// two vectors, the shifts by a scalar amount).
+pub fn bit_ops<'m>(t: &Target<'m>, p: Opnd) -> [Option<&'m isa_tablegen::Instr>; 6] {
+    use isa_tablegen::Ty;
+    let two = [p, p];
+    let shift = [p, Opnd::S];
+    [
+        t.find_ty(SemOp::And, Ty::I32, Some(p), &two),
+        t.find_ty(SemOp::Or, Ty::I32, Some(p), &two),
+        t.find_ty(SemOp::Xor, Ty::I32, Some(p), &two),
+        t.find_ty(SemOp::Shl, Ty::I32, Some(p), &shift),
+        t.find_ty(SemOp::Shr, Ty::I32, Some(p), &shift),
+        t.find_ty(SemOp::Shr, Ty::U32, Some(p), &shift),
+    ]
 }
 
 impl CostFunction<VecLang> for IsaCost {

@@ -33,6 +33,17 @@ pub fn eval(e: &RecExpr<VecLang>, elem: Elem, lanes: usize, inputs: &Inputs) -> 
     vals.pop().ok_or_else(|| "an empty program".into())
 }
 
+/// Shifts by the amount modulo 32 (the vocabulary's `shl`/`shr`).
+fn shl(a: u32, b: u32) -> u32 {
+    a.wrapping_shl(b & 31)
+}
+fn ashr(a: u32, b: u32) -> u32 {
+    ((a as i32) >> (b & 31)) as u32
+}
+fn lshr(a: u32, b: u32) -> u32 {
+    a >> (b & 31)
+}
+
 fn bin(elem: Elem, op: fn(i32, i32) -> i32, fop: fn(f32, f32) -> f32, a: u32, b: u32) -> u32 {
     match elem {
         Elem::I32 => op(a as i32, b as i32) as u32,
@@ -96,6 +107,12 @@ fn node(n: &VecLang, elem: Elem, lanes: usize, inputs: &Inputs, vals: &[Val]) ->
         L::Mul([a, b]) => Val::S(mul(elem, s(*a)?, s(*b)?)),
         L::Neg(a) => Val::S(neg(elem, s(*a)?)),
         L::Mac([a, b, c]) => Val::S(mac(elem, s(*a)?, s(*b)?, s(*c)?)),
+        L::And([a, b]) => Val::S(s(*a)? & s(*b)?),
+        L::Or([a, b]) => Val::S(s(*a)? | s(*b)?),
+        L::Xor([a, b]) => Val::S(s(*a)? ^ s(*b)?),
+        L::Shl([a, b]) => Val::S(shl(s(*a)?, s(*b)?)),
+        L::AShr([a, b]) => Val::S(ashr(s(*a)?, s(*b)?)),
+        L::LShr([a, b]) => Val::S(lshr(s(*a)?, s(*b)?)),
         L::Arg(a) => Val::S(element(name(*a)?, 0)?),
         L::Get([a, i]) => Val::S(element(name(*a)?, num(*i)?)?),
         L::ReduceAdd(a) => {
@@ -117,6 +134,21 @@ fn node(n: &VecLang, elem: Elem, lanes: usize, inputs: &Inputs, vals: &[Val]) ->
         L::VecSub([a, b]) => lanewise(v(*a)?, v(*b)?, &|x, y| sub(elem, x, y)),
         L::VecMul([a, b]) => lanewise(v(*a)?, v(*b)?, &|x, y| mul(elem, x, y)),
         L::VecNeg(a) => Val::V(v(*a)?.into_iter().map(|x| neg(elem, x)).collect()),
+        L::VecAnd([a, b]) => lanewise(v(*a)?, v(*b)?, &|x, y| x & y),
+        L::VecOr([a, b]) => lanewise(v(*a)?, v(*b)?, &|x, y| x | y),
+        L::VecXor([a, b]) => lanewise(v(*a)?, v(*b)?, &|x, y| x ^ y),
+        L::VecShlS([a, b]) => {
+            let y = s(*b)?;
+            Val::V(v(*a)?.into_iter().map(|x| shl(x, y)).collect())
+        }
+        L::VecAShrS([a, b]) => {
+            let y = s(*b)?;
+            Val::V(v(*a)?.into_iter().map(|x| ashr(x, y)).collect())
+        }
+        L::VecLShrS([a, b]) => {
+            let y = s(*b)?;
+            Val::V(v(*a)?.into_iter().map(|x| lshr(x, y)).collect())
+        }
         L::VecMac([a, b, c]) => {
             let (a, b, c) = (v(*a)?, v(*b)?, v(*c)?);
             Val::V((0..lanes).map(|k| mac(elem, a[k], b[k], c[k])).collect())

@@ -1,5 +1,6 @@
 //! The vector DSL (seed 004 §2.2, after Diospyros): an egg [`egg::Language`]
-//! of scalar arithmetic on input array elements, vectors of the machine's
+//! of scalar arithmetic (and integer bit operations) on input array
+//! elements, vectors of the machine's
 //! lane count built lane by lane (`Vec`), element-wise vector arithmetic,
 //! the scalar–vector cooperation operations (broadcast, vector with a scalar
 //! operand, reduction, lane extract), contiguous and strided vector loads, and a `List`
@@ -19,6 +20,13 @@ define_language! {
         "*" = Mul([Id; 2]),
         "neg" = Neg(Id),
         "mac" = Mac([Id; 3]),  // `(mac a b c)`: `a * b + c` (floats: fused, one rounding).
+        // Integer bit operations; a shift's amount is taken modulo 32.
+        "&" = And([Id; 2]),
+        "|" = Or([Id; 2]),
+        "^" = Xor([Id; 2]),
+        "<<" = Shl([Id; 2]),
+        ">>" = AShr([Id; 2]),  // arithmetic
+        ">>>" = LShr([Id; 2]),  // logical
         "arg" = Arg(Id),  // `(arg s)`: the scalar input named `s` (a loop invariant, a carried value).
         "get" = Get([Id; 2]),  // `(get A i)`: element `i` (a `Num`) of input array `A` (a `Symbol`).
         "ReduceAdd" = ReduceAdd(Id),  // `(ReduceAdd v)`: the lanes of `v` summed in lane order.
@@ -29,6 +37,12 @@ define_language! {
         "VecSub" = VecSub([Id; 2]),
         "VecMul" = VecMul([Id; 2]),
         "VecNeg" = VecNeg(Id),
+        "VecAnd" = VecAnd([Id; 2]),
+        "VecOr" = VecOr([Id; 2]),
+        "VecXor" = VecXor([Id; 2]),
+        "VecShlS" = VecShlS([Id; 2]),  // `(VecShlS v s)`: every lane shifted by the scalar `s`.
+        "VecAShrS" = VecAShrS([Id; 2]),
+        "VecLShrS" = VecLShrS([Id; 2]),
         "VecMAC" = VecMac([Id; 3]),  // `(VecMAC a b c)`: `a * b + c` lane by lane (floats: fused).
         "VecAddS" = VecAddS([Id; 2]),  // `(VecAddS v s)`: `v + s` in every lane (a scalar operand).
         "VecMulS" = VecMulS([Id; 2]),  // `(VecMulS v s)`: `v * s` in every lane.
@@ -55,5 +69,5 @@ pub enum Elem {
 /// Whether a node makes a vector (else a scalar, a constant, a name or the list).
 pub fn is_vector(n: &VecLang) -> bool {
     use VecLang::*;
-    matches!(n, Vec(_) | Insert(_) | VecAdd(_) | VecSub(_) | VecMul(_) | VecNeg(_) | VecMac(_) | VecAddS(_) | VecMulS(_) | VecMacS(_) | Broadcast(_) | VecLoad(_) | VecLoadS(_))
+    matches!(n, Vec(_) | Insert(_) | VecAdd(_) | VecSub(_) | VecMul(_) | VecNeg(_) | VecAnd(_) | VecOr(_) | VecXor(_) | VecShlS(_) | VecAShrS(_) | VecLShrS(_) | VecMac(_) | VecAddS(_) | VecMulS(_) | VecMacS(_) | Broadcast(_) | VecLoad(_) | VecLoadS(_))
 }

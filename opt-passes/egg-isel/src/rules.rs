@@ -120,6 +120,29 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
         vars.extend(kinds(&b, Kind::Scalar));
         out.push(rule(&format!("lift-{vop}"), &lhs, &rhs, Some(&ins.mnemonic), vars, true));
     }
+    // Bit operations (integers): lane-wise on two vectors, and shifts by
+    // the same amount in every lane as the vector shift by a scalar.
+    if !float {
+        let ops = crate::cost::bit_ops(t, V);
+        for (k, (sym, vop)) in [("&", "VecAnd"), ("|", "VecOr"), ("^", "VecXor")].into_iter().enumerate() {
+            let Some(ins) = ops[k] else { continue };
+            let (a, b) = (lanes_of("a", n), lanes_of("b", n));
+            let lhs = format!("(Vec {})", a.iter().zip(&b).map(|(x, y)| format!("({sym} {x} {y})")).collect::<Vec<_>>().join(" "));
+            let rhs = format!("({vop} (Vec {}) (Vec {}))", a.join(" "), b.join(" "));
+            let mut vars = kinds(&a, Kind::Scalar);
+            vars.extend(kinds(&b, Kind::Scalar));
+            out.push(rule(&format!("lift-{vop}"), &lhs, &rhs, Some(&ins.mnemonic), vars, true));
+        }
+        for (k, (sym, vop)) in [("<<", "VecShlS"), (">>", "VecAShrS"), (">>>", "VecLShrS")].into_iter().enumerate() {
+            let Some(ins) = ops[3 + k] else { continue };
+            let a = lanes_of("a", n);
+            let lhs = format!("(Vec {})", a.iter().map(|x| format!("({sym} {x} ?s)")).collect::<Vec<_>>().join(" "));
+            let rhs = format!("({vop} (Vec {}) ?s)", a.join(" "));
+            let mut vars = kinds(&a, Kind::Scalar);
+            vars.push(("s".into(), Kind::Scalar));
+            out.push(rule(&format!("lift-{vop}"), &lhs, &rhs, Some(&ins.mnemonic), vars, true));
+        }
+    }
     if let Some(ins) = t.find(SemOp::Neg, Some(V), &[V]) {
         let a = lanes_of("a", n);
         let lhs = format!("(Vec {})", a.iter().map(|x| format!("(neg {x})")).collect::<Vec<_>>().join(" "));

@@ -56,6 +56,22 @@ impl<'m> Target<'m> {
         tys.iter().find_map(|&t| self.m.find_instr(&Want { op, ty: Some(t), ty2: None, dst, args: &pats }).map(|id| self.m.instr(id)))
     }
 
+    /// The instruction doing `op` on exactly `ty` (`shr` on `u32` is the
+    /// logical shift, on `i32` the arithmetic one).
+    pub fn find_ty(&self, op: SemOp, ty: Ty, dst: Option<Opnd>, args: &[Opnd]) -> Option<&'m Instr> {
+        let file = |o: Opnd| match o {
+            Opnd::V => ArgPat::Reg(self.vfile),
+            Opnd::S => ArgPat::Reg(self.afile),
+            Opnd::Imm => ArgPat::Imm(0),
+        };
+        let pats: Vec<ArgPat> = args.iter().map(|&o| file(o)).collect();
+        let dst = dst.map(|d| match file(d) {
+            ArgPat::Reg(f) => f,
+            _ => self.afile,
+        });
+        self.m.find_instr(&Want { op, ty: Some(ty), ty2: None, dst, args: &pats }).map(|id| self.m.instr(id))
+    }
+
     /// Whether the machine has such an instruction.
     pub fn has(&self, op: SemOp, dst: Option<Opnd>, args: &[Opnd]) -> bool {
         self.find(op, dst, args).is_some()

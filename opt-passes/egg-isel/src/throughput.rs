@@ -44,6 +44,18 @@ pub fn instr_for<'m>(t: &Target<'m>, n: &VecLang) -> Option<&'m Instr> {
         L::ReduceAdd(_) => t.find(SemOp::ReduceAdd, Some(S), &[V]),
         L::Extract(_) => t.find(SemOp::Extract, Some(S), &[V, S]),
         L::Insert(_) | L::Vec(_) => t.find(SemOp::Insert, Some(V), &[V, S, S]),
+        L::And(_) => crate::cost::bit_ops(t, S)[0],
+        L::Or(_) => crate::cost::bit_ops(t, S)[1],
+        L::Xor(_) => crate::cost::bit_ops(t, S)[2],
+        L::Shl(_) => crate::cost::bit_ops(t, S)[3],
+        L::AShr(_) => crate::cost::bit_ops(t, S)[4],
+        L::LShr(_) => crate::cost::bit_ops(t, S)[5],
+        L::VecAnd(_) => crate::cost::bit_ops(t, V)[0],
+        L::VecOr(_) => crate::cost::bit_ops(t, V)[1],
+        L::VecXor(_) => crate::cost::bit_ops(t, V)[2],
+        L::VecShlS(_) => crate::cost::bit_ops(t, V)[3],
+        L::VecAShrS(_) => crate::cost::bit_ops(t, V)[4],
+        L::VecLShrS(_) => crate::cost::bit_ops(t, V)[5],
         L::Num(_) | L::Symbol(_) | L::Arg(_) | L::List(_) => None,
     }
 }

@@ -488,17 +488,31 @@ impl Lifter {
                 };
                 match affine {
                     Some(a) => Sym::Aff(a),
-                    None if op == O::LLVMShl => return Err("a shift of data".into()),
                     None => {
                         self.set_elem(t)?;
                         let (x, y) = (self.data(env, operand(0))?, self.data(env, operand(1))?);
                         Sym::Data(self.e.add(match op {
                             O::LLVMAdd => VecLang::Add([x, y]),
                             O::LLVMSub => VecLang::Sub([x, y]),
+                            O::LLVMShl => VecLang::Shl([x, y]),
                             _ => VecLang::Mul([x, y]),
                         }))
                     }
                 }
+            }
+            O::LLVMAnd | O::LLVMOr | O::LLVMXor | O::LLVMLShr | O::LLVMAShr => {
+                self.set_elem(t)?;
+                if self.elem != Some(Elem::I32) {
+                    return Err("a bit operation on other than 32-bit integers".into());
+                }
+                let (x, y) = (self.data(env, operand(0))?, self.data(env, operand(1))?);
+                Sym::Data(self.e.add(match op {
+                    O::LLVMAnd => VecLang::And([x, y]),
+                    O::LLVMOr => VecLang::Or([x, y]),
+                    O::LLVMXor => VecLang::Xor([x, y]),
+                    O::LLVMLShr => VecLang::LShr([x, y]),
+                    _ => VecLang::AShr([x, y]),
+                }))
             }
             O::LLVMSExt | O::LLVMZExt | O::LLVMTrunc => match self.sym(env, operand(0))? {
                 Sym::Aff(a) => Sym::Aff(a),

@@ -59,14 +59,28 @@ pub(crate) fn check(sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted) -> R<(
 /// Whether the iterations left after the vector loop (fewer than `lanes`)
 /// can run as one masked step of the same program: one vector per step,
 /// every access a vector load or store (inactive lanes then touch no
-/// memory) and no lane read back as a scalar except through a sum (whose
-/// inactive lanes are the identity), so that nothing inactive lanes compute
-/// reaches memory or a result.
+/// memory), no lane read back as a scalar except through a sum (whose
+/// inactive lanes are the identity), and every carried value its start
+/// plus such sums, so that nothing inactive lanes compute reaches memory
+/// or a result.
 pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
+    // A carried value may only be its start plus sums across lanes: a
+    // scalar chain through the copies (x = x * a + c, step after step)
+    // would run all `lanes` copies, not the iterations left.
+    fn sum_of_lanes(prog: &RecExpr<VecLang>, id: Id) -> bool {
+        match &prog[id] {
+            VecLang::ReduceAdd(_) | VecLang::Arg(_) | VecLang::Num(_) => true,
+            VecLang::Add([a, b]) => sum_of_lanes(prog, *a) && sum_of_lanes(prog, *b),
+            _ => false,
+        }
+    }
+    let Some(VecLang::List(outs)) = prog.as_ref().last() else { return false };
+    let carried_ok = lifted.outputs.iter().zip(outs.iter()).all(|(o, &id)| !matches!(o, Output::Carried(_)) || sum_of_lanes(prog, id));
     // (Without runtime overlap checks: when one fails, the vector loop does
     // not run and more than a step is left.)
     lifted.copies == lifted.lanes
         && lifted.disjoint.is_empty()
+        && carried_ok
         && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_) | VecLang::VecLoadS(_)))
         && lifted.outputs.iter().all(|o| !matches!(o, Output::Store { vector: false, .. }))
 }
@@ -427,6 +441,9 @@ impl Emitter<'_> {
             _ => Err("internal: a name expected".to_string()),
         };
         let fma = |t: LLVMTypeRef, a: LLVMValueRef, x: LLVMValueRef, y: LLVMValueRef| self.intrinsic("llvm.fma", &[t], &[a, x, y]);
+        // A shift amount: as lifted (an amount of 32 or more was poison in
+        // the source already; the DSL's modulo-32 reading is the machine's).
+        let amount = |x: LLVMValueRef| x;
         // Inactive lanes summed as the identity.
         let active = |x: LLVMValueRef| match mask {
             Some(mk) => unsafe { LLVMBuildSelect(b, mk, x, self.zero(), nm()) },
@@ -539,7 +556,16 @@ impl Emitter<'_> {
                             l
                         }
                     },
-                    VecLang::Add([x, y]) | VecLang::VecAdd([x, y]) => bin(0, v(*x), v(*y)),
+                    VecLang::And([x, y]) | VecLang::VecAnd([x, y]) => LLVMBuildAnd(b, v(*x), v(*y), nm()),
+                VecLang::Or([x, y]) | VecLang::VecOr([x, y]) => LLVMBuildOr(b, v(*x), v(*y), nm()),
+                VecLang::Xor([x, y]) | VecLang::VecXor([x, y]) => LLVMBuildXor(b, v(*x), v(*y), nm()),
+                VecLang::Shl([x, y]) => LLVMBuildShl(b, v(*x), amount(v(*y)), nm()),
+                VecLang::AShr([x, y]) => LLVMBuildAShr(b, v(*x), amount(v(*y)), nm()),
+                VecLang::LShr([x, y]) => LLVMBuildLShr(b, v(*x), amount(v(*y)), nm()),
+                VecLang::VecShlS([x, s]) => LLVMBuildShl(b, v(*x), self.splat(amount(v(*s))), nm()),
+                VecLang::VecAShrS([x, s]) => LLVMBuildAShr(b, v(*x), self.splat(amount(v(*s))), nm()),
+                VecLang::VecLShrS([x, s]) => LLVMBuildLShr(b, v(*x), self.splat(amount(v(*s))), nm()),
+                VecLang::Add([x, y]) | VecLang::VecAdd([x, y]) => bin(0, v(*x), v(*y)),
                     VecLang::Sub([x, y]) | VecLang::VecSub([x, y]) => bin(1, v(*x), v(*y)),
                     VecLang::Mul([x, y]) | VecLang::VecMul([x, y]) => bin(2, v(*x), v(*y)),
                     VecLang::Neg(x) | VecLang::VecNeg(x) => {

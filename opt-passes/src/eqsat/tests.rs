@@ -166,6 +166,49 @@ exit:
 }
 "#;
 
+/// `x = x * 5 + 1; y[i] = z[i] * z[i] + z[i] * 3 + x`: a carried scalar
+/// chain through the copies, beside vector work.
+const RECURRENCE: &str = r#"
+target datalayout = "e-p:32:32-i64:64-n32"
+define i32 @lcg(ptr noalias %y, ptr noalias %z, i32 %seed, i32 %n) {
+entry:
+  %c0 = icmp sgt i32 %n, 0
+  br i1 %c0, label %pre, label %exit
+pre:
+  br label %l
+l:
+  %i = phi i32 [ 0, %pre ], [ %i1, %l ]
+  %x = phi i32 [ %seed, %pre ], [ %x1, %l ]
+  %m = mul i32 %x, 5
+  %x1 = add i32 %m, 1
+  %pz = getelementptr i32, ptr %z, i32 %i
+  %zv = load i32, ptr %pz
+  %z2 = mul i32 %zv, %zv
+  %z3 = mul i32 %zv, 3
+  %zs = add i32 %z2, %z3
+  %o = add i32 %zs, %x1
+  %py = getelementptr i32, ptr %y, i32 %i
+  store i32 %o, ptr %py
+  %i1 = add i32 %i, 1
+  %d = icmp slt i32 %i1, %n
+  br i1 %d, label %l, label %done
+done:
+  %r = phi i32 [ %x1, %l ]
+  ret i32 %r
+exit:
+  ret i32 %seed
+}
+"#;
+
+#[test]
+fn a_carried_chain_through_the_copies_gets_no_masked_tail() {
+    // A masked step would run all 16 copies of the chain: the original loop
+    // runs the iterations left instead.
+    let (_, remarks, text) = run_on(RECURRENCE);
+    assert!(text.contains("egg.vloop"), "{remarks:?}");
+    assert!(!text.contains("egg.tail:") && !remarks.iter().any(|r| r.msg.contains("masked step")), "{text}");
+}
+
 #[test]
 fn loads_at_a_run_time_stride_become_strided_loads() {
     // y[i] = x[i * s]: one strided class, elements 0, s, 2s, ...: ftm's
