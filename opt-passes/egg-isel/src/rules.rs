@@ -111,7 +111,9 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
     let mut out = Vec::new();
     let vv = |op: SemOp| t.find(op, Some(V), &[V, V]);
     // Lane-wise lifting of the binary and unary scalar operations.
-    for (sym, vop, sem) in [("+", "VecAdd", SemOp::Add), ("-", "VecSub", SemOp::Sub), ("*", "VecMul", SemOp::Mul)] {
+    // (The bit operations exist for integers only: a float machine has none.)
+    let lanewise = [("+", "VecAdd", SemOp::Add), ("-", "VecSub", SemOp::Sub), ("*", "VecMul", SemOp::Mul), ("&", "VecAnd", SemOp::And), ("|", "VecOr", SemOp::Or), ("^", "VecXor", SemOp::Xor)];
+    for (sym, vop, sem) in lanewise.into_iter().filter(|&(s, _, _)| !float || matches!(s, "+" | "-" | "*")) {
         let Some(ins) = vv(sem) else { continue };
         let (a, b) = (lanes_of("a", n), lanes_of("b", n));
         let lhs = format!("(Vec {})", a.iter().zip(&b).map(|(x, y)| format!("({sym} {x} {y})")).collect::<Vec<_>>().join(" "));
@@ -120,19 +122,10 @@ pub fn rules(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
         vars.extend(kinds(&b, Kind::Scalar));
         out.push(rule(&format!("lift-{vop}"), &lhs, &rhs, Some(&ins.mnemonic), vars, true));
     }
-    // Bit operations (integers): lane-wise on two vectors, and shifts by
-    // the same amount in every lane as the vector shift by a scalar.
+    // Shifts (integers) by the same amount in every lane: the vector shift
+    // by a scalar.
     if !float {
         let ops = crate::cost::bit_ops(t, V);
-        for (k, (sym, vop)) in [("&", "VecAnd"), ("|", "VecOr"), ("^", "VecXor")].into_iter().enumerate() {
-            let Some(ins) = ops[k] else { continue };
-            let (a, b) = (lanes_of("a", n), lanes_of("b", n));
-            let lhs = format!("(Vec {})", a.iter().zip(&b).map(|(x, y)| format!("({sym} {x} {y})")).collect::<Vec<_>>().join(" "));
-            let rhs = format!("({vop} (Vec {}) (Vec {}))", a.join(" "), b.join(" "));
-            let mut vars = kinds(&a, Kind::Scalar);
-            vars.extend(kinds(&b, Kind::Scalar));
-            out.push(rule(&format!("lift-{vop}"), &lhs, &rhs, Some(&ins.mnemonic), vars, true));
-        }
         for (k, (sym, vop)) in [("<<", "VecShlS"), (">>", "VecAShrS"), (">>>", "VecLShrS")].into_iter().enumerate() {
             let Some(ins) = ops[3 + k] else { continue };
             let a = lanes_of("a", n);
