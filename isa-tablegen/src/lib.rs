@@ -10,6 +10,7 @@ pub mod dispatch;
 pub mod doc;
 pub mod encoding;
 pub mod lexer;
+pub mod memsys;
 pub mod model;
 pub mod parse;
 pub mod query;
