@@ -8,11 +8,13 @@
 
 pub mod alu;
 pub mod build;
+pub mod cache;
 pub mod confine;
 pub mod errno;
 pub mod decode;
 pub mod exec;
 pub mod host;
+pub mod memsys;
 pub mod run;
 pub mod stack;
 pub mod state;
