@@ -34,6 +34,8 @@ mod sim_tests;
 #[cfg(test)]
 mod timing_tests;
 #[cfg(test)]
+mod memsys_tests;
+#[cfg(test)]
 mod fault_tests;
 #[cfg(test)]
 mod stack_tests;
