@@ -5,7 +5,9 @@
 //! its own alignment. `.bss` starts and ends at a multiple of 64 and of the
 //! machine's widest vector register ([`bss_align`]), so start-up code may
 //! clear it with full-width aligned vector stores. Also defines the linker symbols (`__bss_start`, …,
-//! `__stack_top`).
+//! `__stack_top`). Everything lies in the external memory (`memory` of the
+//! `.isa`, behind the data caches); [`check_memory_map`] checks the layout
+//! against the description's memories, on-chip ones included.
 
 use dsp_obj::{SectionKind, Segment, SegmentFlags};
 use isa_tablegen::{Machine, Op};
@@ -169,6 +171,36 @@ fn pad(out: &mut Vec<u8>, to: usize, fill: Option<(u64, usize)>) {
     out.resize(to, 0);
 }
 
+/// Checks that the output sections and the heap-and-stack range lie in the
+/// external memory, clear of the null guard and of every on-chip memory
+/// (which the program reaches by address, never by placement).
+pub fn check_memory_map(machine: &Machine, outputs: &[OutputSection], heap_stack: (u64, u64)) -> Result<(), LinkError> {
+    let mem = &machine.memory;
+    let (lo, hi) = (mem.base as u64 + mem.null_guard as u64, mem.end());
+    let ranges = outputs
+        .iter()
+        .filter(|o| o.size > 0)
+        .map(|o| (o.name, o.addr as u64, o.addr as u64 + o.size as u64))
+        .chain(std::iter::once(("the heap and the stack", heap_stack.0, heap_stack.1)));
+    for (name, start, end) in ranges {
+        if start < lo || end > hi {
+            return Err(LinkError::new(format!(
+                "{name} [{start:#x}, {end:#x}) lies outside the external memory [{lo:#x}, {hi:#x}) of machine '{}'",
+                machine.name
+            )));
+        }
+        if let Some(o) = mem.onchip.iter().find(|o| start < o.end() && end > o.base as u64) {
+            return Err(LinkError::new(format!(
+                "{name} [{start:#x}, {end:#x}) overlaps on-chip memory '{}' [{:#x}, {:#x})",
+                o.name,
+                o.base,
+                o.end()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Lays out the selected objects for the machine.
 pub fn layout(
     sel: &Selection<'_>,
@@ -281,6 +313,7 @@ pub fn layout(
             stack_top as i64 - stack_size as i64
         ))
     })?;
+    check_memory_map(machine, &outputs, (heap_start, stack_top))?;
     let linker_symbols = vec![
         ("__bss_start", bss_start as u32),
         ("__bss_end", bss_end as u32),

@@ -140,6 +140,39 @@ fn cross_references_every_reloc_type() {
 }
 
 #[test]
+fn the_layout_lies_in_the_external_memory_clear_of_the_onchip_memories() {
+    for m in machines() {
+        let (a, b) = two_objects(&m);
+        let exe = link(&[Input::object("a.o", a), Input::object("b.o", b)], &opts(&m)).unwrap();
+        for s in &exe.segments {
+            let last = s.addr as u64 + s.mem_size.max(1) as u64 - 1;
+            for addr in [s.addr as u64, last] {
+                assert_eq!(m.memory.region(addr), Some(isa_tablegen::Region::External), "{}: {}", m.name, s.name);
+            }
+        }
+        let top = addr_of(&exe, "__stack_top") as u64;
+        assert_eq!(m.memory.region(top - 1), Some(isa_tablegen::Region::External));
+    }
+    // A layout reaching into an on-chip memory is refused (a description
+    // cannot declare one inside the external memory, so the check is tried
+    // on a layout built by hand).
+    let m = machines().into_iter().find(|m| !m.memory.onchip.is_empty()).expect("a machine with on-chip memories");
+    let sm = &m.memory.onchip[0];
+    let out = crate::layout::OutputSection {
+        name: ".data",
+        kind: dsp_obj::SectionKind::Data,
+        flags: crate::layout::OUTPUTS[2].2,
+        addr: sm.base,
+        size: 16,
+        align: 64,
+        data: vec![0; 16],
+        inputs: Vec::new(),
+    };
+    let e = crate::layout::check_memory_map(&m, &[out], (0x2000, 0x3000)).unwrap_err().to_string();
+    assert!(e.contains(&format!(".data [{:#x}, {:#x}) lies outside the external memory", sm.base, sm.base + 16)), "{e}");
+}
+
+#[test]
 fn memory_map_symbols() {
     for m in machines() {
         let (a, b) = two_objects(&m);
