@@ -20,6 +20,7 @@ pub mod text;
 
 pub use dispatch::{BundleError, PlaceFail, PlaceScratch, Placement};
 pub use encoding::{DecodeError, EncodeError, Guard, Op, PatchError};
+pub use memsys::Region;
 pub use model::*;
 pub use parse::Diagnostic;
 pub use query::{ArgPat, Want};

@@ -395,7 +395,7 @@ mod tests {
             outcome: Ok(0),
             total_cycles: cycles * 2,
             total_bundles: cycles,
-            kernel: KernelStats { cycles, bundles: cycles, ops: cycles, vector_ops: 0, code_bundles: 40 },
+            kernel: KernelStats { cycles, bundles: cycles, ops: cycles, vector_ops: 0, code_bundles: 40, memory_stall_cycles: 0 },
         };
         let run = Ok(run);
         Row {

@@ -276,6 +276,7 @@ impl<'m> Sim<'m> {
                                 .map(|i| self.free_at[self.unit_first[u] + i])
                                 .min()
                                 .unwrap_or(cycle);
+                            let until = until + self.core.memsys.stall_total;
                             let msg = format!("resource conflict: unit {name} is still busy (until cycle {until})");
                             let pc = self.prog.bundles[cur as usize].pc;
                             return Outcome::Fault(self.fault(msg, pc, cycle));
@@ -467,6 +468,10 @@ impl<'m> Sim<'m> {
         };
         let st = &self.core.strict;
         let kind = |store: bool| if store { "store" } else { "load" };
+        // Cycles as reported: issue cycles plus the memory stalls so far
+        // (a stall freezes results in flight too, so they land as late).
+        let stall = self.core.memsys.stall_total;
+        let cycle = cycle + stall;
         match trap {
             Trap::DivideByZero => "integer divide by zero".into(),
             Trap::OutOfRange { addr, len, store } => format!(
@@ -486,24 +491,29 @@ impl<'m> Sim<'m> {
                 "read of {} before its pending write lands (written by the operation at pc {:#x}, lands at cycle {}; now {cycle})",
                 reg_name(*id),
                 st.writer[*id as usize],
-                st.ready[*id as usize]
+                st.ready[*id as usize] + stall
             ),
             Trap::WritePorts { file, at } => {
                 let f = &m.regfiles[*file as usize];
                 format!(
-                    "more than {} results land in register file '{}' in cycle {at} (write ports exceeded)",
-                    f.write_ports, f.name
+                    "more than {} results land in register file '{}' in cycle {} (write ports exceeded)",
+                    f.write_ports,
+                    f.name,
+                    at + stall
                 )
             }
             Trap::SameCycle { id, at } => format!(
-                "two results land in {} in cycle {at} (the other from the operation at pc {:#x})",
+                "two results land in {} in cycle {} (the other from the operation at pc {:#x})",
                 reg_name(*id),
+                at + stall,
                 st.writer[*id as usize]
             ),
             Trap::OutOfOrder { id, at, pending } => format!(
-                "result for {} would land in cycle {at}, before the pending write from the operation at pc {:#x} (lands at cycle {pending})",
+                "result for {} would land in cycle {}, before the pending write from the operation at pc {:#x} (lands at cycle {})",
                 reg_name(*id),
-                st.writer[*id as usize]
+                at + stall,
+                st.writer[*id as usize],
+                pending + stall
             ),
             Trap::BadOp(i) => self.prog.messages[*i as usize].clone(),
             Trap::Message(s) => s.clone(),

@@ -250,6 +250,14 @@ pub fn json_str(s: &str) -> String {
 }
 
 impl Sim<'_> {
+    /// Memory stall cycles caused by the accesses of bundle `i` (0 with an
+    /// ideal memory).
+    pub fn memory_stalls_of(&self, i: usize) -> u64 {
+        let ms = &self.core.memsys;
+        let nl = ms.counts.len();
+        (0..nl).map(|k| ms.per_bundle.get((i * nl + k) * crate::memsys::PER_LEVEL + 2).copied().unwrap_or(0)).sum()
+    }
+
     /// Statistics of the run so far.
     pub fn stats(&self) -> Stats {
         let m = self.machine;
