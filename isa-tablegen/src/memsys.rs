@@ -10,6 +10,10 @@ type R<T> = Result<T, Diagnostic>;
 
 /// Largest number of cache levels.
 pub const MAX_LEVELS: u32 = 4;
+/// Largest cache (the simulator keeps a tag per line).
+pub const MAX_CACHE_BYTES: i64 = 1 << 24;
+/// Largest on-chip memory (the simulator allocates it).
+pub const MAX_ONCHIP_BYTES: i64 = 1 << 28;
 
 /// Where an address lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +105,7 @@ fn cache(d: &CacheDecl, decl_loc: &Loc) -> R<Cache> {
     let (ways, wloc) = ways.ok_or_else(|| missing("ways"))?;
     let ways = bounded(ways, 1, 64, &wloc, "cache ways")?;
     let (size, sloc) = size.ok_or_else(|| missing("size"))?;
-    let size = bounded(size, 1, 1 << 30, &sloc, "cache size")?;
+    let size = bounded(size, 1, MAX_CACHE_BYTES, &sloc, "cache size")?;
     let per_set = line * ways;
     if size % per_set != 0 || !(size / per_set).is_power_of_two() {
         return Err(size_loc.error(format!(
@@ -175,7 +179,7 @@ pub fn resolve(
         let (b, bloc) = d.base.clone().ok_or_else(|| missing("base"))?;
         let (s, sloc) = d.size.clone().ok_or_else(|| missing("size"))?;
         let b = bounded(b, 0, u32::MAX as i64, &bloc, "on-chip memory base")?;
-        let s = bounded(s, 1, (1i64 << 32) - b as i64, &sloc, "on-chip memory size")?;
+        let s = bounded(s, 1, MAX_ONCHIP_BYTES.min((1i64 << 32) - b as i64), &sloc, "on-chip memory size")?;
         if d.units.is_empty() {
             return Err(missing("units"));
         }
