@@ -26,10 +26,7 @@ pub enum Region {
 
 /// The unit names of a list, resolved.
 fn units(names: &[Name], unit_of: &dyn Fn(&str) -> Option<UnitId>) -> R<Vec<UnitId>> {
-    names
-        .iter()
-        .map(|n| unit_of(&n.text).ok_or_else(|| n.loc.error(format!("unknown unit '{}'", n.text))))
-        .collect()
+    names.iter().map(|n| unit_of(&n.text).ok_or_else(|| n.loc.error(format!("unknown unit '{}'", n.text)))).collect()
 }
 
 fn number(v: &PropValue, key: &Name) -> R<(i64, Loc)> {
@@ -48,7 +45,8 @@ fn bounded(v: i64, lo: i64, hi: i64, loc: &Loc, what: &str) -> R<u32> {
 
 /// One `cache` declaration, checked on its own.
 fn cache(d: &CacheDecl, decl_loc: &Loc) -> R<Cache> {
-    let (mut level, mut size, mut line, mut ways, mut hit, mut miss, mut policy) = (None, None, None, None, None, None, None);
+    let (mut level, mut size, mut line, mut ways, mut hit, mut miss, mut policy) =
+        (None, None, None, None, None, None, None);
     let mut size_loc = decl_loc.clone();
     let mut line_loc = decl_loc.clone();
     for (key, value) in &d.props {

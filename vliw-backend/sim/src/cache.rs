@@ -54,9 +54,7 @@ impl CacheLevel {
     /// number of a dirty line it evicted.
     pub fn fill(&mut self, line: u32) -> (usize, Option<u32>) {
         let s = self.set_of(line);
-        let victim = (s..s + self.ways)
-            .min_by_key(|&i| if self.tags[i] == 0 { 0 } else { self.used[i] })
-            .unwrap_or(s);
+        let victim = (s..s + self.ways).min_by_key(|&i| if self.tags[i] == 0 { 0 } else { self.used[i] }).unwrap_or(s);
         let evicted = (self.tags[victim] != 0 && self.dirty[victim]).then(|| self.tags[victim] - 1);
         self.clock += 1;
         self.tags[victim] = line.wrapping_add(1);

@@ -320,7 +320,11 @@ mod tests {
         s.access(0x000, 4, false, 1).unwrap();
         assert_eq!(s.take_bundle_stall(), 7, "L1 did not allocate; L2 holds the line");
         s.access(0x000, 4, true, 1).unwrap();
-        assert_eq!((s.counts[0].write_hits, s.counts[1].write_hits), (1, 1), "L2 missed the first store, then held the line");
+        assert_eq!(
+            (s.counts[0].write_hits, s.counts[1].write_hits),
+            (1, 1),
+            "L2 missed the first store, then held the line"
+        );
         assert_eq!(s.counts[0].writebacks, 0);
     }
 
@@ -338,6 +342,9 @@ mod tests {
         s.access(0x10000, 4, false, 0b11).unwrap();
         assert_eq!((s.stall_total, s.onchip_accesses[0]), (0, 1), "on-chip: no cache, no stall");
         let e = s.access(0x10004, 4, true, 0b01).unwrap_err();
-        assert_eq!(e, Trap::Message("store at 0x10004: on-chip memory 'sm' is not reached by the unit of this operation".into()));
+        assert_eq!(
+            e,
+            Trap::Message("store at 0x10004: on-chip memory 'sm' is not reached by the unit of this operation".into())
+        );
     }
 }

@@ -75,7 +75,14 @@ fn a_sequential_scan_misses_once_per_line_in_its_function() {
         assert!(text.contains(&format!("memory stalls     {stall} (")), "{text}");
         let json = s.to_json();
         assert!(json.contains(&format!("\"memory_stall_cycles\": {stall},")), "{json}");
-        assert!(json.contains(&format!("\"name\": \"{}\", \"level\": 1, \"hits\": {}, \"misses\": {m1},", l1.name, bytes / 4 - m1)), "{json}");
+        assert!(
+            json.contains(&format!(
+                "\"name\": \"{}\", \"level\": 1, \"hits\": {}, \"misses\": {m1},",
+                l1.name,
+                bytes / 4 - m1
+            )),
+            "{json}"
+        );
         // --strict runs the same program the same way.
         let (cs, out) = run_cfg(&m, &prog, &[("buf", &data)], Config { strict: true, ..cached() });
         assert_eq!((out, cs.cycle), (Outcome::Exit(0), c.cycle));
@@ -179,7 +186,10 @@ fn onchip_memories_never_stall_and_refuse_units_that_do_not_reach_them() {
             let (_, out) = run_cfg(&m, &prog, &[], config);
             let msg = fault(&out);
             assert!(
-                msg.starts_with(&format!("load at {:#x}: on-chip memory 'sm' is not reached by the unit of this operation", sm.base)),
+                msg.starts_with(&format!(
+                    "load at {:#x}: on-chip memory 'sm' is not reached by the unit of this operation",
+                    sm.base
+                )),
                 "{}: {msg}",
                 m.name
             );
