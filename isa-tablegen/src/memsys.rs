@@ -12,6 +12,9 @@ type R<T> = Result<T, Diagnostic>;
 pub const MAX_LEVELS: u32 = 4;
 /// Largest cache (the simulator keeps a tag per line).
 pub const MAX_CACHE_BYTES: i64 = 1 << 24;
+/// Most on-chip memories (the simulator keeps a bit per memory an
+/// instruction reaches, the external memory included, in 32 bits).
+pub const MAX_ONCHIP: usize = 31;
 /// Largest on-chip memory (the simulator allocates it).
 pub const MAX_ONCHIP_BYTES: i64 = 1 << 28;
 
@@ -205,6 +208,9 @@ pub fn resolve(
                 p.decl_line
             )));
         }
+        if onchip.len() >= MAX_ONCHIP {
+            return Err(loc.error(format!("more than {MAX_ONCHIP} on-chip memories")));
+        }
         onchip.push(o);
     }
     Ok(Memory {
@@ -296,6 +302,14 @@ mod tests {
     }
 
     #[test]
+    fn at_most_31_onchip_memories() {
+        let decl = |i: u32| format!("onchip m{i} base {:#x} size 16 units mem\n", 0x10000 + 16 * i);
+        with(&(0..31).map(decl).collect::<String>()).unwrap();
+        let e = with(&(0..32).map(decl).collect::<String>()).unwrap_err();
+        assert_eq!(e, "t.isa:59:1: error: more than 31 on-chip memories");
+    }
+
+    #[test]
     fn bad_memory_systems_are_located_errors() {
         let cases = [
             ("cache l1d level 1 size 4K line 48 ways 2 hit 1 miss 8 policy writeback", "28:32: error: cache line size must be a power of two, got 48"),
@@ -307,6 +321,7 @@ mod tests {
             ("onchip sm base 0xff00 size 4K units mem", "28:16: error: on-chip memory 'sm' [0xff00, 0x10f00) overlaps the external memory [0x0, 0x10000)"),
             ("onchip sm base 0x10000 size 4K units mem\nonchip am base 0x10800 size 4K units mem", "29:16: error: on-chip memory 'am' [0x10800, 0x11800) overlaps on-chip memory 'sm' [0x10000, 0x11000) (line 28)"),
             ("onchip sm base 0x10000 size 4K units vls", "28:38: error: unknown unit 'vls'"),
+            ("onchip sm base 0x10000 size 512M units mem", "28:29: error: on-chip memory size must be between 1 and 268435456, got 536870912"),
             ("cache l1d level 1 size 4K line 64 ways 2 hit 1 miss 4 policy writeback\ncache l2 level 2 size 64K line 64 ways 4 hit 8 miss 60 policy writeback", "28:1: error: cache 'l1d' has a miss penalty of 4 cycles, less than the hit latency 8 of the next level 'l2' (a miss waits for the next level)"),
             ("cache l1d level 1 size 4K line 64 ways 2 hit 1 miss 8 policy writeback\ncache l2 level 2 size 64K line 32 ways 4 hit 8 miss 60 policy writeback", "29:1: error: cache 'l2' has 32-byte lines, smaller than the 64-byte lines of level 1 'l1d' above it"),
         ];
