@@ -3,7 +3,7 @@
 //! resolved and checked with located errors; and the typed queries the
 //! simulator, the linker and the compiler's locality passes ask of it.
 
-use crate::model::{Cache, Machine, Memory, OnChip, UnitId, WritePolicy};
+use crate::model::{Cache, Instr, Machine, Memory, OnChip, UnitId, WritePolicy};
 use crate::parse::{CacheDecl, Diagnostic, Loc, Name, OnChipDecl, PropValue};
 
 type R<T> = Result<T, Diagnostic>;
@@ -223,6 +223,26 @@ pub fn resolve(
     })
 }
 
+/// An L1D hit costs nothing beyond the load instructions' `lat`, so the
+/// L1D's hit latency must fit in every load's latency.
+pub fn check_l1_hit(memory: &Memory, instrs: &[Instr], caches: &[(CacheDecl, Loc)]) -> R<()> {
+    let Some(l1) = memory.caches.first() else { return Ok(()) };
+    let loads = instrs.iter().filter(|i| i.sem.reads_memory());
+    if let Some(i) = loads.filter(|i| i.latency < l1.hit).min_by_key(|i| i.latency) {
+        let loc = caches.iter().find(|(d, _)| d.name.text == l1.name).map(|(_, l)| l.clone());
+        let msg = format!(
+            "cache '{}' has a hit latency of {} cycles, more than the {}-cycle latency of load instruction '{}' \
+             (an L1 hit is part of a load's 'lat')",
+            l1.name, l1.hit, i.latency, i.mnemonic
+        );
+        return Err(match loc {
+            Some(l) => l.error(msg),
+            None => Diagnostic { file: String::new(), line: 0, col: 0, message: msg },
+        });
+    }
+    Ok(())
+}
+
 impl Memory {
     /// One past the last address of the external memory.
     pub fn end(&self) -> u64 {
@@ -321,6 +341,7 @@ mod tests {
             ("onchip sm base 0xff00 size 4K units mem", "28:16: error: on-chip memory 'sm' [0xff00, 0x10f00) overlaps the external memory [0x0, 0x10000)"),
             ("onchip sm base 0x10000 size 4K units mem\nonchip am base 0x10800 size 4K units mem", "29:16: error: on-chip memory 'am' [0x10800, 0x11800) overlaps on-chip memory 'sm' [0x10000, 0x11000) (line 28)"),
             ("onchip sm base 0x10000 size 4K units vls", "28:38: error: unknown unit 'vls'"),
+            ("cache l1d level 1 size 4K line 64 ways 2 hit 3 miss 8 policy writeback", "28:1: error: cache 'l1d' has a hit latency of 3 cycles, more than the 2-cycle latency of load instruction 'ld' (an L1 hit is part of a load's 'lat')"),
             ("onchip sm base 0x10000 size 512M units mem", "28:29: error: on-chip memory size must be between 1 and 268435456, got 536870912"),
             ("cache l1d level 1 size 4K line 64 ways 2 hit 1 miss 4 policy writeback\ncache l2 level 2 size 64K line 64 ways 4 hit 8 miss 60 policy writeback", "28:1: error: cache 'l1d' has a miss penalty of 4 cycles, less than the hit latency 8 of the next level 'l2' (a miss waits for the next level)"),
             ("cache l1d level 1 size 4K line 64 ways 2 hit 1 miss 8 policy writeback\ncache l2 level 2 size 64K line 32 ways 4 hit 8 miss 60 policy writeback", "29:1: error: cache 'l2' has 32-byte lines, smaller than the 64-byte lines of level 1 'l1d' above it"),

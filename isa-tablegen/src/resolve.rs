@@ -640,6 +640,8 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
         used_bits.push(used);
     }
 
+    crate::memsys::check_l1_hit(&memory, &instrs, &cache_decls)?;
+
     // Control and ABI.
     let link = match &link_decl {
         Some(r) => Some(ctx.reg(r)?),
