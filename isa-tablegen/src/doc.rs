@@ -35,6 +35,57 @@ fn kind_name(k: UnitKind) -> &'static str {
     }
 }
 
+fn unit_names(m: &Machine, units: &[UnitId]) -> String {
+    if units.is_empty() {
+        return "every unit".into();
+    }
+    units.iter().map(|&u| format!("`{}`", m.unit(u).name)).collect::<Vec<_>>().join(" ")
+}
+
+/// The caches and on-chip memories, if the machine declares any.
+fn memory_system(w: &mut String, m: &Machine) {
+    let mem = &m.memory;
+    if mem.caches.is_empty() && mem.onchip.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "## Memory system
+");
+    let _ = writeln!(w, "External memory reached by {}.", unit_names(m, &mem.units));
+    if !mem.caches.is_empty() {
+        let _ = writeln!(w, "A miss stalls the whole machine for the level's miss penalty; a hit costs the instruction's latency.
+");
+        let _ = writeln!(w, "| cache | level | size | line | ways | sets | hit | miss penalty | write policy |");
+        let _ = writeln!(w, "|---|---|---|---|---|---|---|---|---|");
+        for c in &mem.caches {
+            let policy = match c.policy {
+                WritePolicy::WriteBack => "write-back, write-allocate",
+                WritePolicy::WriteThrough => "write-through, no write-allocate",
+            };
+            let _ = writeln!(
+                w,
+                "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+                c.name,
+                c.level,
+                c.size,
+                c.line,
+                c.ways,
+                c.sets(),
+                c.hit,
+                c.miss,
+                policy
+            );
+        }
+    }
+    if !mem.onchip.is_empty() {
+        let _ = writeln!(w, "\n| on-chip memory | addresses | size | reached by |");
+        let _ = writeln!(w, "|---|---|---|---|");
+        for o in &mem.onchip {
+            let _ = writeln!(w, "| `{}` | {:#010x}…{:#010x} | {} | {} |", o.name, o.base, o.end() - 1, o.size, unit_names(m, &o.units));
+        }
+    }
+    let _ = writeln!(w);
+}
+
 /// The whole manual.
 pub fn manual(m: &Machine) -> String {
     let mut s = String::new();
@@ -85,6 +136,7 @@ pub fn manual(m: &Machine) -> String {
         m.memory.base,
         m.memory.base as u64 + m.memory.null_guard as u64
     );
+    memory_system(w, m);
 
     let _ = writeln!(w, "## Register files\n");
     let _ = writeln!(w, "| file | registers | width | layout | read ports | write ports | fixed registers |");

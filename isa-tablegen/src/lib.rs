@@ -10,6 +10,7 @@ pub mod dispatch;
 pub mod doc;
 pub mod encoding;
 pub mod lexer;
+pub mod memsys;
 pub mod model;
 pub mod parse;
 pub mod query;
@@ -19,6 +20,7 @@ pub mod text;
 
 pub use dispatch::{BundleError, PlaceFail, PlaceScratch, Placement};
 pub use encoding::{DecodeError, EncodeError, Guard, Op, PatchError};
+pub use memsys::Region;
 pub use model::*;
 pub use parse::Diagnostic;
 pub use query::{ArgPat, Want};

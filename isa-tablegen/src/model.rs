@@ -289,13 +289,91 @@ pub struct Abi {
     pub stack_align: u32,
 }
 
-/// The memory the simulator provides and the linker lays out into.
+/// The memory the simulator provides and the linker lays out into: the
+/// external memory (behind the data caches, if any), plus on-chip memories.
 #[derive(Clone, Debug)]
 pub struct Memory {
     pub base: u32,
     pub size: u32,
     /// Accesses below `base + null_guard` fault (catches null pointers).
     pub null_guard: u32,
+    /// The units whose accesses reach the external memory (empty: every unit).
+    pub units: Vec<UnitId>,
+    /// The data-cache hierarchy in front of the external memory, L1D first
+    /// (empty: every access costs its instruction's latency, as on-chip).
+    pub caches: Vec<Cache>,
+    /// On-chip memories: address ranges outside the external memory, never
+    /// cached, at the instruction's latency.
+    pub onchip: Vec<OnChip>,
+}
+
+/// What a store does to a cache level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WritePolicy {
+    /// Write-back with write-allocate: a store miss fetches the line (a
+    /// stall, as a load miss), stores mark the line dirty, a dirty line is
+    /// written to the next level when evicted.
+    WriteBack,
+    /// Write-through without write-allocate: a store updates the line if it
+    /// is present and always goes on to the next level (through a write
+    /// buffer: no stall); a store miss allocates nothing.
+    WriteThrough,
+}
+
+/// One level of the data-cache hierarchy: set-associative, LRU replacement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cache {
+    pub name: String,
+    /// 1 for L1D, 2 for L2, …
+    pub level: u32,
+    /// Capacity in bytes (`sets × ways × line`).
+    pub size: u32,
+    /// Line size in bytes (a power of two).
+    pub line: u32,
+    pub ways: u32,
+    /// Cycles from request to data when the line is present. At L1 these are
+    /// inside the load instructions' `lat` (a hit never stalls); below L1,
+    /// the level above's `miss` includes them.
+    pub hit: u32,
+    /// Stall cycles of a miss at this level: the whole machine waits while
+    /// the line comes from the next level (or the external memory).
+    pub miss: u32,
+    pub policy: WritePolicy,
+    /// Line of the `.isa` declaration.
+    pub decl_line: u32,
+}
+
+impl Cache {
+    /// Number of sets (a power of two).
+    pub fn sets(&self) -> u32 {
+        self.size / (self.line * self.ways)
+    }
+    /// Number of lines the level holds.
+    pub fn lines(&self) -> u32 {
+        self.size / self.line
+    }
+}
+
+/// An on-chip memory (scratchpad): an address range reached by some units,
+/// never cached, no stalls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OnChip {
+    pub name: String,
+    pub base: u32,
+    pub size: u32,
+    /// The units whose accesses reach it.
+    pub units: Vec<UnitId>,
+    pub decl_line: u32,
+}
+
+impl OnChip {
+    /// One past its last address.
+    pub fn end(&self) -> u64 {
+        self.base as u64 + self.size as u64
+    }
+    pub fn contains(&self, addr: u64) -> bool {
+        addr >= self.base as u64 && addr < self.end()
+    }
 }
 
 impl Machine {

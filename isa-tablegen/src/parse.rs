@@ -130,6 +130,30 @@ impl InstDecl {
     }
 }
 
+/// `cache NAME level N size B line B ways N hit C miss C policy P`: every
+/// property with where it was written (checked by `memsys`).
+#[derive(Clone, Debug)]
+pub struct CacheDecl {
+    pub name: Name,
+    pub props: Vec<(Name, PropValue)>,
+}
+
+/// `onchip NAME base ADDR size BYTES units U…`.
+#[derive(Clone, Debug)]
+pub struct OnChipDecl {
+    pub name: Name,
+    pub base: Option<(i64, Loc)>,
+    pub size: Option<(i64, Loc)>,
+    pub units: Vec<Name>,
+}
+
+/// The value of a `key value` property: a number or a word.
+#[derive(Clone, Debug)]
+pub enum PropValue {
+    Number(i64, Loc),
+    Word(Name),
+}
+
 #[derive(Clone, Debug)]
 pub enum AbiDecl {
     Regs(Vec<Name>),
@@ -140,7 +164,9 @@ pub enum AbiDecl {
 #[derive(Clone, Debug)]
 pub enum Decl {
     Machine { name: Name, description: String },
-    Memory { base: i64, size: i64, null_guard: i64 },
+    Memory { base: i64, size: i64, null_guard: i64, units: Vec<Name> },
+    Cache(CacheDecl),
+    OnChip(OnChipDecl),
     RegFile(RegFileDecl),
     Unit { name: Name, kind: Name, count: i64 },
     Bundle { max_ops: i64 },
@@ -159,6 +185,8 @@ impl Decl {
         match self {
             Decl::Machine { .. } => ("machine", String::new()),
             Decl::Memory { .. } => ("memory", String::new()),
+            Decl::Cache(c) => ("cache", c.name.text.clone()),
+            Decl::OnChip(o) => ("onchip", o.name.text.clone()),
             Decl::RegFile(r) => ("regfile", r.name.text.clone()),
             Decl::Unit { name, .. } => ("unit", name.text.clone()),
             Decl::Bundle { .. } => ("bundle", String::new()),
@@ -481,7 +509,42 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
             } else {
                 0
             };
-            Decl::Memory { base, size, null_guard }
+            let units = if c.is_keyword("units") {
+                c.pos += 1;
+                c.idents_until(&[], "unit name")?
+            } else {
+                Vec::new()
+            };
+            Decl::Memory { base, size, null_guard, units }
+        }
+        "cache" => {
+            let name = c.ident("cache name")?;
+            let mut props = Vec::new();
+            while !c.at_end() {
+                let key = c.ident("a cache property (level, size, line, ways, hit, miss, policy)")?;
+                let value = if key.text == "policy" {
+                    PropValue::Word(c.ident("a write policy (writeback or writethrough)")?)
+                } else {
+                    let (n, loc) = c.number_loc(&format!("a number after '{}'", key.text))?;
+                    PropValue::Number(n, loc)
+                };
+                props.push((key, value));
+            }
+            Decl::Cache(CacheDecl { name, props })
+        }
+        "onchip" => {
+            let name = c.ident("on-chip memory name")?;
+            let mut d = OnChipDecl { name, base: None, size: None, units: Vec::new() };
+            while !c.at_end() {
+                let key = c.ident("an on-chip memory property (base, size, units)")?;
+                match key.text.as_str() {
+                    "base" => d.base = Some(c.number_loc("base address")?),
+                    "size" => d.size = Some(c.number_loc("size in bytes")?),
+                    "units" => d.units = c.idents_until(&["base", "size"], "unit name")?,
+                    other => return Err(key.loc.error(format!("unknown on-chip memory property '{other}' (expected base, size, units)"))),
+                }
+            }
+            Decl::OnChip(d)
         }
         "regfile" => Decl::RegFile(parse_regfile(&mut c)?),
         "unit" => {
@@ -552,7 +615,7 @@ fn parse_statement(st: &Statement, file: &str) -> Result<Stmt, Diagnostic> {
         "inst" => Decl::Inst(Box::new(parse_inst(&mut c)?)),
         other => {
             return Err(kw.loc.error(format!(
-                "unknown statement '{other}' (expected machine, memory, regfile, unit, bundle, slot, \
+                "unknown statement '{other}' (expected machine, memory, cache, onchip, regfile, unit, bundle, slot, \
                  delay_slots, link, abi, encoding, format, inst, set, drop or base)"
             )))
         }

@@ -321,16 +321,20 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
     let mut slot_decls = Vec::new();
     let mut format_decls = Vec::new();
     let mut inst_decls = Vec::new();
+    let mut cache_decls = Vec::new();
+    let mut onchip_decls = Vec::new();
 
     for (decl, loc) in &decls.decls {
         match decl {
             Decl::Machine { name, description } => machine_name = Some((name.clone(), description.clone())),
-            Decl::Memory { base, size, null_guard } => {
+            Decl::Memory { base, size, null_guard, units } => {
                 let base = in_range(*base, 0, u32::MAX as i64, loc, "memory base")?;
                 let size = in_range(*size, 4096, (1i64 << 32) - base as i64, loc, "memory size")?;
                 let null_guard = in_range(*null_guard, 0, size as i64 / 2, loc, "null_guard")?;
-                memory = Some(Memory { base, size, null_guard });
+                memory = Some((base, size, null_guard, units.clone(), loc.clone()));
             }
+            Decl::Cache(c) => cache_decls.push((c.clone(), loc.clone())),
+            Decl::OnChip(o) => onchip_decls.push((o.clone(), loc.clone())),
             Decl::RegFile(r) => {
                 let count = in_range(r.count, 1, 256, &r.name.loc, "register count")? as u16;
                 let read = in_range(r.read, 1, 64, &r.name.loc, "read ports")?;
@@ -403,7 +407,9 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
         }
     }
     let (name, description) = machine_name.ok_or_else(|| end.error("missing 'machine NAME \"description\"' statement"))?;
-    let memory = memory.ok_or_else(|| end.error("missing 'memory base … size …' statement"))?;
+    let (mbase, msize, mguard, munits, mloc) = memory.ok_or_else(|| end.error("missing 'memory base … size …' statement"))?;
+    let unit_of = |n: &str| ctx.units.iter().position(|u| u.name == n).map(|i| UnitId(i as u16));
+    let memory = crate::memsys::resolve((mbase, msize, mguard, &munits, &mloc), &cache_decls, &onchip_decls, &unit_of)?;
     let max_ops = bundle.ok_or_else(|| end.error("missing 'bundle max_ops N' statement"))?;
     for (i, v) in mask_decls {
         let vf = ctx.file(&v)?;
@@ -633,6 +639,8 @@ pub fn resolve(decls: Declarations, fingerprint: u64, end: Loc) -> R<Machine> {
         }
         used_bits.push(used);
     }
+
+    crate::memsys::check_l1_hit(&memory, &instrs, &cache_decls)?;
 
     // Control and ABI.
     let link = match &link_decl {

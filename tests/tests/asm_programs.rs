@@ -1,7 +1,10 @@
 //! Hand-written assembly programs (tests/asm/*.s), linked with crt0 and the
 //! libprint.a archive, run on `dsp-sim` for every shipped machine. Each run's
 //! exit status, cycle count, stdout and stderr must equal its golden file
-//! `tests/asm/expected/NAME.MACHINE.MODE.txt` exactly.
+//! `tests/asm/expected/NAME.MACHINE.MODE.txt` exactly (with the machine's
+//! data caches), and run with `--ideal-memory`, its golden file
+//! `tests/asm/expected/ideal/NAME.MACHINE.MODE.txt` (the cycle counts of
+//! the simulator before it modelled caches, kept unchanged).
 //!
 //! A program's first lines may say `# modes: strict relaxed` (default: strict
 //! only); `relaxed` runs without `--strict`.
@@ -54,6 +57,10 @@ fn modes(src: &str) -> Vec<&'static str> {
 
 /// Links `obj` into an executable and runs it; returns the golden-file text.
 fn link_and_run(built: &Built, obj: &Path, exe: &Path, strict: bool) -> String {
+    link_and_run_with(built, obj, exe, strict, false)
+}
+
+fn link_and_run_with(built: &Built, obj: &Path, exe: &Path, strict: bool, ideal: bool) -> String {
     let map = exe.with_extension("map");
     run_ok(
         Command::new(tool("dsp-ld"))
@@ -71,6 +78,9 @@ fn link_and_run(built: &Built, obj: &Path, exe: &Path, strict: bool) -> String {
     let mut cmd = Command::new(tool("dsp-sim"));
     if strict {
         cmd.arg("--strict");
+    }
+    if ideal {
+        cmd.arg("--ideal-memory");
     }
     cmd.arg("--stats-json").arg(&json).arg(exe);
     let out = run(&mut cmd);
@@ -112,9 +122,11 @@ fn programs_match_their_golden_runs_on_every_machine() {
             let text = std::fs::read_to_string(src).unwrap();
             for mode in modes(&text) {
                 let exe = dir.join(format!("{name}.{mode}"));
-                let actual = link_and_run(&built, &obj, &exe, mode == "strict");
-                let golden = root().join(format!("tests/asm/expected/{name}.{machine}.{mode}.txt"));
-                check_golden(&golden, &actual);
+                for (ideal, sub) in [(false, ""), (true, "ideal/")] {
+                    let actual = link_and_run_with(&built, &obj, &exe, mode == "strict", ideal);
+                    let golden = root().join(format!("tests/asm/expected/{sub}{name}.{machine}.{mode}.txt"));
+                    check_golden(&golden, &actual);
+                }
             }
         }
     }
@@ -128,11 +140,13 @@ fn the_demo_kernel_agrees_scalar_and_simd_on_every_machine() {
         let obj = dir.join("dotprod.o");
         assemble(machine, &root().join("vliw-backend/examples/dotprod.s"), &obj);
         let exe = dir.join("dotprod");
-        let actual = link_and_run(&built, &obj, &exe, true);
-        assert!(actual.starts_with("exit: 0\n"), "{machine}: {actual}");
-        assert!(actual.contains("scalar dot = 13487360 cycles="), "{machine}: {actual}");
-        assert!(actual.contains("vector dot = 13487360 cycles="), "{machine}: {actual}");
-        check_golden(&root().join(format!("tests/asm/expected/dotprod.{machine}.strict.txt")), &actual);
+        for (ideal, sub) in [(false, ""), (true, "ideal/")] {
+            let actual = link_and_run_with(&built, &obj, &exe, true, ideal);
+            assert!(actual.starts_with("exit: 0\n"), "{machine}: {actual}");
+            assert!(actual.contains("scalar dot = 13487360 cycles="), "{machine}: {actual}");
+            assert!(actual.contains("vector dot = 13487360 cycles="), "{machine}: {actual}");
+            check_golden(&root().join(format!("tests/asm/expected/{sub}dotprod.{machine}.strict.txt")), &actual);
+        }
     }
 }
 

@@ -84,7 +84,9 @@ struct Cli {
 /// The table's columns, for `--help`.
 const COLUMNS: &str = "\
 Columns of the table (one row per kernel, size and -O level):
-  cycles       the kernel function's cycles (dsp-sim --strict --stats-json, cycles per function)
+  cycles       the kernel function's cycles (dsp-sim --strict --stats-json, cycles per function),
+               data-cache stalls included
+  stalls       of those, the memory stall cycles the kernel's cache misses caused
   RATIO        cycles / bound: the headline figure (1.0 would be perfect)
   bound        the bound the C semantics allow: max(resource, chain)
   bound by     what sets it: 'chain' or the resource (units, issue slots, bundle)

@@ -4,7 +4,8 @@
 //! The kernel's figures are taken from the simulator's per-bundle counters,
 //! the way `dsp-sim --stats` computes its "cycles per function": a bundle
 //! belongs to the function whose symbol covers its address; its cycles are
-//! the times it issued plus the stall cycles before it. The kernel's cycles
+//! the times it issued plus the stall cycles before it, plus the memory
+//! stall cycles its accesses caused (data-cache misses). The kernel's cycles
 //! are therefore exactly its "cycles per function" entry of `dsp-sim
 //! --strict --stats-json` (checked on every run), and its bundles and
 //! operations (nops excluded) count the same bundles.
@@ -41,8 +42,11 @@ pub struct Run {
 /// The measured function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KernelStats {
-    /// Issued bundles plus stall cycles, in the function.
+    /// Issued bundles plus stall cycles (memory stalls included), in the function.
     pub cycles: u64,
+    /// Of those, the cycles the machine stood still for data-cache misses
+    /// caused by the function's accesses.
+    pub memory_stall_cycles: u64,
     pub bundles: u64,
     /// Operations issued in the function, nops excluded.
     pub ops: u64,
@@ -192,7 +196,9 @@ pub fn run_image_scoped(
             .count() as u64;
         k.code_bundles += 1;
         k.vector_ops += vector * sim.issues[i];
-        k.cycles += sim.issues[i] + sim.stalls[i];
+        let mem = sim.memory_stalls_of(i);
+        k.memory_stall_cycles += mem;
+        k.cycles += sim.issues[i] + sim.stalls[i] + mem;
         k.bundles += sim.issues[i];
         k.ops += useful * sim.issues[i];
     }

@@ -120,11 +120,12 @@ pub fn render(m: &Machine, rows: &[TableRow], sem: FpSemantics) -> String {
     let mut s = heading(m, &plain, sem);
     let _ = writeln!(
         s,
-        "{:<9} {:>5} {:>3} {:>9} {:>6} {:>9} {:<12} {:>8} {:>9} {:>7} {:>9} {:>7} {:>5} {:>4} {:>5} {:>11}  host",
+        "{:<9} {:>5} {:>3} {:>9} {:>8} {:>6} {:>9} {:<12} {:>8} {:>9} {:>7} {:>9} {:>7} {:>5} {:>4} {:>5} {:>11}  host",
         "kernel",
         "size",
         "-O",
         "cycles",
+        "stalls",
         "RATIO",
         "bound",
         "bound by",
@@ -142,7 +143,8 @@ pub fn render(m: &Machine, rows: &[TableRow], sem: FpSemantics) -> String {
         let r = &t.row;
         let _ = write!(s, "{:<9} {:>5} {:>3}", r.kernel, r.size, format!("O{}", r.level));
         let cycles = r.run.as_ref().ok().map(|x| x.kernel.cycles);
-        let _ = write!(s, " {}", opt(cycles, 9, 0));
+        let stalls = r.run.as_ref().ok().map(|x| x.kernel.memory_stall_cycles);
+        let _ = write!(s, " {} {}", opt(cycles, 9, 0), opt(stalls, 8, 0));
         let b = r.bound.as_ref().ok();
         let _ = write!(
             s,
@@ -231,6 +233,11 @@ fn heading(m: &Machine, rows: &[Row], sem: FpSemantics) -> String {
         m.name, m.description, m.bundle.max_ops
     );
     let _ = writeln!(s, "   {}", sem.describe());
+    let caches: Vec<String> =
+        m.data_caches().iter().map(|c| format!("{} {} KB {}-way {} B lines, miss {}", c.name, c.size / 1024, c.ways, c.line, c.miss)).collect();
+    if !caches.is_empty() {
+        let _ = writeln!(s, "   cycles include memory stalls (the stalls column): {}", caches.join("; "));
+    }
     let mut legend: Vec<String> = Vec::new();
     let mut chains: Vec<String> = Vec::new();
     for r in rows {
@@ -395,7 +402,7 @@ mod tests {
             outcome: Ok(0),
             total_cycles: cycles * 2,
             total_bundles: cycles,
-            kernel: KernelStats { cycles, bundles: cycles, ops: cycles, vector_ops: 0, code_bundles: 40 },
+            kernel: KernelStats { cycles, bundles: cycles, ops: cycles, vector_ops: 0, code_bundles: 40, memory_stall_cycles: 0 },
         };
         let run = Ok(run);
         Row {
@@ -420,7 +427,8 @@ mod tests {
         }
         let scalar = Some(row(2, 1000, b"41\n"));
         let t = render(&m, &[TableRow { row: r, scalar }], FpSemantics::Strict);
-        assert!(t.contains("   400    2.0     200.0 chain             200     100.0     4.0      1000   2.50x"), "{t}");
+        assert!(t.contains("   400        0    2.0     200.0 chain             200     100.0     4.0      1000   2.50x"), "{t}");
+        assert!(t.contains("cycles include memory stalls (the stalls column): l1d 32 KB 2-way 64 B lines, miss 10"), "{t}");
         assert!(t.contains("-O2: geometric means over 1 runs: cycles/bound 2.00, cycles/resource bound 4.00, speedup over naive scalar 2.50x"), "{t}");
         assert!(t.contains("!! dot_i32 size 256 -O2 (naive scalar): CHECKSUM MISMATCH"), "{t}");
         assert!(t.contains("longest strict-IEEE float chain"), "{t}");

@@ -5,7 +5,10 @@
 //! its own alignment. `.bss` starts and ends at a multiple of 64 and of the
 //! machine's widest vector register ([`bss_align`]), so start-up code may
 //! clear it with full-width aligned vector stores. Also defines the linker symbols (`__bss_start`, …,
-//! `__stack_top`).
+//! `__stack_top`, and `__onchip_NAME_start`/`__onchip_NAME_size` for each
+//! on-chip memory of the description). Everything lies in the external memory (`memory` of the
+//! `.isa`, behind the data caches); [`check_memory_map`] checks the layout
+//! against the description's memories, on-chip ones included.
 
 use dsp_obj::{SectionKind, Segment, SegmentFlags};
 use isa_tablegen::{Machine, Op};
@@ -111,7 +114,7 @@ pub struct Layout {
     pub outputs: Vec<OutputSection>,
     /// Address of every input section: `placement[object][section]`.
     pub placement: Vec<Vec<u64>>,
-    pub linker_symbols: Vec<(&'static str, u32)>,
+    pub linker_symbols: Vec<(String, u32)>,
 }
 
 impl Layout {
@@ -167,6 +170,49 @@ fn pad(out: &mut Vec<u8>, to: usize, fill: Option<(u64, usize)>) {
         }
     }
     out.resize(to, 0);
+}
+
+/// The symbols the linker defines for the description's on-chip memories
+/// (where a program, or a DMA engine, finds them): `__onchip_NAME_start`
+/// (the address) and `__onchip_NAME_size` (the size in bytes, as an
+/// absolute symbol's value).
+pub fn onchip_symbols(machine: &Machine) -> Vec<(String, u32)> {
+    machine
+        .memory
+        .onchip
+        .iter()
+        .flat_map(|o| [(format!("__onchip_{}_start", o.name), o.base), (format!("__onchip_{}_size", o.name), o.size)])
+        .collect()
+}
+
+/// Checks that the output sections and the heap-and-stack range lie in the
+/// external memory, clear of the null guard and of every on-chip memory
+/// (which the program reaches by address, never by placement).
+pub fn check_memory_map(machine: &Machine, outputs: &[OutputSection], heap_stack: (u64, u64)) -> Result<(), LinkError> {
+    let mem = &machine.memory;
+    let (lo, hi) = (mem.base as u64 + mem.null_guard as u64, mem.end());
+    let ranges = outputs
+        .iter()
+        .filter(|o| o.size > 0)
+        .map(|o| (o.name, o.addr as u64, o.addr as u64 + o.size as u64))
+        .chain(std::iter::once(("the heap and the stack", heap_stack.0, heap_stack.1)));
+    for (name, start, end) in ranges {
+        if start < lo || end > hi {
+            return Err(LinkError::new(format!(
+                "{name} [{start:#x}, {end:#x}) lies outside the external memory [{lo:#x}, {hi:#x}) of machine '{}'",
+                machine.name
+            )));
+        }
+        if let Some(o) = mem.onchip.iter().find(|o| start < o.end() && end > o.base as u64) {
+            return Err(LinkError::new(format!(
+                "{name} [{start:#x}, {end:#x}) overlaps on-chip memory '{}' [{:#x}, {:#x})",
+                o.name,
+                o.base,
+                o.end()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Lays out the selected objects for the machine.
@@ -281,14 +327,19 @@ pub fn layout(
             stack_top as i64 - stack_size as i64
         ))
     })?;
-    let linker_symbols = vec![
+    check_memory_map(machine, &outputs, (heap_start, stack_top))?;
+    let mut linker_symbols: Vec<(String, u32)> = [
         ("__bss_start", bss_start as u32),
         ("__bss_end", bss_end as u32),
         ("_end", end as u32),
         ("__heap_start", heap_start as u32),
         ("__heap_end", heap_end as u32),
         ("__stack_top", stack_top as u32),
-    ];
+    ]
+    .iter()
+    .map(|&(n, a)| (n.to_string(), a))
+    .collect();
+    linker_symbols.extend(onchip_symbols(machine));
     Ok(Layout {
         outputs,
         placement,

@@ -149,7 +149,7 @@ pub fn link_with_map(inputs: &[Input], opts: &LinkOptions) -> Result<Linked, Lin
         None => std::borrow::Cow::Owned(resolve::load_machine(&sel)?),
     };
     resolve::check_machine(&sel, &machine, opts.machine.is_some())?;
-    resolve::check_symbols(&sel)?;
+    resolve::check_symbols(&sel, &machine)?;
     if opts.gc_sections {
         let mut roots = vec![opts.entry.as_str()];
         for (_, d) in &opts.defsyms {

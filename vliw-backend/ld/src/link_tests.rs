@@ -140,6 +140,59 @@ fn cross_references_every_reloc_type() {
 }
 
 #[test]
+fn the_layout_lies_in_the_external_memory_clear_of_the_onchip_memories() {
+    for m in machines() {
+        let (a, b) = two_objects(&m);
+        let exe = link(&[Input::object("a.o", a), Input::object("b.o", b)], &opts(&m)).unwrap();
+        for s in &exe.segments {
+            let last = s.addr as u64 + s.mem_size.max(1) as u64 - 1;
+            for addr in [s.addr as u64, last] {
+                assert_eq!(m.memory.region(addr), Some(isa_tablegen::Region::External), "{}: {}", m.name, s.name);
+            }
+        }
+        let top = addr_of(&exe, "__stack_top") as u64;
+        assert_eq!(m.memory.region(top - 1), Some(isa_tablegen::Region::External));
+    }
+    // The on-chip memories are named by linker symbols a program may use.
+    for m in machines().into_iter().filter(|m| !m.memory.onchip.is_empty()) {
+        let (a, b) = two_objects(&m);
+        let mut c = Obj::new(&m);
+        let t = c.section(".text", SectionKind::Text, m.op_bytes());
+        c.code(t, &[("li", &[4, 0]), ("li", &[5, 0])]);
+        c.func("use_onchip", t, 0, 2 * m.op_bytes());
+        let o = &m.memory.onchip[m.memory.onchip.len() - 1];
+        let start = c.undef(&format!("__onchip_{}_start", o.name));
+        let size = c.undef(&format!("__onchip_{}_size", o.name));
+        c.reloc(t, 0, RelocKind::Imm, start, 0);
+        c.reloc(t, m.op_bytes(), RelocKind::Imm, size, 0);
+        let inputs = [Input::object("a.o", a), Input::object("b.o", b), Input::object("c.o", c.done())];
+        let exe = link(&inputs, &opts(&m)).unwrap();
+        assert_eq!(addr_of(&exe, &format!("__onchip_{}_start", o.name)), o.base, "{}", m.name);
+        assert_eq!(addr_of(&exe, &format!("__onchip_{}_size", o.name)), o.size, "{}", m.name);
+        let text = segment(&exe, ".text");
+        let at = exe.symbols.iter().find(|s| s.name == "use_onchip").unwrap().addr - text.addr;
+        assert_eq!(decode(&m, &text.data, at as usize), ("li".to_string(), vec![4, o.base as i64]), "{}", m.name);
+    }
+    // A layout reaching into an on-chip memory is refused (a description
+    // cannot declare one inside the external memory, so the check is tried
+    // on a layout built by hand).
+    let m = machines().into_iter().find(|m| !m.memory.onchip.is_empty()).expect("a machine with on-chip memories");
+    let sm = &m.memory.onchip[0];
+    let out = crate::layout::OutputSection {
+        name: ".data",
+        kind: dsp_obj::SectionKind::Data,
+        flags: crate::layout::OUTPUTS[2].2,
+        addr: sm.base,
+        size: 16,
+        align: 64,
+        data: vec![0; 16],
+        inputs: Vec::new(),
+    };
+    let e = crate::layout::check_memory_map(&m, &[out], (0x2000, 0x3000)).unwrap_err().to_string();
+    assert!(e.contains(&format!(".data [{:#x}, {:#x}) lies outside the external memory", sm.base, sm.base + 16)), "{e}");
+}
+
+#[test]
 fn memory_map_symbols() {
     for m in machines() {
         let (a, b) = two_objects(&m);

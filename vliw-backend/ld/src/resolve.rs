@@ -205,18 +205,19 @@ pub fn select<'a>(
 }
 
 /// Reports duplicate definitions, else every undefined symbol.
-pub fn check_symbols(sel: &Selection<'_>) -> Result<(), LinkError> {
+pub fn check_symbols(sel: &Selection<'_>, machine: &Machine) -> Result<(), LinkError> {
     if !sel.duplicates.is_empty() {
         return Err(LinkError {
             messages: sel.duplicates.clone(),
         });
     }
-    check_undefined(sel, &sel.defined)
+    let onchip: Vec<String> = crate::layout::onchip_symbols(machine).into_iter().map(|(n, _)| n).collect();
+    check_undefined(sel, &sel.defined, &onchip)
 }
 
 /// Lists every symbol referenced by a relocation that nothing defines, with
 /// its first reference.
-fn check_undefined(sel: &Selection<'_>, defined: &HashMap<&str, usize>) -> Result<(), LinkError> {
+fn check_undefined(sel: &Selection<'_>, defined: &HashMap<&str, usize>, onchip: &[String]) -> Result<(), LinkError> {
     let mut seen = HashSet::new();
     let mut errors = Vec::new();
     for o in &sel.objects {
@@ -233,6 +234,7 @@ fn check_undefined(sel: &Selection<'_>, defined: &HashMap<&str, usize>) -> Resul
                     || defined.contains_key(sym.name.as_str())
                     || sel.predefined.contains(&sym.name)
                     || LINKER_SYMBOLS.contains(&sym.name.as_str())
+                    || onchip.contains(&sym.name)
                 {
                     continue;
                 }
@@ -299,7 +301,7 @@ pub fn check_machine(
 #[derive(Debug)]
 pub struct Symbols {
     globals: HashMap<String, u32>,
-    linker: HashMap<&'static str, u32>,
+    linker: HashMap<String, u32>,
 }
 
 impl Symbols {
@@ -349,6 +351,6 @@ pub fn bind(sel: &Selection<'_>, lay: &Layout) -> Result<Symbols, LinkError> {
             }
         }
     }
-    let linker = lay.linker_symbols.iter().copied().collect();
+    let linker = lay.linker_symbols.iter().cloned().collect();
     Ok(Symbols { globals, linker })
 }

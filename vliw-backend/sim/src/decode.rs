@@ -222,6 +222,8 @@ pub struct DOp {
     pub ret: u32,
     /// Whether this is a `nop` (not counted as an operation in the statistics).
     pub is_nop: bool,
+    /// The memories its units reach (`memsys::reach`).
+    pub reach: u32,
 }
 
 /// A predecoded bundle.
@@ -358,6 +360,7 @@ impl Decoder<'_> {
             target_idx: NONE,
             ret: 0,
             is_nop: false,
+            reach: 0,
         }
     }
 
@@ -367,6 +370,7 @@ impl Decoder<'_> {
         let sem = &instr.sem;
         let mut d = self.blank();
         d.lat = instr.latency.max(1);
+        d.reach = crate::memsys::reach(m, instr);
         // Guard.
         if let (Some(g), Some(gf)) = (op.guard, m.encoding.guard.as_ref()) {
             let reg = Reg { file: gf.file, index: g.reg };

@@ -11,6 +11,7 @@ use crate::decode::{DOp, FileKind, Kind, SrcKind, MAX_LANES, NONE};
 use crate::stack::StackGuard;
 use crate::state::{Mem, Queue, Strict, Trap};
 use crate::alu::AluTrap;
+use crate::memsys::MemSys;
 
 /// What an operation asks of the control flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +58,8 @@ pub struct Core {
     pub stdio_files: Option<(u32, u32)>,
     /// The stack's bounds and the overflow checks.
     pub stack: StackGuard,
+    /// Caches, on-chip memories, stall cycles.
+    pub memsys: MemSys,
 }
 
 #[inline(always)]
@@ -211,7 +214,9 @@ impl Core {
                 self.write::<STRICT>(op, cycle, pc, r & op.mask)?;
             }
             Kind::Load { size } => {
-                let off = self.mem.check(self.addr(op), size, size, false)?;
+                let a = self.addr(op);
+                let off = self.mem.check(a, size, size, false)?;
+                self.memsys.access(a, size, false, op.reach)?;
                 let v = self.mem.read(off, size);
                 self.write::<STRICT>(op, cycle, pc, ext(v, op.sh, op.mask))?;
             }
@@ -219,21 +224,28 @@ impl Core {
                 let a = self.addr(op);
                 self.stack.store(op.src[0], a).map_err(Trap::Stack)?;
                 let off = self.mem.check(a, size, size, true)?;
+                self.memsys.access(a, size, true, op.reach)?;
                 let v = self.vals[op.src[2] as usize];
                 self.stores.push((off, size, v));
             }
             Kind::VLoad { size, align, strided, masked } => {
                 let n = op.lanes as usize;
                 let mut buf = [0u64; MAX_LANES];
+                let mut addrs = [0u32; MAX_LANES];
+                let mut na = 0;
                 if masked {
                     let a = self.addr(op);
                     let mask = self.vals[op.src[2] as usize];
                     for (i, slot) in buf.iter_mut().enumerate().take(n) {
                         if (mask >> i) & 1 == 1 {
-                            let off = self.mem.check(a.wrapping_add(i as u32 * size), size, align, false)?;
+                            let ai = a.wrapping_add(i as u32 * size);
+                            let off = self.mem.check(ai, size, align, false)?;
                             *slot = ext(self.mem.read(off, size), op.sh, op.mask);
+                            addrs[na] = ai;
+                            na += 1;
                         }
                     }
+                    self.memsys.access_lanes(&addrs[..na], size, false, op.reach)?;
                 } else if strided {
                     let base = self.vals[op.src[0] as usize] as u32;
                     let stride = self.vals[op.src[1] as usize] as u32;
@@ -241,10 +253,13 @@ impl Core {
                         let a = base.wrapping_add(stride.wrapping_mul(i as u32));
                         let off = self.mem.check(a, size, align, false)?;
                         *slot = ext(self.mem.read(off, size), op.sh, op.mask);
+                        addrs[i] = a;
                     }
+                    self.memsys.access_lanes(&addrs[..n], size, false, op.reach)?;
                 } else {
                     let a = self.addr(op);
                     let off = self.mem.check(a, size * n as u32, align, false)?;
+                    self.memsys.access(a, size * n as u32, false, op.reach)?;
                     for (i, slot) in buf.iter_mut().enumerate().take(n) {
                         *slot = ext(self.mem.read(off + i * size as usize, size), op.sh, op.mask);
                     }
@@ -255,6 +270,8 @@ impl Core {
                 let n = op.lanes as usize;
                 let c = op.src[2] as usize;
                 let mask = if masked { self.vals[op.src[3] as usize] } else { u64::MAX };
+                let mut addrs = [0u32; MAX_LANES];
+                let mut na = 0;
                 if strided {
                     let base = self.vals[op.src[0] as usize] as u32;
                     let stride = self.vals[op.src[1] as usize] as u32;
@@ -262,19 +279,26 @@ impl Core {
                         let a = base.wrapping_add(stride.wrapping_mul(i as u32));
                         let off = self.mem.check(a, size, align, true)?;
                         self.stores.push((off, size, self.vals[c + i]));
+                        addrs[i] = a;
                     }
+                    self.memsys.access_lanes(&addrs[..n], size, true, op.reach)?;
                 } else {
                     let a = self.addr(op);
                     self.stack.store(op.src[0], a).map_err(Trap::Stack)?;
                     if masked {
                         for i in 0..n {
                             if (mask >> i) & 1 == 1 {
-                                let off = self.mem.check(a.wrapping_add(i as u32 * size), size, align, true)?;
+                                let ai = a.wrapping_add(i as u32 * size);
+                                let off = self.mem.check(ai, size, align, true)?;
                                 self.stores.push((off, size, self.vals[c + i]));
+                                addrs[na] = ai;
+                                na += 1;
                             }
                         }
+                        self.memsys.access_lanes(&addrs[..na], size, true, op.reach)?;
                     } else {
                         let off = self.mem.check(a, size * n as u32, align, true)?;
+                        self.memsys.access(a, size * n as u32, true, op.reach)?;
                         for i in 0..n {
                             self.stores.push((off + i * size as usize, size, self.vals[c + i]));
                         }
@@ -285,21 +309,27 @@ impl Core {
                 let n = op.lanes as usize;
                 let base = self.vals[op.src[0] as usize] as u32;
                 let mut buf = [0u64; MAX_LANES];
+                let mut addrs = [0u32; MAX_LANES];
                 for (i, slot) in buf.iter_mut().enumerate().take(n) {
                     let a = base.wrapping_add(self.index(op, 1, i).wrapping_mul(size));
                     let off = self.mem.check(a, size, size, false)?;
                     *slot = ext(self.mem.read(off, size), op.sh, op.mask);
+                    addrs[i] = a;
                 }
+                self.memsys.access_lanes(&addrs[..n], size, false, op.reach)?;
                 self.write_lanes::<STRICT>(op, cycle, pc, &buf[..n])?;
             }
             Kind::Scatter { size } => {
                 let base = self.vals[op.src[0] as usize] as u32;
                 let c = op.src[2] as usize;
+                let mut addrs = [0u32; MAX_LANES];
                 for i in 0..op.lanes as usize {
                     let a = base.wrapping_add(self.index(op, 1, i).wrapping_mul(size));
                     let off = self.mem.check(a, size, size, true)?;
                     self.stores.push((off, size, self.vals[c + i]));
+                    addrs[i] = a;
                 }
+                self.memsys.access_lanes(&addrs[..op.lanes as usize], size, true, op.reach)?;
             }
             Kind::Reduce { all } => {
                 let s = op.src[0] as usize;

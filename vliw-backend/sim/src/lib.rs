@@ -8,11 +8,13 @@
 
 pub mod alu;
 pub mod build;
+pub mod cache;
 pub mod confine;
 pub mod errno;
 pub mod decode;
 pub mod exec;
 pub mod host;
+pub mod memsys;
 pub mod run;
 pub mod stack;
 pub mod state;
@@ -31,6 +33,8 @@ mod testutil;
 mod sim_tests;
 #[cfg(test)]
 mod timing_tests;
+#[cfg(test)]
+mod memsys_tests;
 #[cfg(test)]
 mod fault_tests;
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! The simulator and its cycle loop: one bundle issues per cycle, results land
 //! through the pending-write queue, taken branches transfer control after the
 //! delay slots, non-pipelined units stall issue (or, with `--strict`, are an
-//! error) and faults stop the run.
+//! error), data-cache misses stall the whole machine (`memsys`: the cycle
+//! loop counts issue cycles, the stall cycles are added apart) and faults
+//! stop the run.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -26,6 +28,9 @@ pub struct Config {
     /// Looked at every [`STOP_POLL`] cycles: a nonzero value ([`STOP_SIGINT`],
     /// [`STOP_TIMEOUT`]) stops the run with [`Outcome::Stopped`].
     pub stop: Option<&'static AtomicU8>,
+    /// Every access at its instruction's latency, as if there were no caches
+    /// (`--ideal-memory`).
+    pub ideal_memory: bool,
 }
 
 /// Cycles between two looks at [`Config::stop`] (a few milliseconds).
@@ -73,8 +78,12 @@ pub struct Sim<'m> {
     pub prog: Program,
     pub core: Core,
     pub config: Config,
-    /// Cycles elapsed (after a run: the cycle count of the run).
+    /// Cycles elapsed (after a run: the cycle count of the run): issue
+    /// cycles plus memory stall cycles.
     pub cycle: u64,
+    /// The issue cycles of [`Sim::cycle`] (the cycles the pending-write
+    /// queue counts; equal to it without memory stalls).
+    pub issue_cycle: u64,
     /// Times each bundle issued, and stall cycles spent before it.
     pub issues: Vec<u64>,
     pub stalls: Vec<u64>,
@@ -157,10 +166,12 @@ impl<'m> Sim<'m> {
                 host: Host::new(HostConfig::default())?,
                 stdio_files,
                 stack,
+                memsys: crate::memsys::MemSys::new(m, nb, config.ideal_memory),
             },
             prog,
             config,
             cycle: 0,
+            issue_cycle: 0,
             issues: vec![0; nb],
             stalls: vec![0; nb],
             unit_busy_dyn: vec![0; m.units.len()],
@@ -199,18 +210,27 @@ impl<'m> Sim<'m> {
         Ok(())
     }
 
+    /// A fault at issue cycle `cycle` (reported with the stall cycles so far).
     fn fault(&self, message: String, pc: u32, cycle: u64) -> Fault {
-        Fault { message, pc, location: self.prog.describe(pc), cycle }
+        Fault { message, pc, location: self.prog.describe(pc), cycle: cycle + self.core.memsys.stall_total }
+    }
+
+    /// Records where the run stopped: issue cycle `cycle`, plus the stalls.
+    fn set_cycle(&mut self, cycle: u64) {
+        self.issue_cycle = cycle;
+        self.cycle = cycle + self.core.memsys.stall_total;
     }
 
     fn run_loop<const STRICT: bool>(&mut self) -> Outcome {
         // The next cycle at which to look at the cycle limit, the stop flag
         // and the stack pointer ([`Sim::checkpoint`]).
         self.poll_at = if self.config.stop.is_some() { self.cycle.saturating_add(STOP_POLL) } else { u64::MAX };
-        let mut check_at = self.config.max_cycles.unwrap_or(u64::MAX).min(self.poll_at);
+        let stalled = self.core.memsys.stall_total;
+        let mut check_at = self.config.max_cycles.unwrap_or(u64::MAX).saturating_sub(stalled).min(self.poll_at);
         let delay = self.machine.control.delay_slots;
         let tracing = self.config.trace;
-        let mut cycle = self.cycle;
+        let caches = self.core.memsys.caches_on;
+        let mut cycle = self.issue_cycle;
         let Some(mut cur) = self.prog.lookup(self.entry) else {
             return Outcome::Fault(self.fault(self.bad_pc_message(self.entry, None), self.entry, cycle));
         };
@@ -236,9 +256,10 @@ impl<'m> Sim<'m> {
                 b = &self.prog.bundles[cur as usize];
             }
             if b.bad != NONE {
-                self.cycle = cycle;
-                let msg = self.prog.messages[b.bad as usize].clone();
-                return Outcome::Fault(self.fault(msg, b.pc, cycle));
+                let (bad, pc) = (b.bad as usize, b.pc);
+                self.set_cycle(cycle);
+                let msg = self.prog.messages[bad].clone();
+                return Outcome::Fault(self.fault(msg, pc, cycle));
             }
             // One test for the rare bundles: non-pipelined units, stack pointer writes.
             if b.rare {
@@ -248,13 +269,14 @@ impl<'m> Sim<'m> {
                 if b.dynamic {
                     if let Err(unit) = self.place_dynamic(cur, cycle) {
                         if STRICT {
-                            self.cycle = cycle;
+                            self.set_cycle(cycle);
                             let u = unit as usize;
                             let name = &self.machine.units[u].name;
                             let until = (0..self.machine.units[u].count as usize)
                                 .map(|i| self.free_at[self.unit_first[u] + i])
                                 .min()
                                 .unwrap_or(cycle);
+                            let until = until + self.core.memsys.stall_total;
                             let msg = format!("resource conflict: unit {name} is still busy (until cycle {until})");
                             let pc = self.prog.bundles[cur as usize].pc;
                             return Outcome::Fault(self.fault(msg, pc, cycle));
@@ -270,6 +292,9 @@ impl<'m> Sim<'m> {
             }
             let b = &self.prog.bundles[cur as usize];
             self.issues[cur as usize] += 1;
+            if caches {
+                self.core.memsys.cur = cur as usize;
+            }
             let mut jump: Option<((u32, u32), u32)> = None;
             for k in b.first as usize..(b.first + b.n) as usize {
                 let op = &self.prog.ops[k];
@@ -278,7 +303,7 @@ impl<'m> Sim<'m> {
                     Ok(Flow::Next) => {}
                     Ok(Flow::Jump { pc: t, idx }) => {
                         if br_active || jump.is_some() {
-                            self.cycle = cycle;
+                            self.set_cycle(cycle);
                             let other = if br_active { br_pc } else { jump.map(|j| j.1).unwrap_or(0) };
                             let msg = format!("branch inside the delay slots of the branch at {other:#x}");
                             return Outcome::Fault(self.fault(msg, pc, cycle));
@@ -288,7 +313,7 @@ impl<'m> Sim<'m> {
                     }
                     Err(trap) => {
                         self.core.stores.clear();
-                        self.cycle = cycle;
+                        self.set_cycle(cycle);
                         let msg = self.trap_message(&trap, cycle);
                         return Outcome::Fault(self.fault(msg, pc, cycle));
                     }
@@ -296,8 +321,13 @@ impl<'m> Sim<'m> {
             }
             self.core.flush_stores();
             cycle += 1;
+            if caches {
+                // The machine stood still: the limit comes that much sooner.
+                let stall = self.core.memsys.take_bundle_stall();
+                check_at = check_at.saturating_sub(stall);
+            }
             if let Some(status) = self.core.exit {
-                self.cycle = cycle;
+                self.set_cycle(cycle);
                 return Outcome::Exit(status);
             }
             if let Some((t, pc)) = jump {
@@ -315,7 +345,7 @@ impl<'m> Sim<'m> {
                     } else if let Some(i) = self.prog.lookup(t) {
                         i
                     } else {
-                        self.cycle = cycle;
+                        self.set_cycle(cycle);
                         return Outcome::Fault(self.fault(self.bad_pc_message(t, Some(br_pc)), t, cycle));
                     };
                     continue;
@@ -324,7 +354,7 @@ impl<'m> Sim<'m> {
             }
             let next = self.prog.bundles[cur as usize].next;
             if next == NONE {
-                self.cycle = cycle;
+                self.set_cycle(cycle);
                 let end = self.prog.bundles[cur as usize].end;
                 return Outcome::Fault(self.fault(self.bad_pc_message(end, None), end, cycle));
             }
@@ -341,26 +371,27 @@ impl<'m> Sim<'m> {
         let sp = self.core.vals[self.core.stack.sp_off];
         if sp != self.core.stack.last_sp {
             if let Err(o) = self.core.stack.sp_changed(sp) {
-                self.cycle = cycle;
+                self.set_cycle(cycle);
                 let msg = self.core.stack.message(&o);
                 return Err(Outcome::Fault(self.fault(msg, pc, cycle)));
             }
         }
         let max = self.config.max_cycles.unwrap_or(u64::MAX);
-        if cycle >= max {
-            self.cycle = cycle;
+        let stalled = self.core.memsys.stall_total;
+        if cycle + stalled >= max {
+            self.set_cycle(cycle);
             let msg = format!("cycle limit {max} reached");
             return Err(Outcome::CycleLimit(self.fault(msg, pc, cycle)));
         }
         if cycle >= self.poll_at {
             if let Some(why) = self.config.stop.map(|s| s.load(Ordering::Relaxed)).filter(|&w| w != 0) {
-                self.cycle = cycle;
+                self.set_cycle(cycle);
                 let msg = if why == STOP_TIMEOUT { "stopped: time limit reached" } else { "stopped: interrupted (SIGINT)" };
                 return Err(Outcome::Stopped(self.fault(msg.into(), pc, cycle)));
             }
             self.poll_at = cycle.saturating_add(STOP_POLL);
         }
-        Ok(max.min(self.poll_at))
+        Ok(max.saturating_sub(stalled).min(self.poll_at))
     }
 
     fn bad_pc_message(&self, pc: u32, from: Option<u32>) -> String {
@@ -422,7 +453,7 @@ impl<'m> Sim<'m> {
         let b = &self.prog.bundles[cur as usize];
         let (first, n) = (b.first as usize, b.n as usize);
         let text = trace::format_bundle(self.machine, &self.prog.src_ops[first..first + n], &self.prog.op_pc[first..first + n]);
-        let line = trace::trace_line(cycle, b.pc, &self.prog.describe(b.pc), &text);
+        let line = trace::trace_line(cycle + self.core.memsys.stall_total, b.pc, &self.prog.describe(b.pc), &text);
         if let Some(out) = self.trace_out.as_mut() {
             let _ = out.write_all(line.as_bytes());
         }
@@ -437,6 +468,10 @@ impl<'m> Sim<'m> {
         };
         let st = &self.core.strict;
         let kind = |store: bool| if store { "store" } else { "load" };
+        // Cycles as reported: issue cycles plus the memory stalls so far
+        // (a stall freezes results in flight too, so they land as late).
+        let stall = self.core.memsys.stall_total;
+        let cycle = cycle + stall;
         match trap {
             Trap::DivideByZero => "integer divide by zero".into(),
             Trap::OutOfRange { addr, len, store } => format!(
@@ -456,24 +491,29 @@ impl<'m> Sim<'m> {
                 "read of {} before its pending write lands (written by the operation at pc {:#x}, lands at cycle {}; now {cycle})",
                 reg_name(*id),
                 st.writer[*id as usize],
-                st.ready[*id as usize]
+                st.ready[*id as usize] + stall
             ),
             Trap::WritePorts { file, at } => {
                 let f = &m.regfiles[*file as usize];
                 format!(
-                    "more than {} results land in register file '{}' in cycle {at} (write ports exceeded)",
-                    f.write_ports, f.name
+                    "more than {} results land in register file '{}' in cycle {} (write ports exceeded)",
+                    f.write_ports,
+                    f.name,
+                    at + stall
                 )
             }
             Trap::SameCycle { id, at } => format!(
-                "two results land in {} in cycle {at} (the other from the operation at pc {:#x})",
+                "two results land in {} in cycle {} (the other from the operation at pc {:#x})",
                 reg_name(*id),
+                at + stall,
                 st.writer[*id as usize]
             ),
             Trap::OutOfOrder { id, at, pending } => format!(
-                "result for {} would land in cycle {at}, before the pending write from the operation at pc {:#x} (lands at cycle {pending})",
+                "result for {} would land in cycle {}, before the pending write from the operation at pc {:#x} (lands at cycle {})",
                 reg_name(*id),
-                st.writer[*id as usize]
+                at + stall,
+                st.writer[*id as usize],
+                pending + stall
             ),
             Trap::BadOp(i) => self.prog.messages[*i as usize].clone(),
             Trap::Message(s) => s.clone(),

@@ -29,14 +29,17 @@ pub enum Trap {
     Stack(crate::stack::Overflow),
 }
 
-/// The simulated memory: one byte array covering `machine.memory`.
+/// The simulated memory: one byte array covering the external memory
+/// (`machine.memory`), followed by the on-chip memories.
 pub struct Mem {
     pub bytes: Vec<u8>,
     pub base: u32,
     /// First accessible address (base + null_guard).
     pub lo: u64,
-    /// One past the last address.
+    /// One past the last address of the external memory.
     pub hi: u64,
+    /// On-chip memories: [start, end) and offset of their bytes in `bytes`.
+    pub onchip: Vec<(u64, u64, usize)>,
     /// Non-writable ranges [start, end), sorted (segments do not overlap),
     /// and segment names.
     pub read_only: Vec<(u64, u64)>,
@@ -47,11 +50,18 @@ impl Mem {
     pub fn new(m: &Machine, exe: &Executable) -> Result<Mem, String> {
         let base = m.memory.base;
         let size = m.memory.size as usize;
+        let mut onchip = Vec::new();
+        let mut total = size;
+        for o in &m.memory.onchip {
+            onchip.push((o.base as u64, o.end(), total));
+            total += o.size as usize;
+        }
         let mut mem = Mem {
-            bytes: vec![0u8; size],
+            bytes: vec![0u8; total],
             base,
             lo: base as u64 + m.memory.null_guard as u64,
             hi: base as u64 + size as u64,
+            onchip,
             read_only: Vec::new(),
             read_only_names: Vec::new(),
         };
@@ -83,7 +93,7 @@ impl Mem {
     pub fn check(&self, addr: u32, len: u32, align: u32, store: bool) -> Result<usize, Trap> {
         let a = addr as u64;
         if a < self.lo || a + len as u64 > self.hi {
-            return Err(Trap::OutOfRange { addr: a, len, store });
+            return self.check_onchip(addr, len, align, store);
         }
         if addr & (align.wrapping_sub(1)) != 0 {
             return Err(Trap::Misaligned { addr, align, store });
@@ -105,6 +115,20 @@ impl Mem {
             }
         }
         Ok((a - self.base as u64) as usize)
+    }
+
+    /// An access outside the external memory: inside an on-chip memory, or a fault.
+    #[cold]
+    #[inline(never)]
+    fn check_onchip(&self, addr: u32, len: u32, align: u32, store: bool) -> Result<usize, Trap> {
+        let a = addr as u64;
+        let Some(&(lo, _, off)) = self.onchip.iter().find(|&&(lo, hi, _)| a >= lo && a + len as u64 <= hi) else {
+            return Err(Trap::OutOfRange { addr: a, len, store });
+        };
+        if addr & (align.wrapping_sub(1)) != 0 {
+            return Err(Trap::Misaligned { addr, align, store });
+        }
+        Ok(off + (a - lo) as usize)
     }
 
     /// Reads `len` (1, 2, 4 or 8) bytes little-endian at a checked offset.
@@ -129,7 +153,9 @@ impl Mem {
     pub fn slice(&self, addr: u32, len: u32) -> Option<&[u8]> {
         let a = addr as u64;
         if a < self.base as u64 || a + len as u64 > self.hi {
-            return None;
+            let &(lo, _, off) = self.onchip.iter().find(|&&(lo, hi, _)| a >= lo && a + len as u64 <= hi)?;
+            let o = off + (a - lo) as usize;
+            return Some(&self.bytes[o..o + len as usize]);
         }
         let off = (a - self.base as u64) as usize;
         Some(&self.bytes[off..off + len as usize])

@@ -86,9 +86,11 @@ impl Core {
                 return Ok(());
             }
             SYS_CYCLES => {
-                self.sys_ret::<STRICT>(0, cycle & 0xffff_ffff, op, cycle, pc)?;
+                // Issue cycles and memory stall cycles.
+                let now = cycle + self.memsys.stall_total;
+                self.sys_ret::<STRICT>(0, now & 0xffff_ffff, op, cycle, pc)?;
                 if self.sys.rets.len() > 1 {
-                    self.sys_ret::<STRICT>(1, cycle >> 32, op, cycle, pc)?;
+                    self.sys_ret::<STRICT>(1, now >> 32, op, cycle, pc)?;
                 }
                 return Ok(());
             }

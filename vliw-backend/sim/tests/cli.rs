@@ -68,3 +68,28 @@ fn faults_exit_125_and_the_cycle_limit_124() {
     assert_eq!(code, 125);
     assert!(err.starts_with("dsp-sim: error: /nonexistent/exe:"), "{err}");
 }
+
+#[test]
+fn ideal_memory_and_cache_statistics() {
+    for name in isa_tablegen::builtin::names() {
+        let m = Machine::load(name).unwrap();
+        let l1 = m.data_cache(1).unwrap();
+        let miss = m.memory_miss_cycles();
+        let prog = "main:\nli r5, buf\nldw r4, r5, 0\nnop\nnop\nnop\nnop\nnop\nnop\nnop\nnop\ntrap 0\n";
+        let exe = write_exe("load", &m, prog, &[3, 0, 0, 0]);
+        let json = exe.with_extension("json");
+        let (code, _, err) = sim(&["--stats", "--stats-json", json.to_str().unwrap()], &exe);
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains(&format!("memory stalls     {miss} (")), "{err}");
+        assert!(err.contains(&format!("{:<6} L1  hits            0  misses          1", l1.name)), "{err}");
+        assert!(err.contains(&format!("  memory stalls {miss:>10}  {} 0/1", l1.name)), "{err}");
+        let j = std::fs::read_to_string(&json).unwrap();
+        assert!(j.contains(&format!("\"memory_stall_cycles\": {miss},")) && j.contains("\"issue_cycles\": 11,"), "{j}");
+        assert!(j.contains(&format!("\"cycles\": {},", 11 + miss)), "{j}");
+        let (code, _, err) = sim(&["--ideal-memory", "--stats", "--stats-json", json.to_str().unwrap()], &exe);
+        assert_eq!(code, 3, "{err}");
+        assert!(err.contains("cycles            11\n") && !err.contains("memory stalls"), "{err}");
+        let j = std::fs::read_to_string(&json).unwrap();
+        assert!(j.contains("\"memory_stall_cycles\": 0,") && j.contains("\"caches\": [],"), "{j}");
+    }
+}

@@ -264,9 +264,11 @@ pub fn run_with(m: &Machine, module: &Module, extra: &[&str], opts: &SchedOption
         ..dsp_ld::LinkOptions::default()
     };
     let exe = dsp_ld::link(&inputs, &opts_ld).unwrap_or_else(|e| panic!("{}: {e}\n{asm}", m.name));
+    // Scheduling tests: cycles of the schedule, not of the caches.
     let config = dsp_sim::Config {
         strict: true,
         max_cycles: Some(2_000_000),
+        ideal_memory: true,
         ..dsp_sim::Config::default()
     };
     let mut sim = dsp_sim::Sim::new(m, &exe, config).unwrap_or_else(|e| panic!("{}: {e}", m.name));

@@ -38,6 +38,10 @@ struct Args {
     /// Write the statistics as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<std::path::PathBuf>,
+    /// Every memory access at its instruction's latency: no cache misses, no memory stall cycles
+    /// (the machine's data caches ignored).
+    #[arg(long)]
+    ideal_memory: bool,
     /// Print each bundle to stderr as it issues.
     #[arg(long)]
     trace: bool,
@@ -223,7 +227,13 @@ fn main() -> ExitCode {
     if let Err(e) = arm_stop(args.timeout) {
         return fail(e);
     }
-    let config = Config { strict: args.strict, trace: args.trace, max_cycles: args.max_cycles, stop: Some(&STOP) };
+    let config = Config {
+        strict: args.strict,
+        trace: args.trace,
+        max_cycles: args.max_cycles,
+        stop: Some(&STOP),
+        ideal_memory: args.ideal_memory,
+    };
     let mut sim = match Sim::new(&machine, &exe, config) {
         Ok(s) => s,
         Err(e) => return fail(format!("{}: {e}", args.exe.display())),
