@@ -441,9 +441,6 @@ impl Emitter<'_> {
             _ => Err("internal: a name expected".to_string()),
         };
         let fma = |t: LLVMTypeRef, a: LLVMValueRef, x: LLVMValueRef, y: LLVMValueRef| self.intrinsic("llvm.fma", &[t], &[a, x, y]);
-        // A shift amount: as lifted (an amount of 32 or more was poison in
-        // the source already; the DSL's modulo-32 reading is the machine's).
-        let amount = |x: LLVMValueRef| x;
         // Inactive lanes summed as the identity.
         let active = |x: LLVMValueRef| match mask {
             Some(mk) => unsafe { LLVMBuildSelect(b, mk, x, self.zero(), nm()) },
@@ -559,12 +556,14 @@ impl Emitter<'_> {
                     VecLang::And([x, y]) | VecLang::VecAnd([x, y]) => LLVMBuildAnd(b, v(*x), v(*y), nm()),
                 VecLang::Or([x, y]) | VecLang::VecOr([x, y]) => LLVMBuildOr(b, v(*x), v(*y), nm()),
                 VecLang::Xor([x, y]) | VecLang::VecXor([x, y]) => LLVMBuildXor(b, v(*x), v(*y), nm()),
-                VecLang::Shl([x, y]) => LLVMBuildShl(b, v(*x), amount(v(*y)), nm()),
-                VecLang::AShr([x, y]) => LLVMBuildAShr(b, v(*x), amount(v(*y)), nm()),
-                VecLang::LShr([x, y]) => LLVMBuildLShr(b, v(*x), amount(v(*y)), nm()),
-                VecLang::VecShlS([x, s]) => LLVMBuildShl(b, v(*x), self.splat(amount(v(*s))), nm()),
-                VecLang::VecAShrS([x, s]) => LLVMBuildAShr(b, v(*x), self.splat(amount(v(*s))), nm()),
-                VecLang::VecLShrS([x, s]) => LLVMBuildLShr(b, v(*x), self.splat(amount(v(*s))), nm()),
+                // Shift amounts as lifted: 32 or more was poison in the
+                // source already (the DSL reads them modulo 32, as the machine).
+                VecLang::Shl([x, y]) => LLVMBuildShl(b, v(*x), v(*y), nm()),
+                VecLang::AShr([x, y]) => LLVMBuildAShr(b, v(*x), v(*y), nm()),
+                VecLang::LShr([x, y]) => LLVMBuildLShr(b, v(*x), v(*y), nm()),
+                VecLang::VecShlS([x, s]) => LLVMBuildShl(b, v(*x), self.splat(v(*s)), nm()),
+                VecLang::VecAShrS([x, s]) => LLVMBuildAShr(b, v(*x), self.splat(v(*s)), nm()),
+                VecLang::VecLShrS([x, s]) => LLVMBuildLShr(b, v(*x), self.splat(v(*s)), nm()),
                 VecLang::Add([x, y]) | VecLang::VecAdd([x, y]) => bin(0, v(*x), v(*y)),
                     VecLang::Sub([x, y]) | VecLang::VecSub([x, y]) => bin(1, v(*x), v(*y)),
                     VecLang::Mul([x, y]) | VecLang::VecMul([x, y]) => bin(2, v(*x), v(*y)),
