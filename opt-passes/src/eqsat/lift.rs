@@ -53,11 +53,12 @@ impl Aff {
     fn constant(c: i64) -> Aff {
         Aff { c, ..Aff::default() }
     }
-    fn value(v: LLVMValueRef) -> Aff {
-        Aff { terms: [(v as usize, 1)].into_iter().collect(), ..Aff::default() }
-    }
-    fn advancing(v: LLVMValueRef, c: i64) -> Aff {
+    /// `v + c`.
+    fn value_plus(v: LLVMValueRef, c: i64) -> Aff {
         Aff { terms: [(v as usize, 1)].into_iter().collect(), c, ..Aff::default() }
+    }
+    fn value(v: LLVMValueRef) -> Aff {
+        Aff::value_plus(v, 0)
     }
     fn add(&self, o: &Aff, sign: i64) -> Aff {
         let mut t = self.terms.clone();
@@ -247,9 +248,9 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
     let mut env: HashMap<LLVMValueRef, Sym> = HashMap::new();
     for l in 0..copies {
         env.clear();
-        env.insert(body.iv, Sym::Aff(Aff::advancing(body.iv, l as i64)));
+        env.insert(body.iv, Sym::Aff(Aff::value_plus(body.iv, l as i64)));
         for ind in &inductions {
-            env.insert(ind.phi, Sym::Aff(Aff::advancing(ind.phi, ind.step * l as i64)));
+            env.insert(ind.phi, Sym::Aff(Aff::value_plus(ind.phi, ind.step * l as i64)));
         }
         for &(p, _) in &carried {
             let id = match prev.get(&p) {

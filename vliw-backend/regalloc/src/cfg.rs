@@ -134,40 +134,58 @@ fn dom_intervals(idom: &[Option<usize>]) -> Vec<(u32, u32)> {
     iv
 }
 
-/// Loop nesting depth of every block.
-pub fn loop_depth(f: &Function) -> Vec<u32> {
+/// The back edges `latch → header` of `f` (the header dominates the
+/// latch), in block order, with the predecessor lists.
+fn back_edges(f: &Function) -> (Vec<Vec<Block>>, Vec<(usize, usize)>) {
     let preds = predecessors(f);
     let idom = dominators(f, &preds);
     let iv = dom_intervals(&idom);
     let dominates = |a: usize, b: usize| iv[a].0 <= iv[b].0 && iv[b].0 < iv[a].1;
     let n = f.blocks.len();
-    let mut depth = vec![0u32; n];
-    // Blocks of the loop being collected carry its number (no clearing per loop).
-    let mut in_loop = vec![u32::MAX; n];
-    let mut loops = 0u32;
+    let mut edges = Vec::new();
     for (b, data) in f.blocks.iter().enumerate() {
         let mut succ = data.term.successors();
         succ.dedup();
         for h in succ {
             let h = h.0 as usize;
-            if h >= n || !dominates(h, b) {
-                continue;
-            }
-            // Back edge b → h: the natural loop is h plus everything reaching b without h.
-            let id = loops;
-            loops += 1;
-            in_loop[h] = id;
-            depth[h] += 1;
-            let mut work = vec![b];
-            while let Some(x) = work.pop() {
-                if in_loop[x] == id {
-                    continue;
-                }
-                in_loop[x] = id;
-                depth[x] += 1;
-                work.extend(preds[x].iter().map(|p| p.0 as usize));
+            if h < n && dominates(h, b) {
+                edges.push((b, h));
             }
         }
+    }
+    (preds, edges)
+}
+
+/// Visits the natural loop of the back edge `latch → header`: the header,
+/// then every block reaching the latch without passing the header.
+/// `mark(x)` marks `x` and says whether it was not marked yet.
+fn loop_body(preds: &[Vec<Block>], latch: usize, header: usize, mut mark: impl FnMut(usize) -> bool) {
+    mark(header);
+    let mut work = vec![latch];
+    while let Some(x) = work.pop() {
+        if mark(x) {
+            work.extend(preds[x].iter().map(|p| p.0 as usize));
+        }
+    }
+}
+
+/// Loop nesting depth of every block.
+pub fn loop_depth(f: &Function) -> Vec<u32> {
+    let (preds, edges) = back_edges(f);
+    let n = f.blocks.len();
+    let mut depth = vec![0u32; n];
+    // Blocks of the loop being collected carry its number (no clearing per loop).
+    let mut in_loop = vec![u32::MAX; n];
+    for (id, &(latch, header)) in edges.iter().enumerate() {
+        let id = id as u32;
+        loop_body(&preds, latch, header, |x| {
+            if in_loop[x] == id {
+                return false;
+            }
+            in_loop[x] = id;
+            depth[x] += 1;
+            true
+        });
     }
     depth
 }
@@ -183,31 +201,12 @@ pub struct NaturalLoop {
 /// The natural loops of `f`, smallest first (an inner loop before the loops
 /// around it).
 pub fn natural_loops(f: &Function) -> Vec<NaturalLoop> {
-    let preds = predecessors(f);
-    let idom = dominators(f, &preds);
-    let iv = dom_intervals(&idom);
-    let dominates = |a: usize, b: usize| iv[a].0 <= iv[b].0 && iv[b].0 < iv[a].1;
+    let (preds, edges) = back_edges(f);
     let n = f.blocks.len();
     let mut by_header: Vec<Option<Vec<bool>>> = vec![None; n];
-    for (b, data) in f.blocks.iter().enumerate() {
-        let mut succ = data.term.successors();
-        succ.dedup();
-        for h in succ {
-            let h = h.0 as usize;
-            if h >= n || !dominates(h, b) {
-                continue;
-            }
-            let body = by_header[h].get_or_insert_with(|| vec![false; n]);
-            body[h] = true;
-            let mut work = vec![b];
-            while let Some(x) = work.pop() {
-                if body[x] {
-                    continue;
-                }
-                body[x] = true;
-                work.extend(preds[x].iter().map(|p| p.0 as usize));
-            }
-        }
+    for (latch, header) in edges {
+        let body = by_header[header].get_or_insert_with(|| vec![false; n]);
+        loop_body(&preds, latch, header, |x| !std::mem::replace(&mut body[x], true));
     }
     let mut loops: Vec<NaturalLoop> = by_header
         .into_iter()
