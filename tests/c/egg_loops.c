@@ -5,7 +5,8 @@
 // trip count around the lane count (the original loop runs what remains),
 // integer sums in interleaved accumulators (trip counts around 4 lanes),
 // loads at a run-time stride, zero and negative included, and bit
-// operations (and, or, xor, shifts by uniform and per-element amounts).
+// operations (and, or, xor, shifts by uniform and per-element amounts),
+// and reversed accesses (x[m - k]: a window load and a lane shuffle).
 // The output must be the host's, bit for bit.
 // dsp-cflags: -fegg-isel
 #include <stdint.h>
@@ -79,6 +80,21 @@ __attribute__((noinline)) int32_t two_sums(const int32_t *restrict x, int n, int
     return s;
 }
 
+/* Reversed accesses: one vector load of the window and the machine's
+ * shuffle, for an integer sum and a strict float sum (in source order). */
+__attribute__((noinline)) int32_t dot_rev_i(const int32_t *restrict x, const int32_t *restrict h, int m, int n) {
+    int32_t s = 7;
+    for (int k = 0; k < n; k++)
+        s += h[k] * x[m - k];
+    return s;
+}
+__attribute__((noinline)) float dot_rev_f(const float *restrict x, const float *restrict h, int m, int n) {
+    float s = 0.5f;
+    for (int k = 0; k < n; k++)
+        s = s + h[k] * x[m - k];
+    return s;
+}
+
 int main(void) {
     for (int i = 0; i < N; i++) {
         xs[i] = (float)(rnd() % 20001) / 1000.0f - 10.0f;
@@ -106,6 +122,11 @@ int main(void) {
             for (int i = 0; i < N; i++) h = (h ^ uo[i]) * 16777619u;
             printf("bits k=%d n=%d: %08x %d\n", k, n, (unsigned)h, (int)t);
         }
+    }
+    for (int n = 0; n <= N; n += 13) {
+        int32_t r = dot_rev_i(is, is + 1, N - 1, n);
+        float f = dot_rev_f(xs, ys, n > 0 ? n - 1 : 0, n);
+        printf("reversed n=%d: %d %08x\n", n, (int)r, (unsigned)bits(f));
     }
     for (int i = 0; i < 3 * N + 2; i++)
         ws[i] = (float)(rnd() % 2001) / 100.0f - 10.0f;

@@ -28,6 +28,8 @@ pub struct IsaCost {
     extract: f64,
     insert: f64,
     insert1: f64,
+    /// A general permute and the vector load of its constant lane indices.
+    shuffle: f64,
     /// and, or, xor, shl, arithmetic and logical shr: scalar, then vector
     /// (the shifts by a scalar amount).
     bits: [f64; 6],
@@ -65,6 +67,7 @@ impl IsaCost {
             insert: insert * t.lanes as f64,
             insert1: insert,
             mac: c(t.find(SemOp::Mac, Some(V), &[V, V, V])),
+            shuffle: c(t.find(SemOp::Shuffle, Some(V), &[V, V])) + load,
             bits: bit_ops(t, S).map(c),
             vbits: bit_ops(t, V).map(c),
         }
@@ -108,6 +111,7 @@ impl IsaCost {
             VecAShrS(_) => self.vbits[4],
             VecLShrS(_) => self.vbits[5],
             VecLoadS(_) => self.load_s,
+            Shuffle(_) => self.shuffle,
         }
     }
 }

@@ -176,6 +176,15 @@ fn node(n: &VecLang, elem: Elem, lanes: usize, inputs: &Inputs, vals: &[Val]) ->
             let (a, i) = (name(*a)?, num(*i)?);
             Val::V((0..lanes as i64).map(|k| element(a, i + k)).collect::<Result<_, _>>()?)
         }
+        L::Shuffle(xs) => {
+            let (src, idx) = xs.split_first().ok_or("a shuffle without a vector")?;
+            let src = v(*src)?;
+            if idx.len() != lanes {
+                return Err("a shuffle of the wrong width".into());
+            }
+            // The vocabulary's shuffle: lane k is lane (index mod lanes).
+            Val::V(idx.iter().map(|&k| num(k).map(|k| src[k.rem_euclid(lanes as i64) as usize])).collect::<Result<_, _>>()?)
+        }
         L::List(es) => Val::List(es.iter().map(|&e| get(e).clone()).collect()),
     })
 }

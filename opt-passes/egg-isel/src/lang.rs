@@ -3,7 +3,7 @@
 //! elements, vectors of the machine's
 //! lane count built lane by lane (`Vec`), element-wise vector arithmetic,
 //! the scalar–vector cooperation operations (broadcast, vector with a scalar
-//! operand, reduction, lane extract), contiguous and strided vector loads, and a `List`
+//! operand, reduction, lane extract), lane shuffles, contiguous and strided vector loads, and a `List`
 //! of the program's outputs.
 //!
 //! A program has one element type ([`Elem`]: 32-bit integers that wrap, or
@@ -51,6 +51,7 @@ define_language! {
         "Insert" = Insert([Id; 3]),  // `(Insert v s k)`: `v` with lane `k` (a `Num`) replaced by `s`.  // `(Broadcast s)`: `s` in every lane.
         "VecLoad" = VecLoad([Id; 2]),  // `(VecLoad A i)`: elements `i … i + lanes - 1` of `A`.
         "VecLoadS" = VecLoadS([Id; 2]),  // `(VecLoadS A i)`: the same of a strided array (element k `k × stride` apart in memory).
+        "Shuffle" = Shuffle(Box<[Id]>),  // `(Shuffle v i0 … i(lanes-1))`: lane k is lane `ik` (a `Num`) of `v`.
         "List" = List(Box<[Id]>),  // The program's outputs, in order (scalars or vectors).
         Num(i64),
         Symbol(Symbol),
@@ -69,5 +70,5 @@ pub enum Elem {
 /// Whether a node makes a vector (else a scalar, a constant, a name or the list).
 pub fn is_vector(n: &VecLang) -> bool {
     use VecLang::*;
-    matches!(n, Vec(_) | Insert(_) | VecAdd(_) | VecSub(_) | VecMul(_) | VecNeg(_) | VecAnd(_) | VecOr(_) | VecXor(_) | VecShlS(_) | VecAShrS(_) | VecLShrS(_) | VecMac(_) | VecAddS(_) | VecMulS(_) | VecMacS(_) | Broadcast(_) | VecLoad(_) | VecLoadS(_))
+    matches!(n, Vec(_) | Insert(_) | VecAdd(_) | VecSub(_) | VecMul(_) | VecNeg(_) | VecAnd(_) | VecOr(_) | VecXor(_) | VecShlS(_) | VecAShrS(_) | VecLShrS(_) | VecMac(_) | VecAddS(_) | VecMulS(_) | VecMacS(_) | Broadcast(_) | VecLoad(_) | VecLoadS(_) | Shuffle(_))
 }

@@ -1,7 +1,7 @@
 //! Instruction selection by equality saturation (seed 004): the vector
 //! DSL ([`lang`], with its interpreter [`eval`]), the machine as the DSL
 //! sees it ([`target`]), rewrite rules derived from the `.isa` ([`rules`]),
-//! costs from its instructions ([`cost`]), bounded saturation
+//! lane shuffles ([`shuffle`]), costs from its instructions ([`cost`]), bounded saturation
 //! ([`saturate`]), greedy or optimal extraction ([`extract`]), tree-height reduction of
 //! integer sums ([`rebalance`]) and the interleave factor a step's
 //! throughput asks for ([`throughput`]).
@@ -16,6 +16,7 @@ pub mod lang;
 pub mod rebalance;
 pub mod rules;
 pub mod saturate;
+pub mod shuffle;
 pub mod target;
 pub mod throughput;
 

@@ -304,7 +304,7 @@ impl Applier<VecLang, ()> for Consecutive {
     }
 }
 
-/// Every rule for `t` (the load rule included).
+/// Every rule for `t` (the load and shuffle rules included).
 pub fn all(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
     all_with(t, floats, fam, &[])
 }
@@ -313,6 +313,7 @@ pub fn all(t: &Target, floats: FloatRules, fam: Families) -> Vec<Rule> {
 pub fn all_with(t: &Target, floats: FloatRules, fam: Families, strided: &[Symbol]) -> Vec<Rule> {
     let mut r = rules(t, floats, fam);
     r.extend(load_rule(t, strided));
+    r.extend(crate::shuffle::rules(t, strided));
     r
 }
 

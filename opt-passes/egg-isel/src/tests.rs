@@ -274,6 +274,84 @@ proptest! {
     }
 }
 
+/// A vector of elements `perm[k] + start` of `a`, through the rules for ftm.
+fn permuted_window(start: i64, perm: &[i64]) -> (RecExpr<VecLang>, RecExpr<VecLang>, Target<'static>) {
+    let m: &'static isa_tablegen::Machine = Box::leak(Box::new(ftm()));
+    let t = Target::new(m, Elem::I32).unwrap();
+    let mut e = RecExpr::default();
+    let a = e.add(VecLang::Symbol("a".into()));
+    let lanes: Vec<Id> = perm
+        .iter()
+        .map(|&k| {
+            let i = e.add(VecLang::Num(start + k));
+            e.add(VecLang::Get([a, i]))
+        })
+        .collect();
+    let v = e.add(VecLang::Vec(lanes.into_boxed_slice()));
+    e.add(VecLang::List(vec![v].into_boxed_slice()));
+    let rules = rules::all(&t, FloatRules::default(), Families::default());
+    let cost = IsaCost::new(&t);
+    let (out, _) = optimize(&e, &rules, &cost, Limits::default(), ExtractOpts::default());
+    (e, out, t)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Any permutation of one window of elements is one load and a shuffle
+    /// (ftm's `vshuf` is cheaper than a vector built lane by lane), and
+    /// means what the lanes meant.
+    #[test]
+    fn the_window_shuffle_rule_is_sound(start in 0i64..100, seed in any::<u32>(), swaps in proptest::collection::vec((0usize..16, 0usize..16), 1..20)) {
+        let mut perm: Vec<i64> = (0..16).collect();
+        for (x, y) in swaps {
+            perm.swap(x, y);
+        }
+        prop_assume!(perm.iter().enumerate().any(|(k, &p)| p != k as i64));
+        let (e, out, t) = permuted_window(start, &perm);
+        let text = out.to_string();
+        prop_assert!(text.starts_with(&format!("(List (Shuffle (VecLoad a {start})")), "{}", text);
+        let inp = inputs(seed, 256, Elem::I32);
+        prop_assert_eq!(eval(&e, Elem::I32, t.lanes, &inp), eval(&out, Elem::I32, t.lanes, &inp));
+    }
+}
+
+#[test]
+fn a_reversed_window_is_a_load_and_a_shuffle_and_a_sparse_one_is_not() {
+    let rev: Vec<i64> = (0..16).rev().collect();
+    let (_, out, _) = permuted_window(20, &rev);
+    let idx: Vec<String> = rev.iter().map(|k| k.to_string()).collect();
+    assert_eq!(out.to_string(), format!("(List (Shuffle (VecLoad a 20) {}))", idx.join(" ")));
+    // Lanes spanning more than one window (every other element, repeated)
+    // are not one load: the load would read elements no lane names.
+    let sparse: Vec<i64> = (0..16).map(|k| (k / 2) * 2).collect();
+    let (_, out, _) = permuted_window(0, &sparse);
+    assert!(!out.to_string().contains("Shuffle"), "{out}");
+}
+
+#[test]
+fn lanes_of_one_vector_are_a_shuffle_of_it() {
+    let m = ftm();
+    let t = Target::new(&m, Elem::I32).unwrap();
+    let mut e = RecExpr::default();
+    let a = e.add(VecLang::Symbol("a".into()));
+    let zero = e.add(VecLang::Num(0));
+    let v = e.add(VecLang::VecLoad([a, zero]));
+    let lanes: Vec<Id> = (0..16i64)
+        .map(|k| {
+            let kk = e.add(VecLang::Num((k + 3) % 16));
+            e.add(VecLang::Extract([v, kk]))
+        })
+        .collect();
+    let w = e.add(VecLang::Vec(lanes.into_boxed_slice()));
+    e.add(VecLang::List(vec![w].into_boxed_slice()));
+    let rules = rules::all(&t, FloatRules::default(), Families::default());
+    let cost = IsaCost::new(&t);
+    let (out, _) = optimize(&e, &rules, &cost, Limits::default(), ExtractOpts::default());
+    assert!(out.to_string().starts_with("(List (Shuffle (VecLoad a 0) 3 4 5"), "{out}");
+    let inp = inputs(9, 64, Elem::I32);
+    assert_eq!(eval(&e, Elem::I32, t.lanes, &inp), eval(&out, Elem::I32, t.lanes, &inp));
+}
+
 /// `s` continued by `lanes` products `a[k] * b[k]`, as a reduction loop
 /// unrolled by the lane count lifts it.
 fn running_sum(n: usize) -> RecExpr<VecLang> {

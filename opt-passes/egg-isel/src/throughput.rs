@@ -43,6 +43,7 @@ pub fn instr_for<'m>(t: &Target<'m>, n: &VecLang) -> Option<&'m Instr> {
         L::Broadcast(_) => t.find(SemOp::Broadcast, Some(V), &[S]),
         L::ReduceAdd(_) => t.find(SemOp::ReduceAdd, Some(S), &[V]),
         L::Extract(_) => t.find(SemOp::Extract, Some(S), &[V, S]),
+        L::Shuffle(_) => t.find(SemOp::Shuffle, Some(V), &[V, V]),
         L::Insert(_) | L::Vec(_) => t.find(SemOp::Insert, Some(V), &[V, S, S]),
         L::And(_) => crate::cost::bit_ops(t, S)[0],
         L::Or(_) => crate::cost::bit_ops(t, S)[1],

@@ -81,7 +81,7 @@ pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
     lifted.copies == lifted.lanes
         && lifted.disjoint.is_empty()
         && carried_ok
-        && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_) | VecLang::VecLoadS(_)))
+        && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_) | VecLang::VecLoadS(_) | VecLang::Shuffle(_)))
         && lifted.outputs.iter().all(|o| !matches!(o, Output::Store { vector: false, .. }))
 }
 
@@ -553,6 +553,14 @@ impl Emitter<'_> {
                             l
                         }
                     },
+                    VecLang::Shuffle(xs) => {
+                        // Lane k is lane idx[k] of the source: one
+                        // shufflevector with a constant mask (the machine's
+                        // permute; the isel loads the mask as a constant).
+                        let (src, idx) = xs.split_first().ok_or("internal: a shuffle without a vector")?;
+                        let mut mask: Vec<LLVMValueRef> = idx.iter().map(|&k| num(k).map(|k| LLVMConstInt(i32t, k.rem_euclid(self.lanes) as u64, 0))).collect::<Result<_, _>>()?;
+                        LLVMBuildShuffleVector(b, v(*src), LLVMGetPoison(vt), LLVMConstVector(mask.as_mut_ptr(), mask.len() as u32), nm())
+                    }
                     VecLang::And([x, y]) | VecLang::VecAnd([x, y]) => LLVMBuildAnd(b, v(*x), v(*y), nm()),
                 VecLang::Or([x, y]) | VecLang::VecOr([x, y]) => LLVMBuildOr(b, v(*x), v(*y), nm()),
                 VecLang::Xor([x, y]) | VecLang::VecXor([x, y]) => LLVMBuildXor(b, v(*x), v(*y), nm()),
