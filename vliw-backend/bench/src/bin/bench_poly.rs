@@ -83,8 +83,8 @@ struct Config {
 /// options, so it is the Polly figure. `Polly-u` adds
 /// `-polly-process-unprofitable`, which also transforms the SCoPs Polly's
 /// profitability test skips (single loops, `main`'s initialization): on
-/// ftm it is never faster at the medium size and often much slower, so it
-/// is kept as a column, not as the figure. Other Polly options measured on
+/// ftm it is never measurably faster than `Polly` at the medium size and
+/// often much slower, so it is kept as a column, not as the figure. Other Polly options measured on
 /// the medium datasets (`-polly-vectorizer=stripmine`, `-polly-tiling=false`,
 /// `-polly-position=before-vectorizer`, `-polly-opt-outer-coincidence=yes`,
 /// ftm's cache geometry for the matmul optimization) did not change the
