@@ -69,6 +69,13 @@
 //! both tables per machine ([`wfv`], [`wfv_report`]); its cycles are the
 //! kernel's with its callees ([`measure::Scope::WithCallees`]).
 //!
+//! # The polyhedral benchmark
+//!
+//! `dsp-bench-poly` (`scripts/bench-poly`) builds issue 12's PolyBench-style
+//! kernels (`poly/*.c`) at -O3 and with Polly, runs each with the cache
+//! model and on the ideal memory ([`measure::Memory`]) and prints cycles,
+//! memory stalls and speedups per machine.
+//!
 //! Usage: `dsp-bench [MACHINE...]` runs the matrix (see `--help`);
 //! `dsp-bench bounds [MACHINE...]` prints only the bounds and the
 //! instruction each essential operation maps to.

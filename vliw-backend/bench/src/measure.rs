@@ -107,10 +107,7 @@ pub fn run_scoped(
     scope: Scope,
     max_cycles: u64,
 ) -> Result<Run, String> {
-    let bytes = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
-    let image = dsp_obj::read_executable(&bytes).map_err(|e| format!("{}: {e}", exe.display()))?;
-    run_image_scoped(m, &image, func, scope, max_cycles)
-        .map_err(|e| format!("{}: {e}", exe.display()))
+    run_memory(m, exe, func, scope, max_cycles, Memory::Modelled)
 }
 
 /// The indices (into `p.funcs`) of `f` and of every function reachable from
@@ -154,6 +151,44 @@ pub fn run_image_scoped(
     scope: Scope,
     max_cycles: u64,
 ) -> Result<Run, String> {
+    run_image_memory(m, image, func, scope, max_cycles, Memory::Modelled)
+}
+
+/// Which memory the simulator models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Memory {
+    /// The `.isa`'s data caches and on-chip memories: misses stall.
+    Modelled,
+    /// Every access at its instruction's latency (`dsp-sim --ideal-memory`).
+    Ideal,
+}
+
+/// Runs the executable file `exe` on `m` (strict) with the given memory
+/// model and measures `func` over `scope`.
+pub fn run_memory(
+    m: &Machine,
+    exe: &Path,
+    func: &str,
+    scope: Scope,
+    max_cycles: u64,
+    memory: Memory,
+) -> Result<Run, String> {
+    let bytes = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
+    let image = dsp_obj::read_executable(&bytes).map_err(|e| format!("{}: {e}", exe.display()))?;
+    run_image_memory(m, &image, func, scope, max_cycles, memory)
+        .map_err(|e| format!("{}: {e}", exe.display()))
+}
+
+/// Runs a loaded executable on `m` (strict) with the given memory model and
+/// measures `func` over `scope`.
+pub fn run_image_memory(
+    m: &Machine,
+    image: &Executable,
+    func: &str,
+    scope: Scope,
+    max_cycles: u64,
+    memory: Memory,
+) -> Result<Run, String> {
     if image.machine.fingerprint != m.fingerprint {
         return Err(format!(
             "built for machine '{}', not for '{}'",
@@ -164,6 +199,7 @@ pub fn run_image_scoped(
         strict: true,
         trace: false,
         max_cycles: Some(max_cycles),
+        ideal_memory: memory == Memory::Ideal,
         ..Config::default()
     };
     let mut sim = Sim::new(m, image, config)?;
