@@ -629,3 +629,50 @@ mod tests {
         assert_eq!(signed_min(32), 0x8000_0000);
     }
 }
+
+/// A deterministic order of a function's values, for passes that collect
+/// values in maps keyed by their addresses (which differ from run to run)
+/// and then emit code per value: arguments by position, then instructions
+/// in layout order, then the module's globals and functions in module
+/// order. Emitting in this order makes the output the same on every run.
+pub struct Ranks {
+    rank: std::collections::HashMap<LLVMValueRef, (u8, usize)>,
+}
+
+impl Ranks {
+    pub fn new(f: LLVMValueRef) -> Ranks {
+        let mut rank = std::collections::HashMap::new();
+        unsafe {
+            for k in 0..LLVMCountParams(f) {
+                rank.insert(LLVMGetParam(f, k), (0, k as usize));
+            }
+            let mut n = 0;
+            for b in blocks(f) {
+                for i in instructions(b) {
+                    rank.insert(i, (1, n));
+                    n += 1;
+                }
+            }
+            let m = LLVMGetGlobalParent(f);
+            let mut n = 0;
+            let mut g = LLVMGetFirstGlobal(m);
+            while !g.is_null() {
+                rank.insert(g, (2, n));
+                n += 1;
+                g = LLVMGetNextGlobal(g);
+            }
+            let mut g = LLVMGetFirstFunction(m);
+            while !g.is_null() {
+                rank.insert(g, (2, n));
+                n += 1;
+                g = LLVMGetNextFunction(g);
+            }
+        }
+        Ranks { rank }
+    }
+
+    /// `v`'s place (values of other functions and constants last, together).
+    pub fn of(&self, v: LLVMValueRef) -> (u8, usize) {
+        self.rank.get(&v).copied().unwrap_or((3, 0))
+    }
+}

@@ -6,7 +6,9 @@
 // integer sums in interleaved accumulators (trip counts around 4 lanes),
 // loads at a run-time stride, zero and negative included, and bit
 // operations (and, or, xor, shifts by uniform and per-element amounts),
-// and reversed accesses (x[m - k]: a window load and a lane shuffle).
+// reversed accesses (x[m - k]) and columns of row-major matrices (a
+// constant stride: strided loads, element-by-element stores, overlapping
+// columns of one matrix checked at run time).
 // The output must be the host's, bit for bit.
 // dsp-cflags: -fegg-isel
 #include <stdint.h>
@@ -95,6 +97,25 @@ __attribute__((noinline)) float dot_rev_f(const float *restrict x, const float *
     return s;
 }
 
+/* Columns: elements C apart (a constant stride), loaded, stored, and two
+ * columns of one matrix (a run-time check that a step's elements differ). */
+#define C 7
+static int32_t mat[(N + 1) * C], revd[N];
+__attribute__((noinline)) int32_t col_sum(const int32_t *restrict m, const int32_t *restrict w, int j, int n) {
+    int32_t s = 1;
+    for (int k = 0; k < n; k++)
+        s += (m[k * C + j] & 0xfff) * (w[k] & 0xff);
+    return s;
+}
+__attribute__((noinline)) void col_update(int32_t *restrict m, const int32_t *restrict v, int j, int d, int n) {
+    for (int k = 0; k < n; k++)
+        m[k * C + j] = (((m[k * C + j + d] & 0xffff) * 3 - (v[k] >> 8)) * ((m[k * C + j + d] & 0xff) + 7) ^ (v[k] & 0x55)) >> 3;
+}
+__attribute__((noinline)) void rev_store(int32_t *restrict y, const int32_t *restrict x, int n) {
+    for (int i = 0; i < n; i++)
+        y[n - 1 - i] = (x[i] >> 4) * 5 + 1;
+}
+
 int main(void) {
     for (int i = 0; i < N; i++) {
         xs[i] = (float)(rnd() % 20001) / 1000.0f - 10.0f;
@@ -127,6 +148,21 @@ int main(void) {
         int32_t r = dot_rev_i(is, is + 1, N - 1, n);
         float f = dot_rev_f(xs, ys, n > 0 ? n - 1 : 0, n);
         printf("reversed n=%d: %d %08x\n", n, (int)r, (unsigned)bits(f));
+    }
+    for (int i = 0; i < (N + 1) * C; i++)
+        mat[i] = (int32_t)(rnd() % 1000) - 500;
+    for (int n = 0; n <= N; n += 23) {
+        int32_t a = col_sum(mat, is, n % C, n);
+        static const int ds[] = {0, 1, -1, C, -C, 2};
+        for (unsigned t = 0; t < sizeof ds / sizeof ds[0]; t++) {
+            int j = 1 + (n + (int)t) % (C - 2);
+            col_update(mat + C, is, j, ds[t], n);
+        }
+        rev_store(revd, is, n);
+        uint32_t h = 2166136261u;
+        for (int i = 0; i < (N + 1) * C; i++) h = (h ^ (uint32_t)mat[i]) * 16777619u;
+        for (int i = 0; i < N; i++) h = (h ^ (uint32_t)revd[i]) * 16777619u;
+        printf("columns n=%d: %d %08x\n", n, (int)a, (unsigned)h);
     }
     for (int i = 0; i < 3 * N + 2; i++)
         ws[i] = (float)(rnd() % 2001) / 100.0f - 10.0f;

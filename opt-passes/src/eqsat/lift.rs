@@ -213,6 +213,8 @@ struct Lifter {
     block: LLVMBasicBlockRef,
     /// The counter and the inductions.
     advancing: Vec<LLVMValueRef>,
+    /// The function's values in a deterministic order.
+    ranks: ir::Ranks,
 }
 
 type R<T> = Result<T, String>;
@@ -223,7 +225,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
     if lanes == 0 || copies % lanes != 0 {
         return Err(format!("internal: {copies} copies are not a multiple of {lanes} lanes"));
     }
-    let mut lf = Lifter { m, fused_muladd: body.fused_muladd, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block, advancing: Vec::new() };
+    let mut lf = Lifter { m, fused_muladd: body.fused_muladd, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block, advancing: Vec::new(), ranks: ir::Ranks::new(unsafe { LLVMGetBasicBlockParent(body.block) }) };
     let insts = ir::instructions(body.block);
     let phis: Vec<LLVMValueRef> = insts.iter().copied().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
     // Header phis other than the counter: inductions or carried data.
@@ -423,8 +425,12 @@ impl Lifter {
 
     /// The class of an access at `base + off` and the element it is.
     fn class(&mut self, base: LLVMValueRef, off: &Aff) -> R<(usize, i64)> {
+        // In the function's order, not the addresses' (the lowering emits
+        // the terms in this order: the same code on every run).
         let mut terms: Vec<(LLVMValueRef, i64)> = off.terms.iter().map(|(&v, &c)| (v as LLVMValueRef, c)).collect();
-        let prods: Vec<((LLVMValueRef, LLVMValueRef), i64)> = off.prods.iter().map(|(&(u, t), &c)| ((u as LLVMValueRef, t as LLVMValueRef), c)).collect();
+        terms.sort_by_key(|t| self.ranks.of(t.0));
+        let mut prods: Vec<((LLVMValueRef, LLVMValueRef), i64)> = off.prods.iter().map(|(&(u, t), &c)| ((u as LLVMValueRef, t as LLVMValueRef), c)).collect();
+        prods.sort_by_key(|p| (self.ranks.of(p.0 .0), self.ranks.of(p.0 .1)));
         // A product with an invariant `s` makes the class strided by `s`:
         // the element is the coefficient of `s` (copy l of x[j * s] is at
         // (j + l) * s), the constant bytes part of the class.
@@ -437,14 +443,37 @@ impl Lifter {
                 Some(s)
             }
         };
-        let (c, elem) = match stride {
-            None => {
+        // A constant stride: the counter (the only thing advancing in the
+        // address) moves it `S` elements per iteration, S not 0 or 1 (a
+        // column of a row-major matrix, a reversed array): the class is
+        // strided by the constant `S`, its constant bytes the remainder
+        // modulo a stride, the element the strides past them.
+        let counter = self.advancing.first().copied();
+        let constant_stride = match (stride, counter) {
+            (None, Some(iv)) if !terms.iter().any(|t| t.0 != iv && self.advancing.contains(&t.0)) => {
+                terms.iter().find(|t| t.0 == iv).map(|t| t.1).filter(|&k| k % 4 == 0 && k != 0 && k != 4 && (k / 4).abs() <= i32::MAX as i64)
+            }
+            _ => None,
+        };
+        let stride = match constant_stride {
+            Some(k) => Some(unsafe { LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(self.m)), (k / 4) as u64, 1) }),
+            None => stride,
+        };
+        let (c, elem) = match (stride, constant_stride) {
+            (_, Some(k)) => {
+                if off.c % 4 != 0 {
+                    return Err("an access not aligned to its element".into());
+                }
+                let c = off.c.rem_euclid(k.abs());
+                (c, (off.c - c) / k)
+            }
+            (None, _) => {
                 if off.c % 4 != 0 {
                     return Err("an access not aligned to its element".into());
                 }
                 (0, off.c / 4)
             }
-            Some(s) => {
+            (Some(s), None) => {
                 let cs = terms.iter().find(|t| t.0 == s).map_or(0, |t| t.1);
                 terms.retain(|t| t.0 != s);
                 if cs % 4 != 0 || off.c % 4 != 0 {
@@ -578,8 +607,11 @@ impl Lifter {
                 self.set_elem(unsafe { LLVMTypeOf(operand(0)) })?;
                 let v = self.data(env, operand(0))?;
                 let (c, k) = self.element(env, operand(1))?;
+                // (Elements a stride apart would need the machine's strided
+                // store, which the lowering does not use yet; one by one
+                // they never pay.)
                 if self.classes[c].stride.is_some() {
-                    return Err("a store at a run-time stride".into());
+                    return Err("a store at a stride".into());
                 }
                 stored.insert((c, k), v);
                 self.stores.push((c, k, copy, v));
@@ -602,11 +634,18 @@ impl Lifter {
             self.loads.iter().map(|&(c, k, l)| (c, k, l, false)).chain(self.stores.iter().map(|&(c, k, l, _)| (c, k, l, true))).collect();
         // What a class advances by per iteration.
         let advance = |c: &Class| -> Vec<(LLVMValueRef, i64)> { c.terms.iter().copied().filter(|(v, _)| advancing.contains(v)).collect() };
+        // A class's elements' distance in bytes: 4, a constant stride's, or
+        // (a run-time stride) unknown.
+        let step = |c: &Class| match c.stride {
+            None => Some(4),
+            Some(s) => ir::const_i64(s).map(|k| k.saturating_mul(4)),
+        };
         // The byte range a class's accesses touch in one step.
         let range = |c: usize| {
-            let ks = accesses.iter().filter(|a| a.0 == c).map(|a| a.1);
+            let sb = step(&self.classes[c]).unwrap_or(4);
+            let ks = accesses.iter().filter(|a| a.0 == c).map(|a| a.1.saturating_mul(sb));
             let (lo, hi) = ks.fold((i64::MAX, i64::MIN), |(lo, hi), k| (lo.min(k), hi.max(k)));
-            (lo.saturating_mul(4), hi.saturating_add(1).saturating_mul(4))
+            (lo, hi.saturating_add(4))
         };
         let mut disjoint: Vec<Disjoint> = Vec::new();
         for (x, &(c1, k1, l1, s1)) in accesses.iter().enumerate() {
@@ -622,7 +661,7 @@ impl Lifter {
                     if ra != rb && identified(ra) && identified(rb) {
                         continue;
                     }
-                    if a.stride.is_some() || b.stride.is_some() {
+                    if step(a).is_none() || step(b).is_none() {
                         return Err(format!("a run-time stride through '{}', which the loop may store to", ir::value_name(a.base)));
                     }
                     // Otherwise a runtime check, when the two advance alike

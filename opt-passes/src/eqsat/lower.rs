@@ -180,6 +180,10 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 starts.insert(p, start);
             }
         }
+        // Maps are read in these orders (the program's), never iterated:
+        // the same code on every run.
+        let carried_order: Vec<LLVMValueRef> = lifted.args.iter().filter_map(|a| if let ArgSrc::Carried(p) = a.1 { Some(p) } else { None }).collect();
+        let ind_order: Vec<LLVMValueRef> = lifted.inductions.iter().map(|i| i.phi).collect();
         let mut ind: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for i in &lifted.inductions {
             ind.insert(i.phi, LLVMBuildPhi(b, LLVMTypeOf(i.phi), nm()));
@@ -208,11 +212,11 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         let more = LLVMBuildICmp(b, P::LLVMIntNE, k1, vtc, nm());
         LLVMBuildCondBr(b, more, vloop, mid);
         ir::add_incoming(k, &[(c(0), enter), (k1, vloop)]);
-        for (&p, &phi) in &carried {
-            ir::add_incoming(phi, &[(starts[&p], enter), (*next.get(&p).ok_or("internal: a carried value without its next")?, vloop)]);
+        for p in &carried_order {
+            ir::add_incoming(carried[p], &[(starts[p], enter), (*next.get(p).ok_or("internal: a carried value without its next")?, vloop)]);
         }
-        for (&p, &phi) in &ind {
-            ir::add_incoming(phi, &[(starts[&p], enter), (ind_next[&p], vloop)]);
+        for p in &ind_order {
+            ir::add_incoming(ind[p], &[(starts[p], enter), (ind_next[p], vloop)]);
         }
         for (key, &phi) in &acc_phi {
             ir::add_incoming(phi, &[(LLVMConstNull(vt), enter), (acc_next_of[key], vloop)]);
@@ -226,7 +230,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         }
         ir::add_incoming(made, &[(vtc, vloop)]);
         let mut result: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-        for (&p, _) in &carried {
+        for &p in &carried_order {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
             for &(from, _) in &skips {
                 ir::add_incoming(r, &[(starts[&p], from)]);
@@ -235,7 +239,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             result.insert(p, r);
         }
         // (All phis first.)
-        for (&p, _) in &ind {
+        for &p in &ind_order {
             let r = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
             for &(from, _) in &skips {
                 ir::add_incoming(r, &[(starts[&p], from)]);
@@ -245,7 +249,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         }
         // Each sum's accumulators added up, then reduced once.
         let mut keys: Vec<(LLVMValueRef, usize)> = acc_phi.keys().copied().collect();
-        keys.sort_by_key(|&(p, k)| (p as usize, k));
+        keys.sort_by_key(|&(p, k)| (carried_order.iter().position(|&q| q == p), k));
         let mut total: Vec<(LLVMValueRef, LLVMValueRef)> = Vec::new();
         let mut acc_out = Vec::new();
         for key in keys {
@@ -293,7 +297,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             LLVMBuildCondBr(b, done, sh.exit, rest_ph);
         }
         // Values used after the loop other than by the exit's phis: an exit phi of their own.
-        for (&p, _) in &carried {
+        for &p in &carried_order {
             let Some(v) = incoming(p, body) else { continue };
             let outside: Vec<LLVMValueRef> = ir::users(v).into_iter().filter(|&u| LLVMGetInstructionParent(u) != body && !(LLVMGetInstructionParent(u) == sh.exit && ir::opcode(u) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI)).collect();
             if outside.is_empty() {
@@ -325,8 +329,8 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         // The original loop starts where the vector loop stopped.
         LLVMSetSuccessor(sh.pre_term, 0, check);
         let mut starts_rest: Vec<(LLVMValueRef, LLVMValueRef)> = vec![(sh.iv, rest_start)];
-        for (&p, &r) in &result {
-            starts_rest.push((p, r));
+        for p in carried_order.iter().chain(&ind_order) {
+            starts_rest.push((*p, result[p]));
         }
         for (p, s) in starts_rest {
             let latch_v = incoming(p, body).ok_or("internal: a header phi without its latch value")?;
