@@ -219,18 +219,31 @@ fn loads_at_a_run_time_stride_become_strided_loads() {
     let (_, remarks, text) = run_on(&ir);
     assert!(text.contains("@llvm.experimental.vp.strided.load.v16f32"), "{remarks:?}\n{text}");
     assert!(!text.contains("egg.tail:"), "{text}");
-    // A store at a run-time stride is refused.
+    // A store at a stride is refused.
     let ir = ir.replace("store float %r, ptr %py", "store float %r, ptr %px");
     let (_, remarks, text) = run_on(&ir);
-    assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("a store at a run-time stride")), "{remarks:?}");
+    assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("a store at a stride")), "{remarks:?}");
+}
+
+#[test]
+fn loads_at_a_constant_stride_become_strided_loads() {
+    // y[i] = x[i * 7] (a matrix column) and x[n - i] (reversed): strided
+    // classes of the constants 7 and -1, loaded with ftm's strided load.
+    for (index, stride) in [("%is = mul i32 %i, 7", 7), ("%is = sub i32 %n, %i", -1)] {
+        let ir = SAXPY.replace("%px = getelementptr float, ptr %x, i32 %i", &format!("{index}\n  %px = getelementptr float, ptr %x, i32 %is"));
+        let (_, remarks, text) = run_on(&ir);
+        assert!(text.contains("@llvm.experimental.vp.strided.load.v16f32"), "{remarks:?}\n{text}");
+        assert!(text.contains(&format!("i32 {}", stride * 4)), "the stride in bytes: {text}");
+    }
 }
 
 #[test]
 fn one_array_at_an_unknown_distance_gets_a_runtime_check() {
     let (_, remarks, text) = run_on(BUTTERFLY);
     assert!(text.contains("egg.vloop") && text.contains("ptrtoint"), "{remarks:?}\n{text}");
-    // A distance that changes from step to step is refused: x[2i] against x[i].
-    let ir = BUTTERFLY.replace("%j = add i32 %i, %d", "%j = shl i32 %i, 1");
+    // A distance that changes from step to step is refused: x[2i], only
+    // loaded (a store there would be a store at a stride), against x[i].
+    let ir = BUTTERFLY.replace("%j = add i32 %i, %d", "%j = shl i32 %i, 1").replace("store float %t, ptr %pb", "store float %t, ptr %pa");
     let (_, remarks, text) = run_on(&ir);
     assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("changes from step to step")), "{remarks:?}");
 }
