@@ -51,6 +51,9 @@ static cl::opt<bool> DspEggEarly("dsp-egg-early", cl::init(true),
 static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
     cl::desc("run dsp-vector-fdiv (vector float division and square root on the vector units) from -O1 at the optimizer-last extension point"));
 
+static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
+    cl::desc("run dsp-unroll-jam (the loop around a reduction nest unrolled and jammed) just before dsp-outer-vec at the optimizer-last extension point"));
+
 static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
     cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
 
@@ -128,6 +131,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel Level) {
         if (DspWfv && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-wfv<" + DspWfvOpt + (DspWfvAuto ? ";auto" : "") + (DspWfvBoscc ? "" : ";no-boscc") + (DspWfvMultiversion ? "" : ";no-multiversion") + (DspWfvRestructure ? "" : ";no-restructure") + ">"));
+        if (DspUnrollJam && Level != OptimizationLevel::O0)
+          MPM.addPass(DspPass("dsp-unroll-jam"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-outer-vec"));
         if (DspEggIsel && !DspEggEarly && Level != OptimizationLevel::O0)

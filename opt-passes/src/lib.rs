@@ -12,6 +12,7 @@
 //! | `dsp-prepare` | all of the above, in that order (what clang runs at the optimizer-last extension point) |
 //! | `dsp-wfv` | function-level vectorization (seed 001): vector variants of `vec-function` functions, `vec-function` loops calling them ([`wfv`]); clang runs it from -O1 before `dsp-prepare` unless `-mllvm -dsp-wfv=false` |
 //! | `dsp-outer-vec` | outer-loop vectorization without directives: a loop nest's outer loop runs `lanes` iterations side by side when they provably touch disjoint memory ([`wfv::outer`]); clang runs it after `dsp-wfv` with `-mllvm -dsp-outer-vec` (dspcc `-fouter-loop-vectorize`, on from -O2) |
+//! | `dsp-unroll-jam` | unroll-and-jam of the loop around a reduction nest (`for i { for j { for k: s += … } }`): U outer iterations side by side, U independent chains in the inner loop ([`jam`], addresses reasoned about with [`addr`]); clang runs it just before `dsp-outer-vec` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`, on from -O2 with outer-loop vectorization) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -24,12 +25,14 @@
 // valid for the duration of one pass run on a module LLVM owns (see `ir`).
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod addr;
 pub mod bits;
 pub mod caps;
 pub mod cfg;
 pub mod eqsat;
 pub mod fpclass;
 pub mod ir;
+pub mod jam;
 pub mod loops;
 pub mod mem;
 pub mod minmax;
@@ -55,6 +58,7 @@ pub enum Pass {
     MaskedTail,
     Wfv,
     OuterVec,
+    UnrollJam,
     VectorFdiv,
     EggIsel,
 }
@@ -96,6 +100,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "dsp-outer-vec",
         Pass::OuterVec,
         "outer loops of nests vectorized whole when their iterations are independent",
+    ),
+    (
+        "dsp-unroll-jam",
+        Pass::UnrollJam,
+        "the loop around a reduction nest unrolled and jammed: independent chains in the inner loop",
     ),
     (
         "dsp-vector-fdiv",
@@ -153,7 +162,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::VectorFdiv | Pass::EggIsel
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -171,6 +180,12 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         let Some(m) = machine.as_ref() else { return Ok(false) };
         let (changed, remarks) = wfv::outer::run(module, &caps::Caps::new(m));
         plugin::emit_remarks("outer-vec", &remarks);
+        return Ok(changed);
+    }
+    if pass == Pass::UnrollJam {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = jam::run(module, &caps::Caps::new(m));
+        plugin::emit_remarks("unroll-jam", &remarks);
         return Ok(changed);
     }
     if pass == Pass::EggIsel {
@@ -215,6 +230,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
         Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c, &wfv::Options::default()).map(|r| r.0).unwrap_or(false)),
         Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
+        Pass::UnrollJam => caps.is_some_and(|c| jam::run(module, &c).0),
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),
         Pass::Prepare => {

@@ -295,7 +295,8 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
         let group: Vec<usize> = (0..lanes)
             .filter_map(|l| (0..lf.stores.len()).find(|&j| !done[j] && lf.stores[j].0 == c && lf.stores[j].2 == first + l && lf.stores[j].1 == base + l as i64))
             .collect();
-        if group.len() == lanes && copy == first {
+        // (A strided class's elements are stored one by one.)
+        if group.len() == lanes && copy == first && lf.classes[c].stride.is_none() {
             let v: Vec<Id> = group.iter().map(|&j| lf.stores[j].3).collect();
             for &j in &group {
                 done[j] = true;
@@ -607,11 +608,10 @@ impl Lifter {
                 self.set_elem(unsafe { LLVMTypeOf(operand(0)) })?;
                 let v = self.data(env, operand(0))?;
                 let (c, k) = self.element(env, operand(1))?;
-                // (Elements a stride apart would need the machine's strided
-                // store, which the lowering does not use yet; one by one
-                // they never pay.)
-                if self.classes[c].stride.is_some() {
-                    return Err("a store at a stride".into());
+                // (A run-time stride would need the machine's strided store;
+                // at a constant stride elements are stored one by one.)
+                if self.classes[c].stride.is_some_and(|st| ir::const_i64(st).is_none()) {
+                    return Err("a store at a run-time stride".into());
                 }
                 stored.insert((c, k), v);
                 self.stores.push((c, k, copy, v));

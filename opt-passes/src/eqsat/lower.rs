@@ -628,7 +628,12 @@ impl Emitter<'_> {
         for (o, &id) in self.lifted.outputs.iter().zip(outs.iter()) {
             match o {
                 Output::Store { class, off, vector } => unsafe {
-                    let mut idx = [LLVMConstInt(self.i32t, *off as u64, 1)];
+                    // A strided class's element `off` is `off` strides on.
+                    let at = match self.lifted.classes[*class].stride.and_then(ir::const_i64) {
+                        Some(st) => off.wrapping_mul(st),
+                        None => *off,
+                    };
+                    let mut idx = [LLVMConstInt(self.i32t, at as u64, 1)];
                     let p = LLVMBuildGEP2(b, self.et, ptrs[*class], idx.as_mut_ptr(), 1, nm());
                     let x = val[usize::from(id)];
                     match mask {

@@ -219,10 +219,10 @@ fn loads_at_a_run_time_stride_become_strided_loads() {
     let (_, remarks, text) = run_on(&ir);
     assert!(text.contains("@llvm.experimental.vp.strided.load.v16f32"), "{remarks:?}\n{text}");
     assert!(!text.contains("egg.tail:"), "{text}");
-    // A store at a stride is refused.
+    // A store at a run-time stride is refused.
     let ir = ir.replace("store float %r, ptr %py", "store float %r, ptr %px");
     let (_, remarks, text) = run_on(&ir);
-    assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("a store at a stride")), "{remarks:?}");
+    assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("a store at a run-time stride")), "{remarks:?}");
 }
 
 #[test]
@@ -242,7 +242,7 @@ fn one_array_at_an_unknown_distance_gets_a_runtime_check() {
     let (_, remarks, text) = run_on(BUTTERFLY);
     assert!(text.contains("egg.vloop") && text.contains("ptrtoint"), "{remarks:?}\n{text}");
     // A distance that changes from step to step is refused: x[2i], only
-    // loaded (a store there would be a store at a stride), against x[i].
+    // loaded, against x[i].
     let ir = BUTTERFLY.replace("%j = add i32 %i, %d", "%j = shl i32 %i, 1").replace("store float %t, ptr %pb", "store float %t, ptr %pa");
     let (_, remarks, text) = run_on(&ir);
     assert!(!text.contains("egg.vloop") && remarks.iter().any(|r| r.msg.contains("changes from step to step")), "{remarks:?}");

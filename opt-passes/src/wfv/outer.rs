@@ -11,7 +11,9 @@
 //! A loop qualifies when its iterations provably touch disjoint memory
 //! ([`independent`]): every object it writes is accessed only at
 //! `I + c·iv` with `I` loop invariant and `|c|` at least the access size,
-//! the same `I` and `c` for every access, and no other object it touches
+//! the same `c` for every access and the same `I`, or `I`s a whole number
+//! of rows apart (a row: `c` times the trip count; the rows unroll-and-jam
+//! gives its copies, [`crate::jam`]), and no other object it touches
 //! may be the same one (distinct globals and allocas, `noalias`
 //! arguments). Calls must not touch memory. Refused, with a remark: bodies
 //! that already hold vectors (LLVM vectorized an inner loop), bodies whose
@@ -31,6 +33,7 @@ use super::mask::Cx;
 use super::vloop::{self, Goal};
 use super::{Remark, RemarkKind};
 use crate::caps::Caps;
+use crate::addr::{self, Poly};
 use crate::cfg::{Cfg, Loop};
 use crate::ir;
 
@@ -431,7 +434,7 @@ pub fn independent(
             }
             let same_slot = match (&s.at, &a.at) {
                 (Some((cs, is)), Some((ca, ia))) => {
-                    cs == ca && is == ia && s.size == a.size && cs.abs() >= s.size
+                    cs == ca && s.size == a.size && cs.abs() >= s.size && (is == ia || rows_apart(&cfg, l, is, ia, cs.abs()))
                 }
                 _ => false,
             };
@@ -441,6 +444,29 @@ pub fn independent(
         }
     }
     Ok(())
+}
+
+/// Whether two bases `I_a`, `I_b` of one object, each stepped by `c` bytes
+/// per iteration, are a whole number of rows apart (not zero), a row being
+/// `c` times the loop's trip count: the rows of a matrix that unroll-and-jam
+/// gave to different copies (`z + 4·(i·n) + 4·j` and `z + 4·((i+1)·n) +
+/// 4·j` with `j < n`). No iteration's access of one row then meets
+/// another's of the other.
+fn rows_apart(cfg: &Cfg, l: &Loop, ia: &Aff, ib: &Aff, c: i64) -> bool {
+    let any = |_: LLVMValueRef| true;
+    let poly_of = |a: &Aff| -> Option<Poly> {
+        let mut p = Poly::constant(a.c);
+        for &(v, k) in &a.terms {
+            p = p.add(&addr::poly(v as LLVMValueRef, 12, &any)?, k);
+        }
+        Some(p)
+    };
+    let Some(counted) = addr::counted(cfg, l) else { return false };
+    let (Some(pa), Some(pb), Some(bound), Some(start)) = (poly_of(ia), poly_of(ib), addr::poly(counted.bound, 0, &any), addr::poly(counted.start, 0, &any)) else {
+        return false;
+    };
+    let row = bound.add(&start, -1).scaled(c);
+    row != Poly::default() && pa.add(&pb, -1).multiple_of(&row).is_some_and(|k| k != 0)
 }
 
 /// Whether call `i` only reads memory: its callee (or the call) has a

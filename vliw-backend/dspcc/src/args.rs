@@ -13,7 +13,9 @@
 //! and `-fno-masked-tail` choose how a vectorized loop ends (the plugin's
 //! `dsp-masked-tail` pass); `-fouter-loop-vectorize` and
 //! `-fno-outer-loop-vectorize` whether outer loops of nests are vectorized
-//! whole (its `dsp-outer-vec` pass); `-fno-vector-fdiv` leaves vector
+//! whole (its `dsp-outer-vec` pass); `-funroll-and-jam` and
+//! `-fno-unroll-and-jam` whether the loop around a reduction nest is
+//! unrolled and jammed first (its `dsp-unroll-jam` pass); `-fno-vector-fdiv` leaves vector
 //! float division to the scalar divider (its `dsp-vector-fdiv` pass).
 //! `-fvec-function` (the default) and
 //! `-fno-vec-function` say whether the vectorization directives (`#pragma
@@ -203,6 +205,10 @@ pub struct Options {
     /// (`Some(true)`) or `-fno-outer-loop-vectorize`, the last one given;
     /// `None`: on from -O2 unless `-fno-vectorize`.
     pub outer_vec: Option<bool>,
+    /// The loop around a reduction nest unrolled and jammed:
+    /// `-funroll-and-jam` (`Some(true)`) or `-fno-unroll-and-jam`, the last
+    /// one given; `None`: with outer-loop vectorization.
+    pub unroll_jam: Option<bool>,
     /// Vector float division and square root on the vector units
     /// (`-fvector-fdiv`, the default) or lane by lane on the scalar divider
     /// (`-fno-vector-fdiv`), the last one given.
@@ -274,6 +280,7 @@ impl Default for Options {
             licm: None,
             masked_tail: None,
             outer_vec: None,
+            unroll_jam: None,
             vector_fdiv: true,
             vec_function: true,
             vec_function_auto: false,
@@ -438,6 +445,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-masked-tail" => o.masked_tail = Some(false),
             "-fouter-loop-vectorize" => o.outer_vec = Some(true),
             "-fno-outer-loop-vectorize" => o.outer_vec = Some(false),
+            "-funroll-and-jam" => o.unroll_jam = Some(true),
+            "-fno-unroll-and-jam" => o.unroll_jam = Some(false),
             "-fvector-fdiv" => o.vector_fdiv = true,
             "-fno-vector-fdiv" => o.vector_fdiv = false,
             "-fvec-function" => o.vec_function = true,
@@ -611,6 +620,9 @@ OPTIONS:
                                            outer loops of nests whose iterations are independent run lanes
                                            iterations side by side, inner loops in order per lane (on from -O2;
                                            -fno-vectorize turns it off too; remarks: -Rpass=outer-vec)
+  -funroll-and-jam -fno-unroll-and-jam     the loop around a reduction nest runs 2 or 4 iterations side by side
+                                           (independent chains in the inner loop; on with outer-loop
+                                           vectorization; remarks: -Rpass=unroll-jam)
   -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
                                            (Newton-Raphson, exactly rounded) when the divider is scalar only
                                            (default; remarks: -Rpass=vector-fdiv)

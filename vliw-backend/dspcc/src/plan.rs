@@ -312,6 +312,7 @@ impl Planner<'_> {
         .into_iter()
         .chain(self.o.remarks.iter().cloned())
         .chain(self.t.masked_tail_flags(self.masked_tail()))
+        .chain(self.t.unroll_jam_flags(self.o.unroll_jam.unwrap_or(self.outer_vec())))
         .chain(self.t.outer_vec_flags(self.outer_vec()))
         .chain(self.wfv_flags())
         .chain(self.egg_flags())

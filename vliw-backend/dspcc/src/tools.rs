@@ -198,6 +198,14 @@ impl Target {
         vec!["-mllvm".into(), "-dsp-masked-tail".into()]
     }
 
+    /// clang's flags for unroll-and-jam (the plugin's `dsp-unroll-jam`), if on and the machine has vectors.
+    pub fn unroll_jam_flags(&self, on: bool) -> Vec<String> {
+        if !on || self.lanes.is_none_or(|l| l <= 1) {
+            return Vec::new();
+        }
+        vec!["-mllvm".into(), "-dsp-unroll-jam".into()]
+    }
+
     /// clang's flags for outer-loop vectorization (the plugin's `dsp-outer-vec`), if on and the machine has vectors.
     pub fn outer_vec_flags(&self, on: bool) -> Vec<String> {
         if !on || self.lanes.is_none_or(|l| l <= 1) {
