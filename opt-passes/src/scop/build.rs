@@ -1,0 +1,510 @@
+//! Building one [`Scop`] from a run of control-tree nodes, or the first
+//! reason it is not one: loops and their bounds, `if` conditions, the
+//! statements (one per block with memory accesses), their domains, 2d+1
+//! schedules and accesses. The instructions themselves are checked by
+//! [`super::checks`]. Expressions stay over LLVM values ([`Aff`]) during
+//! the walk and become coefficient vectors at the end, once every
+//! parameter is known.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::LLVMOpcode as O;
+
+use super::access::{decompose, AddrError};
+use super::affine::{Aff, Ctx, NotAffine};
+use super::bounds::{self, condition, implied, CondError, Cons};
+use super::checks;
+use super::print::value_ref;
+use super::structure::{LoopNode, Node, Shape};
+use super::*;
+use crate::ir;
+
+/// An induction variable: the header phi, its start and its step, and
+/// the loop's secondary inductions (`phi`, start, step as a multiple of
+/// the primary step).
+pub struct Iv {
+    pub phi: LLVMValueRef,
+    pub start: LLVMValueRef,
+    pub next: LLVMValueRef,
+    pub step: i64,
+    pub secondary: Vec<(LLVMValueRef, LLVMValueRef, i64)>,
+}
+
+/// A header phi's (start, next, constant step).
+fn phi_parts(phi: LLVMValueRef, latch: LLVMBasicBlockRef) -> (Option<LLVMValueRef>, Option<LLVMValueRef>, Option<i64>) {
+    let n = unsafe { LLVMCountIncoming(phi) };
+    let mut start = None;
+    let mut next = None;
+    for k in 0..n {
+        let (v, b) = unsafe { (LLVMGetIncomingValue(phi, k), LLVMGetIncomingBlock(phi, k)) };
+        if b == latch {
+            next = Some(v);
+        } else if start.is_none() {
+            start = Some(v);
+        } else {
+            return (None, None, None);
+        }
+    }
+    let step = next.filter(|&nx| ir::opcode_of(nx) == Some(O::LLVMAdd)).and_then(|nx| {
+        let (a, b) = unsafe { (LLVMGetOperand(nx, 0), LLVMGetOperand(nx, 1)) };
+        if a == phi {
+            ir::const_i64(b)
+        } else if b == phi {
+            ir::const_i64(a)
+        } else {
+            None
+        }
+    });
+    let int = unsafe { LLVMGetTypeKind(LLVMTypeOf(phi)) == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind };
+    if int {
+        (start, next, step)
+    } else {
+        (start, next, None)
+    }
+}
+
+/// The induction variable of loop `l` (the header phi the exit compare
+/// tests), or why there is none; other header phis must be inductions too
+/// (their step a multiple of its), else they are scalars carried across
+/// iterations (rejected).
+pub fn induction(shape: &Shape, l: &LoopNode) -> Result<Iv, Reject> {
+    let (h, latch) = (shape.cfg.blocks[l.header], shape.cfg.blocks[l.latch]);
+    let term = unsafe { LLVMGetBasicBlockTerminator(latch) };
+    let cond = unsafe { LLVMGetCondition(term) };
+    let tested: Vec<LLVMValueRef> = if ir::opcode_of(cond) == Some(O::LLVMICmp) { unsafe { vec![LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1)] } } else { Vec::new() };
+    let phis: Vec<LLVMValueRef> = ir::instructions(h).into_iter().take_while(|&i| ir::opcode(i) == O::LLVMPHI).collect();
+    let mut iv = None;
+    for &phi in &phis {
+        let (start, next, step) = phi_parts(phi, latch);
+        if let (Some(st), Some(nx), Some(s)) = (start, next, step) {
+            if iv.is_none() && (tested.contains(&phi) || tested.contains(&nx)) {
+                iv = Some(Iv { phi, start: st, next: nx, step: s, secondary: Vec::new() });
+            }
+        }
+    }
+    let first = unsafe { LLVMGetFirstInstruction(h) };
+    let mut iv = iv.ok_or_else(|| Reject::new(RejectKind::NonCanonicalLoop, first, "no header phi with a constant step is tested by the latch"))?;
+    if iv.step != 1 && iv.step != -1 {
+        return Err(Reject::new(RejectKind::NonUnitStride, iv.next, format!("induction variable {} steps by {}", value_ref(iv.phi), iv.step)));
+    }
+    for &phi in phis.iter().filter(|&&p| p != iv.phi) {
+        match phi_parts(phi, latch) {
+            (Some(st), Some(_), Some(s)) => iv.secondary.push((phi, st, s * iv.step)),
+            _ => {
+                return Err(Reject::new(
+                    RejectKind::ScalarDependence,
+                    phi,
+                    format!("phi {} is a scalar carried across iterations (reductions are not modelled)", value_ref(phi)),
+                ))
+            }
+        }
+    }
+    Ok(iv)
+}
+
+struct RawLoop {
+    parent: Option<usize>,
+    header: usize,
+    phi: LLVMValueRef,
+    lower: Vec<Aff>,
+    upper: Vec<Aff>,
+    step: i64,
+}
+
+struct RawAccess {
+    kind: AccessKind,
+    array: usize,
+    subs: Vec<Aff>,
+    elem_size: u64,
+    inst: LLVMValueRef,
+}
+
+struct RawStmt {
+    block: usize,
+    loops: Vec<usize>,
+    domain: Vec<Cons>,
+    schedule: Vec<usize>,
+    accesses: Vec<RawAccess>,
+}
+
+/// The builder's state while walking the nodes.
+struct Builder<'a> {
+    shape: &'a Shape,
+    module: LLVMModuleRef,
+    inside: Vec<bool>,
+    ivs: HashSet<usize>,
+    derived: HashMap<usize, Aff>,
+    assume_guarded: bool,
+    loops: Vec<RawLoop>,
+    stmts: Vec<RawStmt>,
+    arrays: Vec<Array>,
+    array_of: HashMap<usize, usize>,
+}
+
+/// Where the walk is: enclosing loops, constraints, schedule prefix.
+#[derive(Clone)]
+struct Place {
+    loops: Vec<usize>,
+    cons: Vec<Cons>,
+    prefix: Vec<usize>,
+}
+
+/// What is known around a run of nodes.
+#[derive(Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// Conditions of enclosing `if`s outside the run (the `i1` value and
+    /// the side taken): their affine constraints hold in the whole run.
+    pub conds: &'a [(LLVMValueRef, bool)],
+    /// Skip the check that rotated loops are guarded (to find another
+    /// reason for a rejection).
+    pub assume_guarded: bool,
+}
+
+/// The SCoP made of `nodes` (a run of one sequence) of function `f`.
+pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Node], cx: Context) -> Result<Scop, Reject> {
+    let mut blocks = Vec::new();
+    nodes.iter().for_each(|n| n.blocks(&mut blocks));
+    let mut inside = vec![false; shape.cfg.blocks.len()];
+    for &b in &blocks {
+        inside[b] = true;
+    }
+    let mut b = Builder { shape, module, inside, ivs: HashSet::new(), derived: HashMap::new(), assume_guarded: false, loops: Vec::new(), stmts: Vec::new(), arrays: Vec::new(), array_of: HashMap::new() };
+    let mut ivs = HashMap::new();
+    let mut order = Vec::new();
+    b.collect_ivs(nodes, &mut ivs, &mut order)?;
+    b.ivs = ivs.values().map(|iv: &Iv| iv.phi as usize).collect();
+    // Secondary inductions, outer loops first: start + k × (iv - iv's start).
+    for h in order {
+        let iv = &ivs[&h];
+        for &(phi, st, k) in &iv.secondary {
+            let (s2, s1) = b.with_ctx(|ctx| (ctx.eval(st), ctx.eval(iv.start)));
+            let s2 = s2.map_err(|n| not_affine_bound(n, st, "start"))?;
+            let s1 = s1.map_err(|n| not_affine_bound(n, iv.start, "start"))?;
+            let aff = Aff::atom(iv.phi).add(&s1, -1).and_then(|d| d.scale(k)).and_then(|d| d.add(&s2, 1)).ok_or_else(|| overflow(phi))?;
+            b.derived.insert(phi as usize, aff);
+        }
+    }
+    for &blk in &blocks {
+        b.with_ctx(|ctx| checks::block(shape, ctx, blk, &b.ivs))?;
+    }
+    let mut place = Place { loops: Vec::new(), cons: Vec::new(), prefix: Vec::new() };
+    for &(c, taken) in cx.conds {
+        if let Ok(cons) = b.with_ctx(|ctx| condition(ctx, c, taken)) {
+            for c in cons {
+                if !place.cons.contains(&c) {
+                    place.cons.push(c);
+                }
+            }
+        }
+    }
+    b.assume_guarded = cx.assume_guarded;
+    let mut next = 0;
+    b.walk(nodes, &ivs, &mut place, &mut next)?;
+    let name = |blk: usize| value_ref(unsafe { LLVMBasicBlockAsValue(shape.cfg.blocks[blk]) });
+    let entry = match nodes.first() {
+        Some(Node::Loop(l)) => name(l.header),
+        Some(Node::If { block, .. }) | Some(Node::Block(block)) | Some(Node::Opaque { block, .. }) => name(*block),
+        None => String::new(),
+    };
+    let exit = exit_of(shape, nodes).map(name).unwrap_or_default();
+    b.finish(ir::value_name(f), entry, exit)
+}
+
+/// The block control reaches after the run.
+fn exit_of(shape: &Shape, nodes: &[Node]) -> Option<usize> {
+    match nodes.last()? {
+        Node::Loop(l) => Some(l.exit),
+        Node::Block(b) | Node::If { block: b, .. } | Node::Opaque { block: b, .. } => {
+            let mut blocks = Vec::new();
+            nodes.last()?.blocks(&mut blocks);
+            let last = *blocks.last().unwrap_or(b);
+            shape.cfg.succs[last].first().copied()
+        }
+    }
+}
+
+impl Builder<'_> {
+    fn with_ctx<T>(&self, f: impl FnOnce(&Ctx) -> T) -> T {
+        let inside = |v: LLVMValueRef| self.inside_value(v);
+        let ctx = Ctx { inside: &inside, ivs: &self.ivs, derived: &self.derived };
+        f(&ctx)
+    }
+
+    fn inside_value(&self, v: LLVMValueRef) -> bool {
+        if unsafe { LLVMIsAInstruction(v).is_null() } {
+            return false;
+        }
+        let bb = unsafe { LLVMGetInstructionParent(v) };
+        self.shape.cfg.index.get(&bb).is_some_and(|&b| self.inside[b])
+    }
+
+    fn collect_ivs(&self, nodes: &[Node], out: &mut HashMap<usize, Iv>, order: &mut Vec<usize>) -> Result<(), Reject> {
+        for n in nodes {
+            match n {
+                Node::Loop(l) => {
+                    out.insert(l.header, induction(self.shape, l)?);
+                    order.push(l.header);
+                    self.collect_ivs(&l.body, out, order)?;
+                }
+                Node::If { then_, else_, .. } => {
+                    self.collect_ivs(then_, out, order)?;
+                    self.collect_ivs(else_, out, order)?;
+                }
+                Node::Opaque { reason, .. } => return Err(reason.clone()),
+                Node::Block(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn walk(&mut self, nodes: &[Node], ivs: &HashMap<usize, Iv>, place: &mut Place, next: &mut usize) -> Result<(), Reject> {
+        for n in nodes {
+            match n {
+                Node::Block(blk) => self.statement(*blk, place, next)?,
+                Node::Loop(l) => {
+                    let iv = &ivs[&l.header];
+                    let (lower, upper) = self.loop_bounds(l, iv, place)?;
+                    let id = self.loops.len();
+                    self.loops.push(RawLoop { parent: place.loops.last().copied(), header: l.header, phi: iv.phi, lower: lower.clone(), upper: upper.clone(), step: iv.step });
+                    let mut inner = place.clone();
+                    inner.loops.push(id);
+                    inner.prefix.push(*next);
+                    *next += 1;
+                    let i = Aff::atom(iv.phi);
+                    for lo in &lower {
+                        inner.cons.push(Cons { aff: i.add(lo, -1).ok_or_else(|| overflow(iv.phi))?, eq: false });
+                    }
+                    for up in &upper {
+                        inner.cons.push(Cons { aff: up.add(&i, -1).ok_or_else(|| overflow(iv.phi))?, eq: false });
+                    }
+                    let mut inner_next = 0;
+                    self.walk(&l.body, ivs, &mut inner, &mut inner_next)?;
+                }
+                Node::If { block, then_, else_ } => {
+                    let term = unsafe { LLVMGetBasicBlockTerminator(self.shape.cfg.blocks[*block]) };
+                    let c = unsafe { LLVMGetCondition(term) };
+                    // An empty side needs no constraint (it may be a disjunction).
+                    for (side, taken) in [(then_, true), (else_, false)].into_iter().filter(|(s, _)| !s.is_empty()) {
+                        let cons = self.with_ctx(|ctx| condition(ctx, c, taken)).map_err(|e| cond_error(e, term))?;
+                        let mut inner = place.clone();
+                        for c in cons {
+                            if !inner.cons.contains(&c) {
+                                inner.cons.push(c);
+                            }
+                        }
+                        self.walk(side, ivs, &mut inner, next)?;
+                    }
+                }
+                Node::Opaque { reason, .. } => return Err(reason.clone()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Lower and upper bounds (inclusive) of loop `l`, checked against its guard.
+    fn loop_bounds(&self, l: &LoopNode, iv: &Iv, place: &Place) -> Result<(Vec<Aff>, Vec<Aff>), Reject> {
+        let term = unsafe { LLVMGetBasicBlockTerminator(self.shape.cfg.blocks[l.latch]) };
+        let cond = unsafe { LLVMGetCondition(term) };
+        let bad = |msg: &str| Reject::new(RejectKind::NonCanonicalLoop, term, format!("loop {}: {msg}", value_ref(iv.phi)));
+        if ir::opcode_of(cond) != Some(O::LLVMICmp) {
+            return Err(bad("the latch does not branch on a compare"));
+        }
+        let (a, b) = unsafe { (LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1)) };
+        let mut p = unsafe { LLVMGetICmpPredicate(cond) };
+        let is_iv = |v: LLVMValueRef| v == iv.phi || v == iv.next;
+        let (x, bound) = if is_iv(a) {
+            (a, b)
+        } else if is_iv(b) {
+            p = bounds::swapped(p);
+            (b, a)
+        } else {
+            return Err(bad("the exit compare is not on the induction variable"));
+        };
+        let header = self.shape.cfg.blocks[l.header];
+        if unsafe { LLVMGetSuccessor(term, 0) } != header {
+            p = bounds::inverse(p);
+        }
+        // The next iteration's value y runs while y + e p bound.
+        let e = if x == iv.next { 0 } else { -iv.step };
+        let (bnd, start) = self.with_ctx(|ctx| (bounds::eval_bound(ctx, bound), bounds::eval_bound(ctx, iv.start)));
+        let bnd = bnd.map_err(|n| not_affine_bound(n, bound, "bound"))?;
+        let start = start.map_err(|n| not_affine_bound(n, iv.start, "start"))?;
+        let own = |xs: &[Aff]| xs.iter().any(|x| x.terms.contains_key(&(iv.phi as usize)));
+        if own(bnd.parts()) {
+            return Err(Reject::new(RejectKind::NonAffineBound, bound, format!("bound {} varies in its own loop", value_ref(bound))));
+        }
+        use inkwell::llvm_sys::LLVMIntPredicate as P;
+        let strict = match (iv.step, p) {
+            (1, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) | (-1, P::LLVMIntSGT | P::LLVMIntUGT | P::LLVMIntNE) => true,
+            (1, P::LLVMIntSLE | P::LLVMIntULE) | (-1, P::LLVMIntSGE | P::LLVMIntUGE) => false,
+            _ => return Err(bad(&format!("exit compare {p:?} does not bound a loop stepping by {}", iv.step))),
+        };
+        let shift = |x: &Aff| x.plus(-e + if strict { -iv.step } else { 0 }).ok_or_else(|| overflow(bound));
+        let (lower, upper) = if iv.step == 1 {
+            let ups = bnd.as_min().ok_or_else(|| Reject::new(RejectKind::NonAffineBound, bound, format!("upper bound {} is a maximum", value_ref(bound))))?;
+            let los = start.as_max().ok_or_else(|| Reject::new(RejectKind::NonAffineBound, iv.start, format!("lower bound {} is a minimum", value_ref(iv.start))))?;
+            (los.to_vec(), ups.iter().map(shift).collect::<Result<Vec<_>, _>>()?)
+        } else {
+            let los = bnd.as_max().ok_or_else(|| Reject::new(RejectKind::NonAffineBound, bound, format!("lower bound {} is a minimum", value_ref(bound))))?;
+            let ups = start.as_min().ok_or_else(|| Reject::new(RejectKind::NonAffineBound, iv.start, format!("upper bound {} is a maximum", value_ref(iv.start))))?;
+            (los.iter().map(shift).collect::<Result<Vec<_>, _>>()?, ups.to_vec())
+        };
+        // A rotated loop runs once before its first test: its guard must say lower <= upper.
+        for lo in &lower {
+            for up in &upper {
+                let need = up.add(lo, -1).ok_or_else(|| overflow(bound))?;
+                if !self.assume_guarded && !implied(&need, &place.cons) {
+                    return Err(Reject::new(
+                        RejectKind::UnguardedLoop,
+                        term,
+                        format!("loop {} runs once before its test and no enclosing condition says its bounds are not empty", value_ref(iv.phi)),
+                    ));
+                }
+            }
+        }
+        Ok((lower, upper))
+    }
+
+    /// Block `blk` as a statement, if it accesses memory.
+    fn statement(&mut self, blk: usize, place: &Place, next: &mut usize) -> Result<(), Reject> {
+        let mut accesses = Vec::new();
+        for i in ir::instructions(self.shape.cfg.blocks[blk]) {
+            let (kind, ptr, ty) = match ir::opcode(i) {
+                O::LLVMLoad => (AccessKind::Read, unsafe { LLVMGetOperand(i, 0) }, unsafe { LLVMTypeOf(i) }),
+                O::LLVMStore => (AccessKind::Write, unsafe { LLVMGetOperand(i, 1) }, unsafe { LLVMTypeOf(LLVMGetOperand(i, 0)) }),
+                _ => continue,
+            };
+            let elem_size = unsafe { inkwell::llvm_sys::target::LLVMABISizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(self.module), ty) };
+            let addr = self.with_ctx(|ctx| decompose(self.module, ctx, ptr, elem_size)).map_err(|e| addr_error(e, i))?;
+            let array = match self.array_of.get(&(addr.base as usize)) {
+                Some(&a) => a,
+                None => {
+                    let is_arg = unsafe { !LLVMIsAArgument(addr.base).is_null() };
+                    let kind = if is_arg { ArrayKind::Argument { noalias: ir::has_noalias(addr.base) } } else { ArrayKind::Global };
+                    self.arrays.push(Array { name: value_ref(addr.base), kind, dims: addr.dims.clone(), elem_size, base: addr.base });
+                    self.array_of.insert(addr.base as usize, self.arrays.len() - 1);
+                    self.arrays.len() - 1
+                }
+            };
+            accesses.push(RawAccess { kind, array, subs: addr.subs, elem_size, inst: i });
+        }
+        if accesses.is_empty() {
+            return Ok(());
+        }
+        let mut schedule = place.prefix.clone();
+        schedule.push(*next);
+        *next += 1;
+        self.stmts.push(RawStmt { block: blk, loops: place.loops.clone(), domain: place.cons.clone(), schedule, accesses });
+        Ok(())
+    }
+
+    /// The SCoP, with every expression over (iterators, parameters).
+    fn finish(self, function: String, entry: String, exit: String) -> Result<Scop, Reject> {
+        let mut params: Vec<usize> = Vec::new();
+        let mut note = |a: &Aff| {
+            for &t in a.terms.keys() {
+                if !self.ivs.contains(&t) && !params.contains(&t) {
+                    params.push(t);
+                }
+            }
+        };
+        for l in &self.loops {
+            l.lower.iter().chain(&l.upper).for_each(&mut note);
+        }
+        for s in &self.stmts {
+            s.domain.iter().for_each(|c| note(&c.aff));
+            s.accesses.iter().flat_map(|a| &a.subs).for_each(&mut note);
+        }
+        let space_of = |loops: &[usize]| -> Vec<usize> { loops.iter().map(|&l| self.loops[l].phi as usize).collect() };
+        let conv = |a: &Aff, space: &[usize], at: LLVMValueRef| -> Result<AffExpr, Reject> {
+            let mut coeffs = vec![0; space.len() + params.len()];
+            for (&t, &c) in &a.terms {
+                let k = match space.iter().position(|&s| s == t) {
+                    Some(k) => k,
+                    None => space.len() + params.iter().position(|&p| p == t).ok_or_else(|| Reject::new(RejectKind::ScalarDependence, at, format!("{} used outside its loop", value_ref(t as LLVMValueRef))))?,
+                };
+                coeffs[k] = c;
+            }
+            Ok(AffExpr { coeffs, constant: a.c })
+        };
+        let mut loops = Vec::new();
+        for (k, l) in self.loops.iter().enumerate() {
+            let mut chain = Vec::new();
+            let mut p = l.parent;
+            while let Some(x) = p {
+                chain.push(x);
+                p = self.loops[x].parent;
+            }
+            chain.reverse();
+            let space = space_of(&chain);
+            let lower = l.lower.iter().map(|a| conv(a, &space, l.phi)).collect::<Result<_, _>>()?;
+            let upper = l.upper.iter().map(|a| conv(a, &space, l.phi)).collect::<Result<_, _>>()?;
+            let children = self.loops.iter().enumerate().filter(|(_, c)| c.parent == Some(k)).map(|(i, _)| i).collect();
+            let header = value_ref(unsafe { LLVMBasicBlockAsValue(self.shape.cfg.blocks[l.header]) });
+            loops.push(Loop { parent: l.parent, children, depth: chain.len(), header, lower, upper, step: l.step });
+        }
+        let mut stmts = Vec::new();
+        for (k, s) in self.stmts.iter().enumerate() {
+            let space = space_of(&s.loops);
+            let bb = self.shape.cfg.blocks[s.block];
+            let at = unsafe { LLVMGetFirstInstruction(bb) };
+            let domain = s.domain.iter().map(|c| Ok(Constraint { expr: conv(&c.aff, &space, at)?, equality: c.eq })).collect::<Result<_, Reject>>()?;
+            let mut accesses = Vec::new();
+            for a in &s.accesses {
+                let subscripts = a.subs.iter().map(|x| conv(x, &space, a.inst)).collect::<Result<_, _>>()?;
+                accesses.push(Access { kind: a.kind, array: a.array, subscripts, elem_size: a.elem_size, inst: a.inst });
+            }
+            let block = value_ref(unsafe { LLVMBasicBlockAsValue(bb) });
+            stmts.push(Stmt { name: format!("S{k}"), block, loops: s.loops.clone(), domain, schedule: s.schedule.clone(), accesses, at });
+        }
+        let params = params.iter().map(|&p| Param { name: value_ref(p as LLVMValueRef), value: p as LLVMValueRef }).collect();
+        let may_alias = may_alias(&self.arrays, &stmts);
+        Ok(Scop { function, entry, exit, params, loops, stmts, arrays: self.arrays, may_alias })
+    }
+}
+
+/// Pairs of arrays that may be one memory, at least one written: two
+/// arguments, or an argument and a global, unless the argument is `noalias`.
+fn may_alias(arrays: &[Array], stmts: &[Stmt]) -> Vec<(usize, usize)> {
+    let written: HashSet<usize> = stmts.iter().flat_map(|s| &s.accesses).filter(|a| a.kind == AccessKind::Write).map(|a| a.array).collect();
+    let mut out = Vec::new();
+    for a in 0..arrays.len() {
+        for b in a + 1..arrays.len() {
+            let arg = |k: usize| matches!(arrays[k].kind, ArrayKind::Argument { noalias: false });
+            let restrict = |k: usize| matches!(arrays[k].kind, ArrayKind::Argument { noalias: true });
+            if (written.contains(&a) || written.contains(&b)) && (arg(a) || arg(b)) && !restrict(a) && !restrict(b) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+fn overflow(at: LLVMValueRef) -> Reject {
+    Reject::new(RejectKind::Unsupported, at, "affine coefficients overflow")
+}
+
+fn not_affine_bound(n: NotAffine, v: LLVMValueRef, what: &str) -> Reject {
+    match n {
+        NotAffine::Load(l) => Reject::new(RejectKind::NonAffineBound, l, format!("loop {what} {} depends on load {} (data-dependent)", value_ref(v), value_ref(l))),
+        NotAffine::Inst(i) => Reject::new(RejectKind::NonAffineBound, i, format!("loop {what} {} is not affine ({})", value_ref(v), value_ref(i))),
+    }
+}
+
+fn cond_error(e: CondError, term: LLVMValueRef) -> Reject {
+    match e {
+        CondError::NotAffine(NotAffine::Load(l)) => Reject::new(RejectKind::NonAffineCondition, l, format!("condition depends on load {} (data-dependent)", value_ref(l))),
+        CondError::NotAffine(NotAffine::Inst(i)) => Reject::new(RejectKind::NonAffineCondition, i, format!("condition is not affine ({})", value_ref(i))),
+        CondError::Shape(c) => Reject::new(RejectKind::NonAffineCondition, term, format!("condition {} is not a conjunction of affine compares", value_ref(c))),
+    }
+}
+
+fn addr_error(e: AddrError, i: LLVMValueRef) -> Reject {
+    match e {
+        AddrError::NotAffine(NotAffine::Load(l)) => Reject::new(RejectKind::IndirectAccess, i, format!("subscript of {} depends on load {} (indirect access)", value_ref(i), value_ref(l))),
+        AddrError::NotAffine(NotAffine::Inst(x)) => Reject::new(RejectKind::NonAffineSubscript, i, format!("subscript of {} is not affine ({})", value_ref(i), value_ref(x))),
+        AddrError::Base(b) => Reject::new(RejectKind::BadBasePointer, i, format!("address of {} is not an array access on a global or argument ({})", value_ref(i), value_ref(b))),
+    }
+}
