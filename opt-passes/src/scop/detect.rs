@@ -111,7 +111,7 @@ pub fn run(module: LLVMModuleRef) -> (String, Vec<Remark>) {
         let r = detect_function(module, f);
         print::function(&mut text, &r);
         for s in &r.scops {
-            let at = s.stmts.first().map(|s| s.at).unwrap_or(f);
+            let at = s.stmts.first().and_then(|s| s.accesses.first()).map(|a| a.inst).unwrap_or(f);
             let msg = format!("SCoP with {} loop(s) and {} statement(s) in {}", s.loops.len(), s.stmts.len(), r.function);
             remarks.push(Remark { kind: RemarkKind::Analysis, at, name: "scop", msg });
         }

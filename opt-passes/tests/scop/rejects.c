@@ -1,0 +1,74 @@
+/* Loop nests SCoP detection must reject (tests/scop.rs), one reason each. */
+#define N 64
+float A[N][N], B[N], Q[N * N];
+int idx[N];
+void opaque(float);
+
+void square_subscript(int n) {
+  for (int i = 0; i < n; i++)
+    Q[i * i] = 1.0f;
+}
+
+void data_bound(int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < idx[i]; j++)
+      A[i][j] = 0.0f;
+}
+
+void impure(int n) {
+  for (int i = 0; i < n; i++)
+    opaque(B[i]);
+}
+
+void indirect(int n) {
+  for (int i = 0; i < n; i++)
+    B[idx[i]] = 1.0f;
+}
+
+void data_condition(int n) {
+  for (int i = 0; i < n; i++)
+    if (B[i] > 0.0f)
+      B[i] = 0.0f;
+}
+
+void reduction(int n, float *out) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    s += B[i];
+  *out = s;
+}
+
+void vol(int n, volatile float *v) {
+  for (int i = 0; i < n; i++)
+    v[i] = 0.0f;
+}
+
+/* Not a rejection: two arguments that may alias are recorded. */
+void may_alias(int n, float *a, float *b) {
+  for (int i = 0; i < n; i++)
+    a[i] = b[i] + 1.0f;
+}
+
+/* Inner nest is a SCoP even though the outer loop is not. */
+void inner_only(int n) {
+  for (int t = 0; t < n; t++) {
+    opaque(B[t]);
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        A[i][j] += B[j];
+  }
+}
+
+void strided(int n) {
+  for (int i = 0; i < n; i += 2)
+    B[i] = 0.0f;
+}
+
+/* A do-while runs once before its test: the domain would need n >= 1. */
+void do_while(int n) {
+  int i = 0;
+  do {
+    B[i] = 0.0f;
+    i++;
+  } while (i < n);
+}
