@@ -5,6 +5,7 @@
 //! not wrapping: the subscripts and bounds of a SCoP are assumed to stay in
 //! range, as `nsw`/`inbounds` say for C's signed arithmetic).
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use inkwell::llvm_sys::core::*;
@@ -78,6 +79,9 @@ pub struct Ctx<'a> {
     pub ivs: &'a HashSet<usize>,
     /// Secondary induction variables: their value in terms of the primary ones.
     pub derived: &'a HashMap<usize, Aff>,
+    /// Values already evaluated (expressions are DAGs: without it, shared
+    /// operands would be walked once per path).
+    pub memo: RefCell<HashMap<usize, Result<Aff, NotAffine>>>,
 }
 
 impl Ctx<'_> {
@@ -87,6 +91,15 @@ impl Ctx<'_> {
     }
 
     fn eval_depth(&self, v: LLVMValueRef, depth: u32) -> Result<Aff, NotAffine> {
+        if let Some(r) = self.memo.borrow().get(&(v as usize)) {
+            return r.clone();
+        }
+        let r = self.eval_uncached(v, depth);
+        self.memo.borrow_mut().insert(v as usize, r.clone());
+        r
+    }
+
+    fn eval_uncached(&self, v: LLVMValueRef, depth: u32) -> Result<Aff, NotAffine> {
         if let Some(c) = ir::const_i64(v) {
             return Ok(Aff::constant(c));
         }

@@ -199,19 +199,22 @@ pub fn swapped(p: P) -> P {
     }
 }
 
-/// Whether `need >= 0` follows from one of `known` (`need - k` a
-/// non-negative constant for some `k >= 0` known, or `need` a non-negative
-/// constant).
+/// Whether `need >= 0` follows from `known`: `need` is a non-negative
+/// constant, or a non-negative constant plus one known constraint, or plus
+/// the sum of two (a guard `i < n` folded away because the outer loop's
+/// bound says it: cheap, not Fourier–Motzkin).
 pub fn implied(need: &Aff, known: &[Cons]) -> bool {
-    if need.as_const().is_some_and(|c| c >= 0) {
+    let covers = |x: &Aff| need.add(x, -1).and_then(|d| d.as_const()).is_some_and(|c| c >= 0);
+    if covers(&Aff::default()) {
         return true;
     }
-    known.iter().any(|k| {
-        let d = |x: &Aff| need.add(x, -1).and_then(|d| d.as_const()).is_some_and(|c| c >= 0);
+    // Every known fact as `aff >= 0` (an equality both ways).
+    let mut facts: Vec<Aff> = Vec::new();
+    for k in known {
+        facts.push(k.aff.clone());
         if k.eq {
-            d(&k.aff) || k.aff.scale(-1).is_some_and(|n| d(&n))
-        } else {
-            d(&k.aff)
+            facts.extend(k.aff.scale(-1));
         }
-    })
+    }
+    facts.iter().any(covers) || facts.iter().enumerate().any(|(i, a)| facts[i + 1..].iter().any(|b| a.add(b, 1).is_some_and(|s| covers(&s))))
 }

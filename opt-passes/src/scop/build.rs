@@ -216,19 +216,15 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
 fn exit_of(shape: &Shape, nodes: &[Node]) -> Option<usize> {
     match nodes.last()? {
         Node::Loop(l) => Some(l.exit),
-        Node::Block(b) | Node::If { block: b, .. } | Node::Opaque { block: b, .. } => {
-            let mut blocks = Vec::new();
-            nodes.last()?.blocks(&mut blocks);
-            let last = *blocks.last().unwrap_or(b);
-            shape.cfg.succs[last].first().copied()
-        }
+        Node::If { block, .. } => shape.merge(*block),
+        Node::Block(b) | Node::Opaque { block: b, .. } => shape.cfg.succs[*b].first().copied(),
     }
 }
 
 impl Builder<'_> {
     fn with_ctx<T>(&self, f: impl FnOnce(&Ctx) -> T) -> T {
         let inside = |v: LLVMValueRef| self.inside_value(v);
-        let ctx = Ctx { inside: &inside, ivs: &self.ivs, derived: &self.derived };
+        let ctx = Ctx { inside: &inside, ivs: &self.ivs, derived: &self.derived, memo: Default::default() };
         f(&ctx)
     }
 

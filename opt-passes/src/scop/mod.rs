@@ -68,6 +68,8 @@ pub mod checks;
 pub mod detect;
 pub mod print;
 pub mod structure;
+#[cfg(test)]
+mod tests;
 
 use inkwell::llvm_sys::prelude::*;
 

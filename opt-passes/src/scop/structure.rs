@@ -74,6 +74,11 @@ impl Shape {
         Shape { cfg, loops, ipdom }
     }
 
+    /// Where the two sides of the branch ending `b` meet (its immediate post-dominator).
+    pub fn merge(&self, b: usize) -> Option<usize> {
+        self.ipdom[b]
+    }
+
     fn term(&self, b: usize) -> LLVMValueRef {
         unsafe { LLVMGetBasicBlockTerminator(self.cfg.blocks[b]) }
     }
