@@ -51,6 +51,9 @@ static cl::opt<bool> DspEggEarly("dsp-egg-early", cl::init(true),
 static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
     cl::desc("run dsp-vector-fdiv (vector float division and square root on the vector units) from -O1 at the optimizer-last extension point"));
 
+static cl::opt<bool> DspScops("dsp-scops", cl::init(false),
+    cl::desc("SCoP detection from clang (off by default; it transforms nothing itself): at the pipeline-start point, the canonical passes it expects, then the SCoPs found and the loop nests rejected as remarks of pass pluto (-Rpass-analysis=pluto)"));
+
 static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
     cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
 
@@ -118,6 +121,17 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           return false;
         MPM.addPass(DspPass(Name.str()));
         return true;
+      });
+  PB.registerPipelineStartEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (!DspScops || Level == OptimizationLevel::O0)
+          return;
+        // The canonical form detection expects (opt-passes/tests/scop.rs), then detection.
+        if (Error E = PB.parsePassPipeline(MPM, "function(mem2reg,early-cse,simplifycfg,instcombine,loop-simplify,lcssa,loop-rotate,indvars)")) {
+          errs() << "dsp-opt-passes: " << toString(std::move(E)) << "\n";
+          return;
+        }
+        MPM.addPass(DspPass("dsp-scop-remarks"));
       });
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {

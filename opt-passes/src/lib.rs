@@ -13,6 +13,7 @@
 //! | `dsp-wfv` | function-level vectorization (seed 001): vector variants of `vec-function` functions, `vec-function` loops calling them ([`wfv`]); clang runs it from -O1 before `dsp-prepare` unless `-mllvm -dsp-wfv=false` |
 //! | `dsp-outer-vec` | outer-loop vectorization without directives: a loop nest's outer loop runs `lanes` iterations side by side when they provably touch disjoint memory ([`wfv::outer`]); clang runs it after `dsp-wfv` with `-mllvm -dsp-outer-vec` (dspcc `-fouter-loop-vectorize`, on from -O2) |
 //! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
+//! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -60,6 +61,7 @@ pub enum Pass {
     VectorFdiv,
     EggIsel,
     ScopPrint,
+    ScopRemarks,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -121,6 +123,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "prints each function's SCoPs (affine loop nests) and why other loop nests are not; transforms nothing",
     ),
     ("dsp-scop-print", Pass::ScopPrint, "the same as print<dsp-scops>"),
+    (
+        "dsp-scop-remarks",
+        Pass::ScopRemarks,
+        "SCoP detection as remarks of pass pluto only (clang -mllvm -dsp-scops runs it)",
+    ),
 ];
 
 /// The pass called `name` (parameters in `<…>` after it, as in
@@ -192,6 +199,10 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         plugin::emit_remarks("egg", &remarks);
         return Ok(changed);
     }
+    if pass == Pass::ScopRemarks {
+        plugin::emit_remarks("pluto", &scop::run(module).1);
+        return Ok(false);
+    }
     if pass == Pass::ScopPrint {
         let (text, remarks) = scop::run(module);
         use std::io::Write;
@@ -237,7 +248,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),
-        Pass::ScopPrint => false,
+        Pass::ScopPrint | Pass::ScopRemarks => false,
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);

@@ -290,3 +290,36 @@ fn inner_nest_of_a_rejected_loop_is_a_scop() {
         &["1 scop(s), 1 rejected", "params: [n]", "S0 at %for.body8 loops [L0 L1] schedule [0 0 0]", "read B[i1]", "write A[i0][i1]", "reject loop %for.body impure-call"],
     );
 }
+
+/// clang with `-mllvm -dsp-scops`: the canonical passes and detection at
+/// the pipeline-start point, the results as `-Rpass-analysis=pluto`
+/// remarks; without the option nothing runs.
+#[test]
+fn clang_remarks_with_dsp_scops() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scop/rejects.c");
+    let clang = |extra: &[&str]| {
+        let p = plugin();
+        let out = Command::new("clang-19")
+            .args(["--target=hexagon-unknown-elf", "-O2", "-g", "-c", "-o", "/dev/null", "-Rpass-analysis=pluto", "-Xclang", "-load", "-Xclang"])
+            .arg(&p)
+            .arg(format!("-fpass-plugin={}", p.display()))
+            .args(extra)
+            .arg(&src)
+            .output()
+            .expect("clang-19");
+        assert!(out.status.success(), "clang: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let on = clang(&["-mllvm", "-dsp-scops"]);
+    check(
+        &on,
+        &[
+            "rejects.c:9:14: remark: loop at %4 is not a SCoP (non-affine-subscript)",
+            "rejects.c:20:5: remark: loop at %4 is not a SCoP (impure-call): call to @opaque may have side effects [-Rpass-analysis=pluto]",
+            "(indirect-access)",
+            "remark: SCoP with 1 loop(s) and 1 statement(s) in may_alias",
+            "remark: SCoP with 2 loop(s) and 1 statement(s) in inner_only",
+        ],
+    );
+    assert!(!clang(&[]).contains("[-Rpass-analysis=pluto]"));
+}

@@ -57,8 +57,20 @@
 //! for smaller ones (its induction variable becomes a parameter there).
 //!
 //! The printer pass `print<dsp-scops>` ([`print`]) writes every function's
-//! SCoPs and rejections to standard output; the rejections are also
-//! analysis remarks of pass `pluto` (`-Rpass-analysis=pluto`).
+//! SCoPs and rejections to standard output; the rejections (and the SCoPs
+//! found) are also analysis remarks of pass `pluto`
+//! (`opt -pass-remarks-analysis=pluto`). `dsp-scop-remarks` only makes the
+//! remarks: clang runs it with `-mllvm -dsp-scops` (off by default) at the
+//! pipeline-start point after the canonical passes above, for
+//! `-Rpass-analysis=pluto`.
+//!
+//! Not modelled yet (each a rejection): scalars carried across iterations
+//! or statements (Polly's zero-dimensional accesses), steps other than ±1,
+//! data-dependent conditions (Polly's non-affine subregions), `ne` and
+//! other disjunctive conditions on the taken side, a `min`/`max` carried
+//! from one iteration to the next in a header phi (what `loop(loop-rotate,
+//! indvars)` in one loop pipeline makes of `j < min(i + 8, m)`), loops with
+//! several exits. Detection assumes affine arithmetic does not wrap.
 
 pub mod access;
 pub mod affine;
