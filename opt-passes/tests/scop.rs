@@ -239,13 +239,15 @@ fn linearized_min_bound_and_reverse_loops() {
     let out = kernels();
     check(section(&out, "linearized"), &["1 scop(s)", "loop L1 at %for.body4 depth 1 in L0: i1 >= 0; i1 <= 47", "read b[i0 + 48*i1] 4B", "write a[48*i0 + i1] 4B"]);
     check(section(&out, "bounded_min"), &["1 scop(s)", "loop L1 at %for.body6 depth 1 in L0: i1 >= 0; i1 <= m - 1; i1 <= i0 + 7"]);
+    // `A[i][j]` and `(&A[0][0])[i * 64 + j + 1]`: one shape, linearized.
+    check(section(&out, "mixed_shapes"), &["arrays: A[*] 4B global", "read A[64*i0 + i1 + 1] 4B", "write A[64*i0 + i1] 4B"]);
     check(section(&out, "reverse"), &["1 scop(s)", "loop L0 at %for.body depth 0 step -1: i0 >= 0; i0 <= n - 1", "read y[-i0 + n - 1]", "write x[i0]"]);
 }
 
 #[test]
 fn every_kernel_is_a_scop() {
     let out = kernels();
-    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse"] {
+    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse", "mixed_shapes"] {
         check(section(&out, f), &["1 scop(s), 0 rejected"]);
     }
 }

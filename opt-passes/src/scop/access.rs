@@ -70,8 +70,8 @@ pub fn decompose(m: LLVMModuleRef, ctx: &Ctx, p: LLVMValueRef, access_size: u64)
         let same = cur.is_some_and(|c| c == src);
         if cur.is_none() || same {
             let first = idx(1)?;
-            if let Some(last) = subs.last_mut() {
-                *last = last.add(&first, 1).ok_or(AddrError::Base(g))?;
+            if !subs.is_empty() {
+                add_to_last(&mut subs, &dims, &first).ok_or(AddrError::Base(g))?;
             } else {
                 subs.push(first);
                 dims.push(None);
@@ -100,8 +100,7 @@ pub fn decompose(m: LLVMModuleRef, ctx: &Ctx, p: LLVMValueRef, access_size: u64)
                 off = term.and_then(|t| off.add(&t, 1)).ok_or(AddrError::Base(g))?;
             }
             let elems = off.div_exact(size_of(m, c)).ok_or(AddrError::Base(g))?;
-            let last = subs.last_mut().ok_or(AddrError::Base(g))?;
-            *last = last.add(&elems, 1).ok_or(AddrError::Base(g))?;
+            add_to_last(&mut subs, &dims, &elems).ok_or(AddrError::Base(g))?;
         }
     }
     if subs.is_empty() {
@@ -121,4 +120,38 @@ pub fn decompose(m: LLVMModuleRef, ctx: &Ctx, p: LLVMValueRef, access_size: u64)
         dims.remove(0);
     }
     Ok(Addr { base, subs, dims })
+}
+
+/// Adds `elems` elements to the last subscript, carrying into outer
+/// dimensions what is a multiple of an inner dimension's size (a constant
+/// by truncating division, a coefficient when the size divides it): `&A[i][j]`
+/// plus 64 floats in `float A[N][64]` is `A[i + 1][j]`, not `A[i][j + 64]`,
+/// so that equal addresses have equal subscripts.
+fn add_to_last(subs: &mut [Aff], dims: &[Option<u64>], elems: &Aff) -> Option<()> {
+    let mut rest = elems.clone();
+    for d in (0..subs.len()).rev() {
+        let size = match dims[d] {
+            Some(n) if d > 0 && n > 0 => n as i64,
+            _ => {
+                subs[d] = subs[d].add(&rest, 1)?;
+                return Some(());
+            }
+        };
+        // Truncating: `A[i][j - 1]` stays as it is.
+        let mut stay = Aff::constant(rest.c % size);
+        let mut carry = Aff::constant(rest.c / size);
+        for (&t, &x) in &rest.terms {
+            if x % size == 0 {
+                carry.terms.insert(t, x / size);
+            } else {
+                stay.terms.insert(t, x);
+            }
+        }
+        subs[d] = subs[d].add(&stay, 1)?;
+        if carry == Aff::default() {
+            return Some(());
+        }
+        rest = carry;
+    }
+    Some(())
 }

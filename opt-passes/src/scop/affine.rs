@@ -1,7 +1,7 @@
 //! Affine integer expressions over LLVM values, as SCoP detection sees
 //! them: constants, the region's induction variables and parameters
 //! (integer values defined outside the region), combined by `add`, `sub`,
-//! `mul` and `shl` by constants, through `sext`/`zext`/`trunc` (taken as
+//! `mul` and `shl` by constants (`or disjoint` is an `add`), through `sext`/`zext`/`trunc` (taken as
 //! not wrapping: the subscripts and bounds of a SCoP are assumed to stay in
 //! range, as `nsw`/`inbounds` say for C's signed arithmetic).
 
@@ -125,6 +125,8 @@ impl Ctx<'_> {
         let overflow = NotAffine::Inst(v);
         match op {
             O::LLVMAdd => sub(0)?.add(&sub(1)?, 1).ok_or(overflow),
+            // `or disjoint` (no common bits) is an addition.
+            O::LLVMOr if unsafe { LLVMGetIsDisjoint(v) } != 0 => sub(0)?.add(&sub(1)?, 1).ok_or(overflow),
             O::LLVMSub => sub(0)?.add(&sub(1)?, -1).ok_or(overflow),
             O::LLVMMul => {
                 let (a, b) = (sub(0)?, sub(1)?);

@@ -117,6 +117,7 @@ struct RawAccess {
     kind: AccessKind,
     array: usize,
     subs: Vec<Aff>,
+    dims: Vec<Option<u64>>,
     elem_size: u64,
     inst: LLVMValueRef,
 }
@@ -384,7 +385,7 @@ impl Builder<'_> {
                     self.arrays.len() - 1
                 }
             };
-            accesses.push(RawAccess { kind, array, subs: addr.subs, elem_size, inst: i });
+            accesses.push(RawAccess { kind, array, subs: addr.subs, dims: addr.dims, elem_size, inst: i });
         }
         if accesses.is_empty() {
             return Ok(());
@@ -397,7 +398,8 @@ impl Builder<'_> {
     }
 
     /// The SCoP, with every expression over (iterators, parameters).
-    fn finish(self, function: String, entry: String, exit: String) -> Result<Scop, Reject> {
+    fn finish(mut self, function: String, entry: String, exit: String) -> Result<Scop, Reject> {
+        self.unify_shapes()?;
         let mut params: Vec<usize> = Vec::new();
         let mut note = |a: &Aff| {
             for &t in a.terms.keys() {
@@ -458,6 +460,38 @@ impl Builder<'_> {
         let params = params.iter().map(|&p| Param { name: value_ref(p as LLVMValueRef), value: p as LLVMValueRef }).collect();
         let may_alias = may_alias(&self.arrays, &stmts);
         Ok(Scop { function, entry, exit, params, loops, stmts, arrays: self.arrays, may_alias })
+    }
+}
+
+impl Builder<'_> {
+    /// An array accessed with different shapes (`A[i][j]` and a linearized
+    /// `A[64*i + j]`) has all its accesses linearized, so that one address
+    /// has one subscript; elements of different sizes are rejected.
+    fn unify_shapes(&mut self) -> Result<(), Reject> {
+        for a in 0..self.arrays.len() {
+            let accs = || self.stmts.iter().flat_map(|s| &s.accesses).filter(move |x| x.array == a);
+            if accs().all(|x| x.dims == self.arrays[a].dims) {
+                continue;
+            }
+            if let Some(x) = accs().find(|x| x.elem_size != self.arrays[a].elem_size) {
+                return Err(Reject::new(RejectKind::Unsupported, x.inst, format!("{} is accessed with elements of different sizes", self.arrays[a].name)));
+            }
+            for x in self.stmts.iter_mut().flat_map(|s| &mut s.accesses).filter(|x| x.array == a) {
+                let mut lin = Aff::default();
+                for (k, sub) in x.subs.iter().enumerate() {
+                    let mut scale: i64 = 1;
+                    for d in &x.dims[k + 1..] {
+                        let n = d.and_then(|n| i64::try_from(n).ok()).ok_or_else(|| overflow(x.inst))?;
+                        scale = scale.checked_mul(n).ok_or_else(|| overflow(x.inst))?;
+                    }
+                    lin = sub.scale(scale).and_then(|t| lin.add(&t, 1)).ok_or_else(|| overflow(x.inst))?;
+                }
+                x.subs = vec![lin];
+                x.dims = vec![None];
+            }
+            self.arrays[a].dims = vec![None];
+        }
+        Ok(())
     }
 }
 

@@ -128,3 +128,36 @@ reject loop %loop impure-call: call to @g may have side effects
     assert_eq!(remarks.len(), 2);
     assert_eq!(remarks[1].name, "impure-call");
 }
+
+/// `&A[i][j]` plus 256 bytes is `A[i + 1][j]`; minus 4 is `A[i][j - 1]`.
+#[test]
+fn byte_offsets_carry_into_outer_dimensions() {
+    let t = TestModule::parse(
+        "
+@A = global [64 x [64 x float]] zeroinitializer
+define void @k() {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 1, %entry ], [ %i.next, %loop ]
+  %p = getelementptr inbounds [64 x [64 x float]], ptr @A, i32 0, i32 %i, i32 %i
+  %down = getelementptr inbounds i8, ptr %p, i32 256
+  %left = getelementptr inbounds i8, ptr %p, i32 -4
+  %x = load float, ptr %down
+  store float %x, ptr %left
+  %i.next = add nuw nsw i32 %i, 1
+  %c = icmp ne i32 %i.next, 32
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+",
+    );
+    let f = ir::defined_functions(t.m)[0];
+    let r = detect_function(t.m, f);
+    assert_eq!(r.scops.len(), 1, "{:?}", r.rejections);
+    let st = &r.scops[0].stmts[0];
+    assert_eq!(st.domain, vec![ge(&[1], -1), ge(&[-1], 31)]);
+    assert_eq!(st.accesses[0].subscripts, vec![e(&[1], 1), e(&[1], 0)]);
+    assert_eq!(st.accesses[1].subscripts, vec![e(&[1], 0), e(&[1], -1)]);
+}

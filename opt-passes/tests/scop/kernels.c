@@ -134,3 +134,11 @@ void reverse(int n) {
   for (int i = n - 1; i >= 0; i--)
     x[i] = y[n - 1 - i];
 }
+
+/* One array through two shapes: all its accesses are linearized. */
+void mixed_shapes(int n) {
+  float *flat = &A[0][0];
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < N - 1; j++)
+      A[i][j] = flat[i * N + j + 1];
+}
