@@ -415,6 +415,8 @@ impl Builder<'_> {
             s.domain.iter().for_each(|c| note(&c.aff));
             s.accesses.iter().flat_map(|a| &a.subs).for_each(&mut note);
         }
+        // Atoms are keyed by address: order the parameters by the program instead.
+        params.sort_by_key(|&p| self.rank(p as LLVMValueRef));
         let space_of = |loops: &[usize]| -> Vec<usize> { loops.iter().map(|&l| self.loops[l].phi as usize).collect() };
         let conv = |a: &Aff, space: &[usize], at: LLVMValueRef| -> Result<AffExpr, Reject> {
             let mut coeffs = vec![0; space.len() + params.len()];
@@ -464,6 +466,25 @@ impl Builder<'_> {
 }
 
 impl Builder<'_> {
+    /// A stable order of values: arguments by position, then instructions
+    /// in block order, then anything else by name.
+    fn rank(&self, v: LLVMValueRef) -> (u8, usize, usize, String) {
+        unsafe {
+            if !LLVMIsAArgument(v).is_null() {
+                let f = LLVMGetParamParent(v);
+                let k = (0..LLVMCountParams(f)).position(|k| LLVMGetParam(f, k) == v).unwrap_or(0);
+                return (0, k, 0, String::new());
+            }
+            if !LLVMIsAInstruction(v).is_null() {
+                let bb = LLVMGetInstructionParent(v);
+                let b = self.shape.cfg.index.get(&bb).copied().unwrap_or(usize::MAX);
+                let k = ir::instructions(bb).iter().position(|&i| i == v).unwrap_or(0);
+                return (1, b, k, String::new());
+            }
+        }
+        (2, 0, 0, value_ref(v))
+    }
+
     /// An array accessed with different shapes (`A[i][j]` and a linearized
     /// `A[64*i + j]`) has all its accesses linearized, so that one address
     /// has one subscript; elements of different sizes are rejected.

@@ -1,7 +1,8 @@
 //! Finding the maximal SCoPs of a function: along each sequence of the
-//! control tree, runs of nodes are grown one node at a time for as long as
-//! they still build into a SCoP ([`build::build`]); a run with a loop is a
-//! SCoP. A loop that does not build on its own is a rejection (the first
+//! control tree, a stretch of nodes that each build alone into a SCoP
+//! ([`build::build`]) is one run if it builds whole, else runs are grown
+//! one node at a time for as long as they still build; a run with a loop
+//! is a SCoP. A loop that does not build on its own is a rejection (the first
 //! reason found) and its body is searched in turn; so are the sides of an
 //! `if` that does not build.
 
@@ -50,9 +51,18 @@ fn search(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, seq: &[Node], c
     while i < seq.len() {
         match build(shape, module, f, &seq[i..i + 1], cx) {
             Ok(_) => {
-                let mut j = i + 1;
-                while j < seq.len() && build(shape, module, f, &seq[i..j + 1], cx).is_ok() {
-                    j += 1;
+                // The stretch of nodes that build alone, whole if it builds
+                // (the usual case: one build), else grown one node at a time.
+                let mut end = i + 1;
+                while end < seq.len() && build(shape, module, f, &seq[end..end + 1], cx).is_ok() {
+                    end += 1;
+                }
+                let mut j = end;
+                if end > i + 1 && build(shape, module, f, &seq[i..end], cx).is_err() {
+                    j = i + 1;
+                    while j < end && build(shape, module, f, &seq[i..j + 1], cx).is_ok() {
+                        j += 1;
+                    }
                 }
                 // Trim what holds neither a loop nor an access.
                 let (mut a, mut b) = (i, j);
