@@ -127,7 +127,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
         if (!DspScops || Level == OptimizationLevel::O0)
           return;
         // The canonical form detection expects (opt-passes/tests/scop.rs), then detection.
-        if (Error E = PB.parsePassPipeline(MPM, "function(mem2reg,early-cse,simplifycfg,instcombine,loop-simplify,lcssa,loop-rotate,indvars)")) {
+        if (Error E = PB.parsePassPipeline(MPM, "function(mem2reg,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,loop-simplify,lcssa,loop-rotate,indvars)")) {
           errs() << "dsp-opt-passes: " << toString(std::move(E)) << "\n";
           return;
         }

@@ -13,11 +13,12 @@ use std::process::Command;
 /// The passes detection expects to have run: values in registers
 /// (`mem2reg`), redundant loads merged (`early-cse`, so that a ternary
 /// whose sides reload the same element becomes a `select` in
-/// `simplifycfg`), `instcombine`, loops with preheaders, dedicated exits and
+/// `simplifycfg`), `instcombine` (without opt's fixpoint check, which
+/// aborts on some programs), loops with preheaders, dedicated exits and
 /// LCSSA, rotated (a guard `if` and a bottom test) and their induction
 /// variables canonical (`indvars`). No LICM: it would promote array
 /// elements that a loop updates (`C[i][j] +=`) to scalars.
-const CANONICAL: &str = "mem2reg,early-cse,simplifycfg,instcombine,loop-simplify,lcssa,loop-rotate,indvars";
+const CANONICAL: &str = "mem2reg,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,loop-simplify,lcssa,loop-rotate,indvars";
 
 fn plugin() -> PathBuf {
     let exe = std::env::current_exe().unwrap();

@@ -117,6 +117,21 @@ pub fn condition(ctx: &Ctx, c: LLVMValueRef, taken: bool) -> Result<Vec<Cons>, C
             v.extend(condition(ctx, b, taken)?);
             Ok(v)
         }
+        Some(O::LLVMSelect) => {
+            // `select a, b, false` is `a && b`; `select a, true, b` is `a || b`.
+            let (a, t, f) = unsafe { (LLVMGetOperand(c, 0), LLVMGetOperand(c, 1), LLVMGetOperand(c, 2)) };
+            let (is_and, b) = match (ir::const_i64(t), ir::const_i64(f)) {
+                (_, Some(0)) => (true, t),
+                (Some(k), _) if k != 0 => (false, f),
+                _ => return Err(CondError::Shape(c)),
+            };
+            if is_and != taken {
+                return Err(CondError::Shape(c));
+            }
+            let mut v = condition(ctx, a, taken)?;
+            v.extend(condition(ctx, b, taken)?);
+            Ok(v)
+        }
         Some(O::LLVMXor) => {
             // `not c` is `xor c, true`.
             let (a, b) = unsafe { (LLVMGetOperand(c, 0), LLVMGetOperand(c, 1)) };

@@ -3,9 +3,12 @@
 //! accesses — as plain Rust data for the polyhedral core, and for every
 //! loop nest left out, the reason. Detection only: nothing is transformed.
 //!
-//! The input is canonical IR: clang's output after `mem2reg, instcombine,
-//! loop-simplify, lcssa, loop-rotate, indvars` (see `tests/scop.rs`; later an
-//! extension point of the real pipeline). What is accepted:
+//! The input is canonical IR: clang's output (`-O1 -Xclang
+//! -disable-llvm-passes`) after `mem2reg, early-cse, simplifycfg,
+//! instcombine<no-verify-fixpoint>, loop-simplify, lcssa, loop-rotate,
+//! indvars` (why each: `tests/scop.rs`; clang with `-mllvm -dsp-scops` runs
+//! the same list; later an extension point of the real pipeline). What is
+//! accepted:
 //!
 //! - **Loops** ([`structure`], [`build`]): natural loops with one latch that
 //!   is also the only exiting block, a header phi stepping by `+1` or `-1`
