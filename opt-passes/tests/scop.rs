@@ -266,6 +266,7 @@ fn rejections_name_their_reason() {
         ("vol", "volatile-or-atomic"),
         ("strided", "non-unit-stride: induction variable %i.02 steps by 2"),
         ("do_while", "non-affine-bound: upper bound %smax is a maximum"),
+        ("mixed_sizes", "unsupported: %p is accessed with elements of different sizes"),
     ];
     for (f, reason) in cases {
         let s = section(&out, f);

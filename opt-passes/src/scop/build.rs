@@ -491,11 +491,12 @@ impl Builder<'_> {
     fn unify_shapes(&mut self) -> Result<(), Reject> {
         for a in 0..self.arrays.len() {
             let accs = || self.stmts.iter().flat_map(|s| &s.accesses).filter(move |x| x.array == a);
-            if accs().all(|x| x.dims == self.arrays[a].dims) {
-                continue;
-            }
+            // Subscripts count elements of the access's size: one size per array.
             if let Some(x) = accs().find(|x| x.elem_size != self.arrays[a].elem_size) {
                 return Err(Reject::new(RejectKind::Unsupported, x.inst, format!("{} is accessed with elements of different sizes", self.arrays[a].name)));
+            }
+            if accs().all(|x| x.dims == self.arrays[a].dims) {
+                continue;
             }
             for x in self.stmts.iter_mut().flat_map(|s| &mut s.accesses).filter(|x| x.array == a) {
                 let mut lin = Aff::default();

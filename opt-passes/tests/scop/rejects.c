@@ -72,3 +72,11 @@ void do_while(int n) {
     i++;
   } while (i < n);
 }
+
+/* One pointer, elements of two sizes: subscripts would count different units. */
+void mixed_sizes(int n, float *p) {
+  for (int i = 0; i < n; i++) {
+    ((char *)p)[4 * i] = 0;
+    p[i + 1] = 1.0f;
+  }
+}
