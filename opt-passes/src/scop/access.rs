@@ -6,7 +6,8 @@
 //! array type is one more dimension (`[N x [M x float]]` gives two,
 //! sized `N` and `M`; a global's leading `0` is dropped). A later GEP
 //! whose source type is the element type reached so far adds its first
-//! index to the last subscript; any other GEP (`i8` offsets that
+//! index to the last subscript (a global reached through one of its rows
+//! or elements gets its whole shape first); any other GEP (`i8` offsets that
 //! instcombine makes of constant parts, …) is turned into a byte offset
 //! and added to the last subscript when the element size divides it.
 
@@ -72,6 +73,12 @@ pub fn decompose(m: LLVMModuleRef, ctx: &Ctx, p: LLVMValueRef, access_size: u64)
             let first = idx(1)?;
             if !subs.is_empty() {
                 add_to_last(&mut subs, &dims, &first).ok_or(AddrError::Base(g))?;
+            } else if let Some(sizes) = is_global.then(|| global_prefix(base, src)).flatten() {
+                // A global reached through one of its rows (`ey[0][j]` as
+                // `getelementptr [N x float], @ey, 0, j`): its full shape.
+                subs = vec![Aff::constant(0); sizes.len()];
+                dims = sizes.into_iter().map(Some).collect();
+                add_to_last(&mut subs, &dims, &first).ok_or(AddrError::Base(g))?;
             } else {
                 subs.push(first);
                 dims.push(None);
@@ -120,6 +127,22 @@ pub fn decompose(m: LLVMModuleRef, ctx: &Ctx, p: LLVMValueRef, access_size: u64)
         dims.remove(0);
     }
     Ok(Addr { base, subs, dims })
+}
+
+/// When `ty` is an element type nested in the array type of `global`, the
+/// sizes of the array dimensions above it (`[4 x [8 x float]]` and
+/// `float`: `[4, 8]`; and `[8 x float]`: `[4]`).
+fn global_prefix(global: LLVMValueRef, ty: LLVMTypeRef) -> Option<Vec<u64>> {
+    let mut t = unsafe { LLVMGlobalGetValueType(global) };
+    let mut sizes = Vec::new();
+    while t != ty {
+        if unsafe { LLVMGetTypeKind(t) } != K::LLVMArrayTypeKind || sizes.len() > 16 {
+            return None;
+        }
+        sizes.push(unsafe { LLVMGetArrayLength2(t) });
+        t = unsafe { LLVMGetElementType(t) };
+    }
+    (!sizes.is_empty()).then_some(sizes)
 }
 
 /// Adds `elems` elements to the last subscript, carrying into outer

@@ -161,3 +161,34 @@ exit:
     assert_eq!(st.accesses[0].subscripts, vec![e(&[1], 1), e(&[1], 0)]);
     assert_eq!(st.accesses[1].subscripts, vec![e(&[1], 0), e(&[1], -1)]);
 }
+
+/// An argument reached as `float (*)[8]` and as `float *`: both accesses linearized.
+#[test]
+fn two_shapes_of_one_argument_are_linearized() {
+    let t = TestModule::parse(
+        "
+define void @k(ptr noalias %p) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %row = getelementptr inbounds [8 x float], ptr %p, i32 %i, i32 2
+  %x = load float, ptr %row
+  %flat = getelementptr inbounds float, ptr %p, i32 %i
+  store float %x, ptr %flat
+  %i.next = add nuw nsw i32 %i, 1
+  %c = icmp ne i32 %i.next, 8
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+",
+    );
+    let f = ir::defined_functions(t.m)[0];
+    let r = detect_function(t.m, f);
+    assert_eq!(r.scops.len(), 1, "{:?}", r.rejections);
+    let s = &r.scops[0];
+    assert_eq!((s.arrays[0].dims.clone(), s.arrays[0].kind), (vec![None], ArrayKind::Argument { noalias: true }));
+    assert_eq!(s.stmts[0].accesses[0].subscripts, vec![e(&[8], 2)]);
+    assert_eq!(s.stmts[0].accesses[1].subscripts, vec![e(&[1], 0)]);
+}

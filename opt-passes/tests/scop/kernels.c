@@ -135,7 +135,7 @@ void reverse(int n) {
     x[i] = y[n - 1 - i];
 }
 
-/* One array through two shapes: all its accesses are linearized. */
+/* One array through two shapes: the global's own shape for both. */
 void mixed_shapes(int n) {
   float *flat = &A[0][0];
   for (int i = 0; i < n; i++)
