@@ -236,6 +236,11 @@ fn affine_guard_splits_the_domain() {
 }
 
 #[test]
+fn equality_guard() {
+    check(section(&kernels(), "diagonal"), &["S0 at %if.then loops [L0 L1] schedule [0 0 0]", "-i1 + n - 1 >= 0; i0 - i1 == 0"]);
+}
+
+#[test]
 fn linearized_min_bound_and_reverse_loops() {
     let out = kernels();
     check(section(&out, "linearized"), &["1 scop(s)", "loop L1 at %for.body4 depth 1 in L0: i1 >= 0; i1 <= 47", "read b[i0 + 48*i1] 4B", "write a[48*i0 + i1] 4B"]);
@@ -248,7 +253,7 @@ fn linearized_min_bound_and_reverse_loops() {
 #[test]
 fn every_kernel_is_a_scop() {
     let out = kernels();
-    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse", "mixed_shapes"] {
+    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse", "mixed_shapes", "diagonal"] {
         check(section(&out, f), &["1 scop(s), 0 rejected"]);
     }
 }

@@ -70,10 +70,8 @@ pub fn block(shape: &Shape, ctx: &Ctx, blk: usize, ivs: &HashSet<usize>) -> Resu
                 }
                 continue;
             }
-            O::LLVMCall => {
-                if !pure_call(i) {
-                    return Err(Reject::new(RejectKind::ImpureCall, i, format!("call to {} may have side effects", callee_name(i))));
-                }
+            O::LLVMCall if !pure_call(i) => {
+                return Err(Reject::new(RejectKind::ImpureCall, i, format!("call to {} may have side effects", callee_name(i))));
             }
             O::LLVMLoad | O::LLVMStore => unsafe {
                 if LLVMGetVolatile(i) != 0 || LLVMGetOrdering(i) != LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {

@@ -142,3 +142,11 @@ void mixed_shapes(int n) {
     for (int j = 0; j < N - 1; j++)
       A[i][j] = flat[i * N + j + 1];
 }
+
+/* An equality guard: the statement's domain is the diagonal. */
+void diagonal(int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (i == j)
+        A[i][j] = 1.0f;
+}
