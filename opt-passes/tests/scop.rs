@@ -345,6 +345,18 @@ fn more_polybench_kernels_are_scops() {
     // `ey[0][j]` reaches the global through its first row: still two subscripts.
     check(section(&out, "fdtd2d"), &["ey[32][32] 4B global", "read fict[i0]", "write ey[0][i1]", "read hz[i1 - 1][i2]", "read ey[i1 + 1][i2]"]);
     check(section(&out, "heat3d"), &["loop L0 at %for.cond1.preheader depth 0: i0 >= 1; i0 <= tsteps", "read H1[i1 + 1][i2][i3]", "write H2[i1][i2][i3]"]);
-    // sqrtf may set errno: the outer loop is rejected, the nest inside it is a SCoP.
-    check(section(&out, "cholesky"), &["1 scop(s), 1 rejected", "params: [n i.09]", "S2 at %for.body25 loops [L2]", "reject loop %for.cond1.preheader impure-call: call to @sqrtf may have side effects"]);
+    // sqrtf may set errno: the outer loop is rejected, the two nests inside
+    // it are SCoPs, with the conditions around them as context (i > 0).
+    check(
+        section(&out, "cholesky"),
+        &[
+            "2 scop(s), 1 rejected",
+            "scop 0 (%for.cond5.preheader -> ",
+            "params: [n i.09]",
+            "domain: n - 1 >= 0; i.09 - 1 >= 0; i0 >= 0; -i0 + i.09 - 1 >= 0; i0 - 1 >= 0; i1 >= 0; i0 - i1 - 1 >= 0",
+            "scop 1 (%for.cond22.preheader -> %for.end35)",
+            "S0 at %for.body25 loops [L0]",
+            "reject loop %for.cond1.preheader impure-call: call to @sqrtf may have side effects",
+        ],
+    );
 }

@@ -171,6 +171,7 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
     for &b in &blocks {
         inside[b] = true;
     }
+    single_entry_exit(shape, nodes, &inside)?;
     let mut b = Builder { shape, module, inside, ivs: HashSet::new(), derived: HashMap::new(), assume_guarded: false, loops: Vec::new(), stmts: Vec::new(), arrays: Vec::new(), array_of: HashMap::new() };
     let mut ivs = HashMap::new();
     let mut order = Vec::new();
@@ -211,6 +212,35 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
     };
     let exit = exit_of(shape, nodes).map(name).unwrap_or_default();
     b.finish(ir::value_name(f), entry, exit)
+}
+
+/// Checks that control enters the run only at its first block (or at the
+/// branch of its first `if`, when that block is not in the run) and leaves
+/// it only to the block after it: a `goto` into or out of the middle makes
+/// it no region.
+fn single_entry_exit(shape: &Shape, nodes: &[Node], inside: &[bool]) -> Result<(), Reject> {
+    let (first, control) = match nodes.first() {
+        Some(Node::Loop(l)) => (Some(l.header), None),
+        Some(Node::If { block, .. }) if !inside[*block] => (None, Some(*block)),
+        Some(Node::If { block, .. }) | Some(Node::Block(block)) | Some(Node::Opaque { block, .. }) => (Some(*block), None),
+        None => return Ok(()),
+    };
+    let exit = exit_of(shape, nodes);
+    let at = |b: usize| unsafe { LLVMGetFirstInstruction(shape.cfg.blocks[b]) };
+    let name = |b: usize| value_ref(unsafe { LLVMBasicBlockAsValue(shape.cfg.blocks[b]) });
+    for b in (0..inside.len()).filter(|&b| inside[b]) {
+        for &p in &shape.cfg.preds[b] {
+            if shape.cfg.reachable(p) && !inside[p] && Some(p) != control && Some(b) != first {
+                return Err(Reject::new(RejectKind::UnstructuredControl, at(b), format!("block {} is entered from outside the region ({})", name(b), name(p))));
+            }
+        }
+        for &x in &shape.cfg.succs[b] {
+            if !inside[x] && Some(x) != exit {
+                return Err(Reject::new(RejectKind::UnstructuredControl, at(b), format!("block {} leaves the region for {}", name(b), name(x))));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The block control reaches after the run.

@@ -1,8 +1,9 @@
 //! Finding the maximal SCoPs of a function: along each sequence of the
-//! control tree, a stretch of nodes that each build alone into a SCoP
-//! ([`build::build`]) is one run if it builds whole, else runs are grown
-//! one node at a time for as long as they still build; a run with a loop
-//! is a SCoP. A loop that does not build on its own is a rejection (the first
+//! control tree, in units of one node (a block and the `if` its branch
+//! opens are one unit), a stretch of units that each build alone into a
+//! SCoP ([`build::build`]) is one run if it builds whole, else runs are
+//! grown one unit at a time for as long as they still build; a run with a
+//! loop is a SCoP. A loop that does not build on its own is a rejection (the first
 //! reason found) and its body is searched in turn; so are the sides of an
 //! `if` that does not build.
 
@@ -45,23 +46,35 @@ fn header_name(shape: &Shape, b: usize) -> String {
     value_ref(unsafe { LLVMBasicBlockAsValue(shape.cfg.blocks[b]) })
 }
 
+/// Where the unit starting at `i` ends: a block and the `if` its branch
+/// opens go together (either alone is not single-entry single-exit).
+fn unit_end(seq: &[Node], i: usize) -> usize {
+    if leads_if(&seq[i..]) {
+        i + 2
+    } else {
+        i + 1
+    }
+}
+
 fn search(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, seq: &[Node], conds: &[(LLVMValueRef, bool)], out: &mut FunctionScops) {
     let cx = Context { conds, assume_guarded: false };
+    let ok = |a: usize, b: usize| build(shape, module, f, &seq[a..b], cx).is_ok();
     let mut i = 0;
     while i < seq.len() {
-        match build(shape, module, f, &seq[i..i + 1], cx) {
+        let u = unit_end(seq, i);
+        match build(shape, module, f, &seq[i..u], cx) {
             Ok(_) => {
-                // The stretch of nodes that build alone, whole if it builds
-                // (the usual case: one build), else grown one node at a time.
-                let mut end = i + 1;
-                while end < seq.len() && build(shape, module, f, &seq[end..end + 1], cx).is_ok() {
-                    end += 1;
+                // The stretch of units that build alone, whole if it builds
+                // (the usual case: one build), else grown one unit at a time.
+                let mut end = u;
+                while end < seq.len() && ok(end, unit_end(seq, end)) {
+                    end = unit_end(seq, end);
                 }
                 let mut j = end;
-                if end > i + 1 && build(shape, module, f, &seq[i..end], cx).is_err() {
-                    j = i + 1;
-                    while j < end && build(shape, module, f, &seq[i..j + 1], cx).is_ok() {
-                        j += 1;
+                if end > u && !ok(i, end) {
+                    j = u;
+                    while j < end && ok(i, unit_end(seq, j)) {
+                        j = unit_end(seq, j);
                     }
                 }
                 // Trim what holds neither a loop nor an access.
@@ -81,31 +94,33 @@ fn search(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, seq: &[Node], c
                 i = j;
             }
             Err(reason) => {
-                match &seq[i] {
-                    Node::Loop(l) => {
-                        // A missing guard hides any other reason: look for one.
-                        let reason = match reason.kind {
-                            RejectKind::UnguardedLoop => build(shape, module, f, &seq[i..i + 1], Context { conds, assume_guarded: true }).err().unwrap_or(reason),
-                            _ => reason,
-                        };
-                        out.rejections.push(Rejection { function: out.function.clone(), header: header_name(shape, l.header), reason });
-                        search(shape, module, f, &l.body, conds, out);
-                    }
-                    Node::If { block, then_, else_ } => {
-                        let term = unsafe { LLVMGetBasicBlockTerminator(shape.cfg.blocks[*block]) };
-                        let c = unsafe { LLVMGetCondition(term) };
-                        for (side, taken) in [(then_, true), (else_, false)] {
-                            let mut inner = conds.to_vec();
-                            inner.push((c, taken));
-                            search(shape, module, f, side, &inner, out);
+                for (k, node) in seq[i..u].iter().enumerate() {
+                    match node {
+                        Node::Loop(l) => {
+                            // A missing guard hides any other reason: look for one.
+                            let reason = match reason.kind {
+                                RejectKind::UnguardedLoop => build(shape, module, f, &seq[i + k..i + k + 1], Context { conds, assume_guarded: true }).err().unwrap_or(reason.clone()),
+                                _ => reason.clone(),
+                            };
+                            out.rejections.push(Rejection { function: out.function.clone(), header: header_name(shape, l.header), reason });
+                            search(shape, module, f, &l.body, conds, out);
                         }
+                        Node::If { block, then_, else_ } => {
+                            let term = unsafe { LLVMGetBasicBlockTerminator(shape.cfg.blocks[*block]) };
+                            let c = unsafe { LLVMGetCondition(term) };
+                            for (side, taken) in [(then_, true), (else_, false)] {
+                                let mut inner = conds.to_vec();
+                                inner.push((c, taken));
+                                search(shape, module, f, side, &inner, out);
+                            }
+                        }
+                        Node::Opaque { block, reason } if shape.loops.contains_key(block) => {
+                            out.rejections.push(Rejection { function: out.function.clone(), header: header_name(shape, *block), reason: reason.clone() });
+                        }
+                        _ => {}
                     }
-                    Node::Opaque { block, reason } if shape.loops.contains_key(block) => {
-                        out.rejections.push(Rejection { function: out.function.clone(), header: header_name(shape, *block), reason: reason.clone() });
-                    }
-                    _ => {}
                 }
-                i += 1;
+                i = u;
             }
         }
     }
