@@ -171,11 +171,11 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
     for &b in &blocks {
         inside[b] = true;
     }
-    single_entry_exit(shape, nodes, &inside)?;
     let mut b = Builder { shape, module, inside, ivs: HashSet::new(), derived: HashMap::new(), assume_guarded: false, loops: Vec::new(), stmts: Vec::new(), arrays: Vec::new(), array_of: HashMap::new() };
     let mut ivs = HashMap::new();
     let mut order = Vec::new();
     b.collect_ivs(nodes, &mut ivs, &mut order)?;
+    single_entry_exit(shape, nodes, &b.inside)?;
     b.ivs = ivs.values().map(|iv: &Iv| iv.phi as usize).collect();
     // Secondary inductions, outer loops first: start + k × (iv - iv's start).
     for h in order {

@@ -170,7 +170,8 @@ impl Shape {
                     b = m;
                 }
                 _ => {
-                    let reason = Reject::new(RejectKind::UnstructuredControl, term, format!("terminator {op:?}"));
+                    let what = format!("{op:?}").trim_start_matches("LLVM").to_lowercase();
+                    let reason = Reject::new(RejectKind::UnstructuredControl, term, format!("control flow through a {what}"));
                     out.push(Node::Opaque { block: b, reason });
                     match self.ipdom[b] {
                         Some(p) => b = p,
