@@ -16,6 +16,7 @@ use super::access::{decompose, AddrError};
 use super::affine::{Aff, Ctx, NotAffine};
 use super::bounds::{self, condition, implied, CondError, Cons};
 use super::checks;
+use super::scalars::{self, ScalarAccess};
 use super::print::value_ref;
 use super::structure::{LoopNode, Node, Shape};
 use super::*;
@@ -66,9 +67,8 @@ fn phi_parts(phi: LLVMValueRef, latch: LLVMBasicBlockRef) -> (Option<LLVMValueRe
 }
 
 /// The induction variable of loop `l` (the header phi the exit compare
-/// tests), or why there is none; other header phis must be inductions too
-/// (their step a multiple of its), else they are scalars carried across
-/// iterations (rejected).
+/// tests), or why there is none, and the other header phis that step by a
+/// constant (secondary inductions).
 pub fn induction(shape: &Shape, l: &LoopNode) -> Result<Iv, Reject> {
     let (h, latch) = (shape.cfg.blocks[l.header], shape.cfg.blocks[l.latch]);
     let term = unsafe { LLVMGetBasicBlockTerminator(latch) };
@@ -89,16 +89,11 @@ pub fn induction(shape: &Shape, l: &LoopNode) -> Result<Iv, Reject> {
     if iv.step != 1 && iv.step != -1 {
         return Err(Reject::new(RejectKind::NonUnitStride, iv.next, format!("induction variable {} steps by {}", value_ref(iv.phi), iv.step)));
     }
+    // Other phis stepping by a constant are secondary inductions; the rest
+    // are scalars carried across iterations ([`super::scalars`]).
     for &phi in phis.iter().filter(|&&p| p != iv.phi) {
-        match phi_parts(phi, latch) {
-            (Some(st), Some(_), Some(s)) => iv.secondary.push((phi, st, s * iv.step)),
-            _ => {
-                return Err(Reject::new(
-                    RejectKind::ScalarDependence,
-                    phi,
-                    format!("phi {} is a scalar carried across iterations (reductions are not modelled)", value_ref(phi)),
-                ))
-            }
+        if let (Some(st), Some(_), Some(s)) = phi_parts(phi, latch) {
+            iv.secondary.push((phi, st, s * iv.step));
         }
     }
     Ok(iv)
@@ -141,7 +136,10 @@ struct Builder<'a> {
     loops: Vec<RawLoop>,
     stmts: Vec<RawStmt>,
     arrays: Vec<Array>,
-    array_of: HashMap<usize, usize>,
+    /// Arrays by (base or value, 0 memory | 1 phi | 2 value).
+    array_of: HashMap<(usize, u8), usize>,
+    /// Scalar accesses by block.
+    scalars: Vec<Vec<ScalarAccess>>,
 }
 
 /// Where the walk is: enclosing loops, constraints, schedule prefix.
@@ -171,7 +169,7 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
     for &b in &blocks {
         inside[b] = true;
     }
-    let mut b = Builder { shape, module, inside, ivs: HashSet::new(), derived: HashMap::new(), assume_guarded: false, loops: Vec::new(), stmts: Vec::new(), arrays: Vec::new(), array_of: HashMap::new() };
+    let mut b = Builder { shape, module, inside, ivs: HashSet::new(), derived: HashMap::new(), assume_guarded: false, loops: Vec::new(), stmts: Vec::new(), arrays: Vec::new(), array_of: HashMap::new(), scalars: Vec::new() };
     let mut ivs = HashMap::new();
     let mut order = Vec::new();
     b.collect_ivs(nodes, &mut ivs, &mut order)?;
@@ -191,6 +189,7 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
     for &blk in &blocks {
         b.with_ctx(|ctx| checks::block(shape, ctx, blk, &b.ivs))?;
     }
+    b.scalars = b.with_ctx(|ctx| scalars::accesses(shape, ctx, &b.inside));
     let mut place = Place { loops: Vec::new(), cons: Vec::new(), prefix: Vec::new() };
     for &(c, taken) in cx.conds {
         if let Ok(cons) = b.with_ctx(|ctx| condition(ctx, c, taken)) {
@@ -210,7 +209,8 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
         Some(Node::If { block, .. }) | Some(Node::Block(block)) | Some(Node::Opaque { block, .. }) => name(*block),
         None => String::new(),
     };
-    let exit = exit_of(shape, nodes).map(name).unwrap_or_default();
+    // No block after the run: it ends in a return.
+    let exit = exit_of(shape, nodes).map(name).unwrap_or_else(|| "ret".to_string());
     b.finish(ir::value_name(f), entry, exit)
 }
 
@@ -228,8 +228,13 @@ fn single_entry_exit(shape: &Shape, nodes: &[Node], inside: &[bool]) -> Result<(
     let exit = exit_of(shape, nodes);
     let at = |b: usize| unsafe { LLVMGetFirstInstruction(shape.cfg.blocks[b]) };
     let name = |b: usize| value_ref(unsafe { LLVMBasicBlockAsValue(shape.cfg.blocks[b]) });
+    let loop_first = matches!(nodes.first(), Some(Node::Loop(_)));
     for b in (0..inside.len()).filter(|&b| inside[b]) {
         for &p in &shape.cfg.preds[b] {
+            // Only a loop of the run may branch back to its first block.
+            if Some(b) == first && inside[p] && !loop_first {
+                return Err(Reject::new(RejectKind::UnstructuredControl, at(b), format!("block {} is reached again from {} in the region", name(b), name(p))));
+            }
             if shape.cfg.reachable(p) && !inside[p] && Some(p) != control && Some(b) != first {
                 return Err(Reject::new(RejectKind::UnstructuredControl, at(b), format!("block {} is entered from outside the region ({})", name(b), name(p))));
             }
@@ -405,18 +410,23 @@ impl Builder<'_> {
             };
             let elem_size = unsafe { inkwell::llvm_sys::target::LLVMABISizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(self.module), ty) };
             let addr = self.with_ctx(|ctx| decompose(self.module, ctx, ptr, elem_size)).map_err(|e| addr_error(e, i))?;
-            let array = match self.array_of.get(&(addr.base as usize)) {
-                Some(&a) => a,
-                None => {
-                    let is_arg = unsafe { !LLVMIsAArgument(addr.base).is_null() };
-                    let kind = if is_arg { ArrayKind::Argument { noalias: ir::has_noalias(addr.base) } } else { ArrayKind::Global };
-                    self.arrays.push(Array { name: value_ref(addr.base), kind, dims: addr.dims.clone(), elem_size, base: addr.base });
-                    self.array_of.insert(addr.base as usize, self.arrays.len() - 1);
-                    self.arrays.len() - 1
-                }
-            };
+            let is_arg = unsafe { !LLVMIsAArgument(addr.base).is_null() };
+            let akind = if is_arg { ArrayKind::Argument { noalias: ir::has_noalias(addr.base) } } else { ArrayKind::Global };
+            let array = self.array((addr.base, 0), || Array { name: value_ref(addr.base), kind: akind, dims: addr.dims.clone(), elem_size, base: addr.base });
             accesses.push(RawAccess { kind, array, subs: addr.subs, dims: addr.dims, elem_size, inst: i });
         }
+        // Scalars: reads before the block's memory accesses, writes after.
+        let scalar = std::mem::take(&mut self.scalars[blk]);
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
+        for sc in scalar {
+            let size = unsafe { inkwell::llvm_sys::target::LLVMABISizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(self.module), LLVMTypeOf(sc.value)) };
+            let (tag, kind, name) = if sc.is_phi { (1, ArrayKind::Phi, format!("{}.phi", value_ref(sc.value))) } else { (2, ArrayKind::Value, value_ref(sc.value)) };
+            let array = self.array((sc.value, tag), || Array { name, kind, dims: Vec::new(), elem_size: size, base: sc.value });
+            let acc = RawAccess { kind: sc.kind, array, subs: Vec::new(), dims: Vec::new(), elem_size: size, inst: sc.inst };
+            if sc.kind == AccessKind::Read { reads.push(acc) } else { writes.push(acc) }
+        }
+        let accesses: Vec<RawAccess> = reads.into_iter().chain(accesses).chain(writes).collect();
         if accesses.is_empty() {
             return Ok(());
         }
@@ -425,6 +435,17 @@ impl Builder<'_> {
         *next += 1;
         self.stmts.push(RawStmt { block: blk, loops: place.loops.clone(), domain: place.cons.clone(), schedule, accesses });
         Ok(())
+    }
+
+    /// The array of `key` (a base or value and its tag), made by `make` the first time.
+    fn array(&mut self, key: (LLVMValueRef, u8), make: impl FnOnce() -> Array) -> usize {
+        let key = (key.0 as usize, key.1);
+        if let Some(&a) = self.array_of.get(&key) {
+            return a;
+        }
+        self.arrays.push(make());
+        self.array_of.insert(key, self.arrays.len() - 1);
+        self.arrays.len() - 1
     }
 
     /// The SCoP, with every expression over (iterators, parameters).
@@ -554,6 +575,10 @@ fn may_alias(arrays: &[Array], stmts: &[Stmt]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for a in 0..arrays.len() {
         for b in a + 1..arrays.len() {
+            let memory = |k: usize| matches!(arrays[k].kind, ArrayKind::Global | ArrayKind::Argument { .. });
+            if !memory(a) || !memory(b) {
+                continue;
+            }
             let arg = |k: usize| matches!(arrays[k].kind, ArrayKind::Argument { noalias: false });
             let restrict = |k: usize| matches!(arrays[k].kind, ArrayKind::Argument { noalias: true });
             if (written.contains(&a) || written.contains(&b)) && (arg(a) || arg(b)) && !restrict(a) && !restrict(b) {

@@ -2,9 +2,9 @@
 //! its modelled loads and stores (calls only to functions or intrinsics
 //! that touch no memory: `memory(none)`, as `llvm.fmuladd` is; debug,
 //! lifetime and assume intrinsics are ignored), no volatile or atomic
-//! accesses, no phis other than induction variables and single-entry
-//! copies of affine values, and no data value used outside its block (a
-//! scalar dependence between statements, not modelled).
+//! accesses, and phis and values used outside their block only when they
+//! are affine (recomputed) or data (modelled as scalars by
+//! [`super::scalars`]): a loaded pointer or a pointer phi is rejected.
 
 use std::collections::HashSet;
 
@@ -15,6 +15,7 @@ use inkwell::llvm_sys::LLVMOpcode as O;
 use inkwell::llvm_sys::LLVMTypeKind as K;
 
 use super::affine::Ctx;
+use super::scalars::is_data;
 use super::print::value_ref;
 use super::structure::Shape;
 use super::{Reject, RejectKind};
@@ -62,11 +63,17 @@ pub fn block(shape: &Shape, ctx: &Ctx, blk: usize, ivs: &HashSet<usize>) -> Resu
         let name = || value_ref(i);
         match ir::opcode(i) {
             O::LLVMPHI => {
-                // Induction variables, secondary ones and copies of affine values.
-                let copy_ok = ivs.contains(&(i as usize)) || ctx.eval(i).is_ok();
-                if !copy_ok {
+                // Induction variables, secondary ones, copies of affine
+                // values, and data phis (modelled as scalars).
+                // A header whose loop is not in the region (its induction
+                // variable is not one of ours): its phis are not scalars of
+                // the region, they are carried by a loop around it.
+                let foreign_header = shape.loops.contains_key(&blk)
+                    && !ir::instructions(bb).into_iter().take_while(|&p| ir::opcode(p) == O::LLVMPHI).any(|p| ivs.contains(&(p as usize)));
+                let ok = ivs.contains(&(i as usize)) || ctx.eval(i).is_ok() || (is_data(ctx, i) && !foreign_header);
+                if !ok {
                     let what = if shape.loops.contains_key(&blk) { "carried by a loop outside the region" } else { "merges values from several paths or out of a loop" };
-                    return Err(Reject::new(RejectKind::ScalarDependence, i, format!("phi {} {what} (scalars are not modelled)", name())));
+                    return Err(Reject::new(RejectKind::ScalarDependence, i, format!("phi {} {what} and is not data (a pointer or a non-affine index)", name())));
                 }
                 continue;
             }
@@ -91,14 +98,14 @@ pub fn block(shape: &Shape, ctx: &Ctx, blk: usize, ivs: &HashSet<usize>) -> Resu
         if !escapes {
             continue;
         }
+        // Data values are modelled as scalars; addresses are recomputed.
         let ok = match type_kind(i) {
             K::LLVMPointerTypeKind => ir::opcode(i) != O::LLVMLoad,
-            K::LLVMIntegerTypeKind => ir::opcode(i) == O::LLVMICmp || ctx.eval(i).is_ok() || super::bounds::eval_bound(ctx, i).is_ok(),
             K::LLVMVoidTypeKind => true,
-            _ => false,
+            _ => is_data(ctx, i) || ir::opcode(i) == O::LLVMICmp || ctx.eval(i).is_ok() || super::bounds::eval_bound(ctx, i).is_ok(),
         };
         if !ok {
-            return Err(Reject::new(RejectKind::ScalarDependence, i, format!("value {} is used outside its block (scalars are not modelled)", name())));
+            return Err(Reject::new(RejectKind::ScalarDependence, i, format!("value {} is used outside its block and is not data (a loaded pointer?)", name())));
         }
     }
     Ok(())

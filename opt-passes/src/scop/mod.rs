@@ -37,12 +37,16 @@
 //!   with an unbounded first dimension); a linearized `A[i*M + j]` is one
 //!   dimension. Non-affine subscripts, subscripts that depend on a load
 //!   (indirect access), other bases: rejected.
-//! - **Statements**: one per basic block with memory accesses (Polly's
-//!   choice): the loads, arithmetic and stores of a block together. A data
-//!   value used outside its block (a phi reduction that is not an
-//!   induction variable, a value merged at an `if`'s end, a value used
-//!   after the region) is not modelled: the nest is rejected with the
-//!   reason (Polly's zero-dimensional scalar accesses are future work).
+//! - **Statements**: one per basic block with accesses (Polly's choice):
+//!   the loads, arithmetic and stores of a block together.
+//! - **Scalars** ([`scalars`]), as Polly does: a data value used outside its
+//!   block — a phi reduction that is not an induction variable, a value
+//!   merged at an `if`'s end or leaving a loop, a value used after the
+//!   region — is a zero-dimensional array ([`ArrayKind::Phi`],
+//!   [`ArrayKind::Value`]) written where it is defined (for a phi: in each
+//!   predecessor) and read where it is used; a block with only such
+//!   accesses is a statement too. Loaded pointers and pointer phis are
+//!   rejected.
 //! - **Aliasing**: distinct globals never alias; two pointer arguments, or a
 //!   pointer argument and a global, may, unless the argument is `noalias`.
 //!   Such pairs, when one of them is written, are *recorded* in
@@ -67,8 +71,7 @@
 //! pipeline-start point after the canonical passes above, for
 //! `-Rpass-analysis=pluto`.
 //!
-//! Not modelled yet (each a rejection): scalars carried across iterations
-//! or statements (Polly's zero-dimensional accesses), steps other than ±1,
+//! Not modelled yet (each a rejection): steps other than ±1,
 //! data-dependent conditions (Polly's non-affine subregions), `ne` and
 //! other disjunctive conditions on the taken side, a `min`/`max` carried
 //! from one iteration to the next in a header phi (what `loop(loop-rotate,
@@ -82,6 +85,7 @@ pub mod build;
 pub mod checks;
 pub mod detect;
 pub mod print;
+pub mod scalars;
 pub mod structure;
 #[cfg(test)]
 mod tests;
@@ -139,6 +143,12 @@ pub struct Loop {
 pub enum ArrayKind {
     Global,
     Argument { noalias: bool },
+    /// A zero-dimensional array for a phi that is not affine (its block
+    /// reads it, its predecessors in the SCoP write it): [`scalars`].
+    Phi,
+    /// A zero-dimensional array for a data value used in another block
+    /// than its own, or after the SCoP: [`scalars`].
+    Value,
 }
 
 /// An array a SCoP accesses: a base pointer.
@@ -204,7 +214,8 @@ pub struct Stmt {
 #[derive(Clone, Debug)]
 pub struct Scop {
     pub function: String,
-    /// Name of the region's first block, and of the block control reaches after it.
+    /// Name of the region's first block, and of the block control reaches
+    /// after it (`ret` when the region returns).
     pub entry: String,
     pub exit: String,
     pub params: Vec<Param>,

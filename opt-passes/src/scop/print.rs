@@ -116,6 +116,8 @@ fn array_text(a: &Array) -> String {
         ArrayKind::Global => "global",
         ArrayKind::Argument { noalias: false } => "arg",
         ArrayKind::Argument { noalias: true } => "arg restrict",
+        ArrayKind::Phi => "phi",
+        ArrayKind::Value => "scalar",
     };
     format!("{}{dims} {}B {kind}", bare(&a.name), a.elem_size)
 }

@@ -192,3 +192,33 @@ exit:
     assert_eq!(s.stmts[0].accesses[0].subscripts, vec![e(&[8], 2)]);
     assert_eq!(s.stmts[0].accesses[1].subscripts, vec![e(&[1], 0)]);
 }
+
+/// A loop that is not canonical (`i *= 2`): rejected, and its body is no
+/// SCoP either (its header's phi is carried by that loop, and its latch
+/// branches back to the body's first block).
+#[test]
+fn body_of_a_rejected_loop_is_not_a_scop_by_itself() {
+    let t = TestModule::parse(
+        "
+@B = global [64 x float] zeroinitializer
+define void @dbl(i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 1, %entry ], [ %i2, %loop ]
+  %p = getelementptr inbounds [64 x float], ptr @B, i32 0, i32 %i
+  store float 0.0, ptr %p
+  %i2 = shl i32 %i, 1
+  %c = icmp slt i32 %i2, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+",
+    );
+    let f = ir::defined_functions(t.m)[0];
+    let r = detect_function(t.m, f);
+    assert!(r.scops.is_empty(), "{:?}", r.scops);
+    assert_eq!(r.rejections.len(), 1);
+    assert_eq!(r.rejections[0].reason.kind, RejectKind::NonCanonicalLoop);
+}

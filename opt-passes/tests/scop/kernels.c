@@ -150,3 +150,11 @@ void diagonal(int n) {
       if (i == j)
         A[i][j] = 1.0f;
 }
+
+/* A scalar reduction: the phis are zero-dimensional arrays. */
+void sum_reduction(int n, float *out) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    s += x[i];
+  *out = s;
+}

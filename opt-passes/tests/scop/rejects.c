@@ -31,13 +31,6 @@ void data_condition(int n) {
       B[i] = 0.0f;
 }
 
-void reduction(int n, float *out) {
-  float s = 0.0f;
-  for (int i = 0; i < n; i++)
-    s += B[i];
-  *out = s;
-}
-
 void vol(int n, volatile float *v) {
   for (int i = 0; i < n; i++)
     v[i] = 0.0f;
