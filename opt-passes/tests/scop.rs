@@ -269,6 +269,25 @@ scop 0 (%entry -> ret)
 }
 
 #[test]
+fn value_merged_after_an_if_is_a_phi_array() {
+    check(
+        section(&kernels(), "merge"),
+        &[
+            "arrays: x[64] 4B global; t.0.phi 4B phi; y[64] 4B global; t1[64] 4B global",
+            "S0 at %if.then loops [L0] schedule [0 0]",
+            "-i0 + 9 >= 0",
+            "write t.0.phi 4B",
+            "S1 at %if.else loops [L0] schedule [0 1]",
+            "i0 - 10 >= 0",
+            "write t.0.phi 4B",
+            "S2 at %if.end loops [L0] schedule [0 2]",
+            "read t.0.phi 4B",
+            "write t1[i0] 4B",
+        ],
+    );
+}
+
+#[test]
 fn equality_guard() {
     check(section(&kernels(), "diagonal"), &["S0 at %if.then loops [L0 L1] schedule [0 0 0]", "-i1 + n - 1 >= 0; i0 - i1 == 0"]);
 }
@@ -286,7 +305,7 @@ fn linearized_min_bound_and_reverse_loops() {
 #[test]
 fn every_kernel_is_a_scop() {
     let out = kernels();
-    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse", "mixed_shapes", "diagonal", "sum_reduction"] {
+    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse", "mixed_shapes", "diagonal", "sum_reduction", "merge"] {
         check(section(&out, f), &["1 scop(s), 0 rejected"]);
     }
 }

@@ -158,3 +158,16 @@ void sum_reduction(int n, float *out) {
     s += x[i];
   *out = s;
 }
+
+/* A value merged after an affine if: the phi is a zero-dimensional array
+ * both sides write and the join reads. */
+void merge(int n) {
+  for (int i = 0; i < n; i++) {
+    float t;
+    if (i < 10)
+      t = x[i] * 2.0f;
+    else
+      t = y[i] + 1.0f;
+    t1[i] = t;
+  }
+}
