@@ -22,10 +22,12 @@
 //!   affine `if` whose constraint is "the start is within the bound" — must
 //!   be found in the region (or the start be a constant within a constant
 //!   bound); else the loop is rejected.
-//! - **Conditions**: `if`s on `icmp`s of affine expressions; the branch's
-//!   side adds the constraint (or its negation) to the domain; `eq` on the
-//!   taken side is an equality; `ne` there, or any other condition, is a
-//!   rejection.
+//! - **Conditions**: `if`s on `icmp`s of affine expressions (also `and`,
+//!   `or`, their `select` forms and `xor true`); the branch's side adds the
+//!   constraint (or its negation) to the domain; `eq` on the taken side is
+//!   an equality; a disjunction on a side that holds statements (`ne`
+//!   taken, `<` against a maximum) is a rejection, on an empty side it does
+//!   not matter.
 //! - **Affine expressions** ([`affine`]): integer constants, induction
 //!   variables of the region's loops, and parameters — integer values
 //!   defined outside the region (function arguments, outer induction
@@ -34,9 +36,15 @@
 //! - **Accesses** ([`access`]): loads and stores through a GEP chain on a
 //!   global or a pointer argument; array types keep one subscript per
 //!   dimension (`float A[N][M]` → `A[i][j]`, `float (*A)[M]` → `A[i][j]`
-//!   with an unbounded first dimension); a linearized `A[i*M + j]` is one
-//!   dimension. Non-affine subscripts, subscripts that depend on a load
-//!   (indirect access), other bases: rejected.
+//!   with an unbounded first dimension, a global reached through a row or
+//!   element pointer keeps its own shape); a linearized `A[i*M + j]` is one
+//!   dimension. Byte offsets (instcombine's `i8` GEPs) are added in
+//!   elements, carried into outer dimensions when they are multiples of
+//!   an inner size, so that one address has one subscript; an array still
+//!   reached with two shapes has all its accesses linearized, one reached
+//!   with elements of two sizes is rejected. Non-affine subscripts,
+//!   subscripts that depend on a load (indirect access), other bases:
+//!   rejected.
 //! - **Statements**: one per basic block with accesses (Polly's choice):
 //!   the loads, arithmetic and stores of a block together.
 //! - **Scalars** ([`scalars`]), as Polly does: a data value used outside its
@@ -59,10 +67,14 @@
 //!
 //! Regions ([`detect`]): the function body is parsed into a tree of blocks,
 //! loops and `if`s ([`structure`]); along each sequence, maximal runs of
-//! nodes that build into a SCoP together and contain a loop are the SCoPs;
-//! a loop that does not is reported with its reason and its body searched
-//! for smaller ones (its induction variable becomes a parameter there).
-//!
+//! nodes (a block and the `if` its branch opens counting as one) that
+//! build into a SCoP together and contain a loop are the SCoPs; each is
+//! checked to be entered only at its first block and left only for the
+//! block after it. A loop that does not build is reported with its reason
+//! (so each level of a rejected nest is reported) and its body searched
+//! for smaller SCoPs: its induction variable is a parameter there, and the
+//! conditions of the `if`s around are known (a context in the domains).
+
 //! The printer pass `print<dsp-scops>` ([`print`]) writes every function's
 //! SCoPs and rejections to standard output; the rejections (and the SCoPs
 //! found) are also analysis remarks of pass `pluto`
