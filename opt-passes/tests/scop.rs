@@ -323,6 +323,7 @@ fn rejections_name_their_reason() {
         ("strided", "non-unit-stride: induction variable %i.02 steps by 2"),
         ("do_while", "non-affine-bound: upper bound %smax is a maximum"),
         ("mixed_sizes", "unsupported: %p is accessed with elements of different sizes"),
+        ("narrow", "non-affine-subscript: subscript of store float 0.000000e+00, ptr %arrayidx, align 4 is not affine (%idxprom)"),
     ];
     for (f, reason) in cases {
         let s = section(&out, f);
@@ -340,6 +341,12 @@ fn may_alias_pairs_are_recorded_not_rejected() {
     // restrict arguments and globals: no pair.
     assert!(!section(&kernels(), "jacobi1d").contains("may-alias"));
     assert!(!section(&kernels(), "gemm").contains("may-alias"));
+}
+
+#[test]
+fn final_value_of_an_induction_variable_splits_the_region() {
+    let (out, _) = detect("rejects");
+    check(section(&out, "after_loop"), &["2 scop(s), 0 rejected", "scop 1 (%for.body10 -> %for.end15)", "params: [i.0.lcssa]", "write B[i0 + i.0.lcssa] 4B"]);
 }
 
 #[test]

@@ -1,9 +1,11 @@
 //! Affine integer expressions over LLVM values, as SCoP detection sees
 //! them: constants, the region's induction variables and parameters
 //! (integer values defined outside the region), combined by `add`, `sub`,
-//! `mul` and `shl` by constants (`or disjoint` is an `add`), through `sext`/`zext`/`trunc` (taken as
-//! not wrapping: the subscripts and bounds of a SCoP are assumed to stay in
-//! range, as `nsw`/`inbounds` say for C's signed arithmetic).
+//! `mul` and `shl` by constants (`or disjoint` is an `add`), through
+//! `sext`/`zext`/`trunc` between 32 and 64 bits (taken as not wrapping: the
+//! subscripts and bounds of a SCoP are assumed to stay in range, as
+//! `nsw`/`inbounds` say for C's signed arithmetic; casts to or from
+//! narrower types are not affine).
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -143,7 +145,16 @@ impl Ctx<'_> {
                     _ => Err(NotAffine::Inst(v)),
                 }
             }
-            O::LLVMSExt | O::LLVMZExt | O::LLVMTrunc => sub(0),
+            // Casts between 32 and 64 bits are looked through (no wrapping
+            // assumed); narrower types wrap too soon to be taken as affine.
+            O::LLVMSExt | O::LLVMZExt | O::LLVMTrunc => {
+                let bits = |x: LLVMValueRef| unsafe { LLVMGetIntTypeWidth(LLVMTypeOf(x)) };
+                if bits(v).min(bits(operand(0))) >= 32 {
+                    sub(0)
+                } else {
+                    Err(NotAffine::Inst(v))
+                }
+            }
             O::LLVMLoad => Err(NotAffine::Load(v)),
             // A phi whose entries are all the same affine value (LCSSA copies) is that value.
             O::LLVMPHI => {

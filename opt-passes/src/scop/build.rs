@@ -401,6 +401,18 @@ impl Builder<'_> {
 
     /// Block `blk` as a statement, if it accesses memory.
     fn statement(&mut self, blk: usize, place: &Place, next: &mut usize) -> Result<(), Reject> {
+        // An induction variable's value after its loop (an LCSSA phi of it)
+        // would need a scalar written by the loop: not modelled.
+        let bb = self.shape.cfg.blocks[blk];
+        for phi in ir::instructions(bb).into_iter().take_while(|&i| ir::opcode(i) == O::LLVMPHI) {
+            if let Ok(a) = self.with_ctx(|ctx| ctx.eval(phi)) {
+                let own: Vec<usize> = place.loops.iter().map(|&l| self.loops[l].phi as usize).collect();
+                if let Some(&t) = a.terms.keys().find(|t| self.ivs.contains(t) && !own.contains(t)) {
+                    let msg = format!("{} is the value of induction variable {} after its loop (not modelled)", value_ref(phi), value_ref(t as LLVMValueRef));
+                    return Err(Reject::new(RejectKind::ScalarDependence, phi, msg));
+                }
+            }
+        }
         let mut accesses = Vec::new();
         for i in ir::instructions(self.shape.cfg.blocks[blk]) {
             let (kind, ptr, ty) = match ir::opcode(i) {

@@ -73,3 +73,20 @@ void mixed_sizes(int n, float *p) {
     p[i + 1] = 1.0f;
   }
 }
+
+/* A subscript through a narrow type wraps: not affine. */
+void narrow(int n) {
+  for (int i = 0; i < n; i++)
+    B[(unsigned char)(i + 200)] = 0;
+}
+
+/* The first nest's final i is used by the second: not modelled, so two
+ * SCoPs, the second with i as a parameter. */
+void after_loop(int n, int m) {
+  int i;
+  for (i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      B[j] += 1.0f;
+  for (int k = 0; k < 8; k++)
+    B[i + k] = 0;
+}
