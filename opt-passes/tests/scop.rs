@@ -288,6 +288,22 @@ fn value_merged_after_an_if_is_a_phi_array() {
 }
 
 #[test]
+fn constant_steps_count_iterations() {
+    let out = kernels();
+    check(
+        section(&out, "strided"),
+        &[
+            "loop L0 at %for.cond1.preheader depth 0 step 3: i0 >= 0; 3*i0 >= 0; -3*i0 + n - 1 >= 0",
+            "loop L1 at %for.body4 depth 1 in L0: i1 >= 3*i0 + 1; i1 <= n - 1",
+            "-3*i0 + i1 - 1 >= 0",
+            "read x[i1]",
+            "write tmp[3*i0 + 1][i1]",
+        ],
+    );
+    check(section(&out, "down_by_four"), &["step -4: i0 >= 0; -4*i0 + n - 1 >= 0; 4*i0 >= 0", "write y[-4*i0 + n] 4B"]);
+}
+
+#[test]
 fn equality_guard() {
     check(section(&kernels(), "diagonal"), &["S0 at %if.then loops [L0 L1] schedule [0 0 0]", "-i1 + n - 1 >= 0; i0 - i1 == 0"]);
 }
@@ -305,7 +321,7 @@ fn linearized_min_bound_and_reverse_loops() {
 #[test]
 fn every_kernel_is_a_scop() {
     let out = kernels();
-    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse", "mixed_shapes", "diagonal", "sum_reduction", "merge"] {
+    for f in ["gemm", "mm2", "jacobi1d", "jacobi2d", "seidel2d", "lu", "syrk", "trmm", "floyd_warshall", "atax", "guarded", "linearized", "bounded_min", "reverse", "mixed_shapes", "diagonal", "sum_reduction", "merge", "strided", "down_by_four"] {
         check(section(&out, f), &["1 scop(s), 0 rejected"]);
     }
 }
@@ -320,7 +336,6 @@ fn rejections_name_their_reason() {
         ("indirect", "indirect-access"),
         ("data_condition", "non-affine-condition"),
         ("vol", "volatile-or-atomic"),
-        ("strided", "non-unit-stride: induction variable %i.02 steps by 2"),
         ("do_while", "non-affine-bound: upper bound %smax is a maximum"),
         ("mixed_sizes", "unsupported: %p is accessed with elements of different sizes"),
         ("narrow", "non-affine-subscript: subscript of store float 0.000000e+00, ptr %arrayidx, align 4 is not affine (%idxprom)"),

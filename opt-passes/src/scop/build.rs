@@ -23,8 +23,7 @@ use super::*;
 use crate::ir;
 
 /// An induction variable: the header phi, its start and its step, and
-/// the loop's secondary inductions (`phi`, start, step as a multiple of
-/// the primary step).
+/// the loop's secondary inductions (`phi`, start, step).
 pub struct Iv {
     pub phi: LLVMValueRef,
     pub start: LLVMValueRef,
@@ -86,23 +85,46 @@ pub fn induction(shape: &Shape, l: &LoopNode) -> Result<Iv, Reject> {
     }
     let first = unsafe { LLVMGetFirstInstruction(h) };
     let mut iv = iv.ok_or_else(|| Reject::new(RejectKind::NonCanonicalLoop, first, "no header phi with a constant step is tested by the latch"))?;
-    if iv.step != 1 && iv.step != -1 {
-        return Err(Reject::new(RejectKind::NonUnitStride, iv.next, format!("induction variable {} steps by {}", value_ref(iv.phi), iv.step)));
+    if iv.step == 0 {
+        return Err(Reject::new(RejectKind::NonCanonicalLoop, iv.next, format!("induction variable {} does not step", value_ref(iv.phi))));
     }
     // Other phis stepping by a constant are secondary inductions; the rest
     // are scalars carried across iterations ([`super::scalars`]).
     for &phi in phis.iter().filter(|&&p| p != iv.phi) {
         if let (Some(st), Some(_), Some(s)) = phi_parts(phi, latch) {
-            iv.secondary.push((phi, st, s * iv.step));
+            iv.secondary.push((phi, st, s));
         }
     }
     Ok(iv)
 }
 
+/// The atom of a loop's iterator: its induction variable for a step of ±1,
+/// else a key that is no LLVM value (the phi's address plus one: values
+/// are aligned) for the iteration count.
+fn iterator_atom(iv: &Iv) -> usize {
+    if iv.step.abs() == 1 {
+        iv.phi as usize
+    } else {
+        iv.phi as usize | 1
+    }
+}
+
+/// A value's name, or the iteration count of the loop of a phi (`#%i`).
+fn atom_name(a: usize) -> String {
+    if a & 1 == 1 {
+        format!("#{}", value_ref((a & !1) as LLVMValueRef))
+    } else {
+        value_ref(a as LLVMValueRef)
+    }
+}
+
 struct RawLoop {
     parent: Option<usize>,
     header: usize,
-    phi: LLVMValueRef,
+    /// The iterator atom.
+    phi: usize,
+    /// The loop's constraints over its iterator.
+    cons: Vec<Cons>,
     lower: Vec<Aff>,
     upper: Vec<Aff>,
     step: i64,
@@ -130,7 +152,10 @@ struct Builder<'a> {
     shape: &'a Shape,
     module: LLVMModuleRef,
     inside: Vec<bool>,
+    /// The loops' iterator atoms.
     ivs: HashSet<usize>,
+    /// Header blocks of the region's loops.
+    headers: HashSet<usize>,
     derived: HashMap<usize, Aff>,
     assume_guarded: bool,
     loops: Vec<RawLoop>,
@@ -169,25 +194,39 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
     for &b in &blocks {
         inside[b] = true;
     }
-    let mut b = Builder { shape, module, inside, ivs: HashSet::new(), derived: HashMap::new(), assume_guarded: false, loops: Vec::new(), stmts: Vec::new(), arrays: Vec::new(), array_of: HashMap::new(), scalars: Vec::new() };
+    let mut b = Builder { shape, module, inside, ivs: HashSet::new(), headers: HashSet::new(), derived: HashMap::new(), assume_guarded: false, loops: Vec::new(), stmts: Vec::new(), arrays: Vec::new(), array_of: HashMap::new(), scalars: Vec::new() };
     let mut ivs = HashMap::new();
     let mut order = Vec::new();
     b.collect_ivs(nodes, &mut ivs, &mut order)?;
     single_entry_exit(shape, nodes, &b.inside)?;
-    b.ivs = ivs.values().map(|iv: &Iv| iv.phi as usize).collect();
-    // Secondary inductions, outer loops first: start + k × (iv - iv's start).
+    // Each loop's iterator: its induction variable when it steps by ±1,
+    // else the iteration count `t` (the variable is `start + step × t`), an
+    // atom that is no LLVM value ([`iteration_atom`]).
+    b.ivs = order.iter().map(|h| iterator_atom(&ivs[h])).collect();
+    b.headers = order.iter().copied().collect();
+    // Outer loops first: secondary inductions are `start + step × count`.
     for h in order {
         let iv = &ivs[&h];
+        let s1 = b.with_ctx(|ctx| ctx.eval(iv.start)).map_err(|n| not_affine_bound(n, iv.start, "start"));
+        let count = if iv.step.abs() == 1 {
+            // (phi - start) × step
+            s1.as_ref().ok().and_then(|s1| Aff::atom(iv.phi).add(s1, -1)).and_then(|d| d.scale(iv.step))
+        } else {
+            let s1 = s1?;
+            let t = Aff { terms: [(iterator_atom(iv), 1)].into_iter().collect(), c: 0 };
+            let phi = t.scale(iv.step).and_then(|x| x.add(&s1, 1)).ok_or_else(|| overflow(iv.phi))?;
+            b.derived.insert(iv.phi as usize, phi);
+            Some(t)
+        };
         for &(phi, st, k) in &iv.secondary {
-            let (s2, s1) = b.with_ctx(|ctx| (ctx.eval(st), ctx.eval(iv.start)));
-            let s2 = s2.map_err(|n| not_affine_bound(n, st, "start"))?;
-            let s1 = s1.map_err(|n| not_affine_bound(n, iv.start, "start"))?;
-            let aff = Aff::atom(iv.phi).add(&s1, -1).and_then(|d| d.scale(k)).and_then(|d| d.add(&s2, 1)).ok_or_else(|| overflow(phi))?;
+            let s2 = b.with_ctx(|ctx| ctx.eval(st)).map_err(|n| not_affine_bound(n, st, "start"))?;
+            let count = count.clone().ok_or_else(|| overflow(phi))?;
+            let aff = count.scale(k).and_then(|d| d.add(&s2, 1)).ok_or_else(|| overflow(phi))?;
             b.derived.insert(phi as usize, aff);
         }
     }
     for &blk in &blocks {
-        b.with_ctx(|ctx| checks::block(shape, ctx, blk, &b.ivs))?;
+        b.with_ctx(|ctx| checks::block(shape, ctx, blk, &b.headers))?;
     }
     b.scalars = b.with_ctx(|ctx| scalars::accesses(shape, ctx, &b.inside));
     let mut place = Place { loops: Vec::new(), cons: Vec::new(), prefix: Vec::new() };
@@ -298,19 +337,24 @@ impl Builder<'_> {
                 Node::Loop(l) => {
                     let iv = &ivs[&l.header];
                     let (lower, upper) = self.loop_bounds(l, iv, place)?;
+                    // The variable's value over the iterator: itself, or start + step × t.
+                    let i = self.derived.get(&(iv.phi as usize)).cloned().unwrap_or_else(|| Aff::atom(iv.phi));
+                    let mut cons = Vec::new();
+                    for lo in &lower {
+                        cons.push(Cons { aff: i.add(lo, -1).ok_or_else(|| overflow(iv.phi))?, eq: false });
+                    }
+                    for up in &upper {
+                        cons.push(Cons { aff: up.add(&i, -1).ok_or_else(|| overflow(iv.phi))?, eq: false });
+                    }
+                    let unit = iv.step.abs() == 1;
+                    let (lower, upper) = if unit { (lower, upper) } else { (vec![Aff::constant(0)], Vec::new()) };
                     let id = self.loops.len();
-                    self.loops.push(RawLoop { parent: place.loops.last().copied(), header: l.header, phi: iv.phi, lower: lower.clone(), upper: upper.clone(), step: iv.step });
+                    self.loops.push(RawLoop { parent: place.loops.last().copied(), header: l.header, phi: iterator_atom(iv), cons: cons.clone(), lower, upper, step: iv.step });
                     let mut inner = place.clone();
                     inner.loops.push(id);
                     inner.prefix.push(*next);
                     *next += 1;
-                    let i = Aff::atom(iv.phi);
-                    for lo in &lower {
-                        inner.cons.push(Cons { aff: i.add(lo, -1).ok_or_else(|| overflow(iv.phi))?, eq: false });
-                    }
-                    for up in &upper {
-                        inner.cons.push(Cons { aff: up.add(&i, -1).ok_or_else(|| overflow(iv.phi))?, eq: false });
-                    }
+                    inner.cons.extend(cons);
                     let mut inner_next = 0;
                     self.walk(&l.body, ivs, &mut inner, &mut inner_next)?;
                 }
@@ -363,18 +407,24 @@ impl Builder<'_> {
         let (bnd, start) = self.with_ctx(|ctx| (bounds::eval_bound(ctx, bound), bounds::eval_bound(ctx, iv.start)));
         let bnd = bnd.map_err(|n| not_affine_bound(n, bound, "bound"))?;
         let start = start.map_err(|n| not_affine_bound(n, iv.start, "start"))?;
-        let own = |xs: &[Aff]| xs.iter().any(|x| x.terms.contains_key(&(iv.phi as usize)));
+        let own = |xs: &[Aff]| xs.iter().any(|x| x.terms.contains_key(&(iv.phi as usize)) || x.terms.contains_key(&iterator_atom(iv)));
         if own(bnd.parts()) {
             return Err(Reject::new(RejectKind::NonAffineBound, bound, format!("bound {} varies in its own loop", value_ref(bound))));
         }
         use inkwell::llvm_sys::LLVMIntPredicate as P;
-        let strict = match (iv.step, p) {
-            (1, P::LLVMIntSLT | P::LLVMIntULT | P::LLVMIntNE) | (-1, P::LLVMIntSGT | P::LLVMIntUGT | P::LLVMIntNE) => true,
+        // `ne` is `<` (or `>`) only when every value is tested: a step of ±1.
+        let unit = iv.step.abs() == 1;
+        let strict = match (iv.step.signum(), p) {
+            (1, P::LLVMIntSLT | P::LLVMIntULT) | (-1, P::LLVMIntSGT | P::LLVMIntUGT) => true,
+            (_, P::LLVMIntNE) if unit => true,
             (1, P::LLVMIntSLE | P::LLVMIntULE) | (-1, P::LLVMIntSGE | P::LLVMIntUGE) => false,
             _ => return Err(bad(&format!("exit compare {p:?} does not bound a loop stepping by {}", iv.step))),
         };
-        let shift = |x: &Aff| x.plus(-e + if strict { -iv.step } else { 0 }).ok_or_else(|| overflow(bound));
-        let (lower, upper) = if iv.step == 1 {
+        if !unit && !matches!(start, bounds::Bound::One(_)) {
+            return Err(Reject::new(RejectKind::NonAffineBound, iv.start, format!("start {} of a loop stepping by {} is a minimum or maximum", value_ref(iv.start), iv.step)));
+        }
+        let shift = |x: &Aff| x.plus(-e + if strict { -iv.step.signum() } else { 0 }).ok_or_else(|| overflow(bound));
+        let (lower, upper) = if iv.step > 0 {
             let ups = bnd.as_min().ok_or_else(|| Reject::new(RejectKind::NonAffineBound, bound, format!("upper bound {} is a maximum", value_ref(bound))))?;
             let los = start.as_max().ok_or_else(|| Reject::new(RejectKind::NonAffineBound, iv.start, format!("lower bound {} is a minimum", value_ref(iv.start))))?;
             (los.to_vec(), ups.iter().map(shift).collect::<Result<Vec<_>, _>>()?)
@@ -406,9 +456,9 @@ impl Builder<'_> {
         let bb = self.shape.cfg.blocks[blk];
         for phi in ir::instructions(bb).into_iter().take_while(|&i| ir::opcode(i) == O::LLVMPHI) {
             if let Ok(a) = self.with_ctx(|ctx| ctx.eval(phi)) {
-                let own: Vec<usize> = place.loops.iter().map(|&l| self.loops[l].phi as usize).collect();
+                let own: Vec<usize> = place.loops.iter().map(|&l| self.loops[l].phi).collect();
                 if let Some(&t) = a.terms.keys().find(|t| self.ivs.contains(t) && !own.contains(t)) {
-                    let msg = format!("{} is the value of induction variable {} after its loop (not modelled)", value_ref(phi), value_ref(t as LLVMValueRef));
+                    let msg = format!("{} is the value of induction variable {} after its loop (not modelled)", value_ref(phi), atom_name(t));
                     return Err(Reject::new(RejectKind::ScalarDependence, phi, msg));
                 }
             }
@@ -480,13 +530,13 @@ impl Builder<'_> {
         }
         // Atoms are keyed by address: order the parameters by the program instead.
         params.sort_by_key(|&p| self.rank(p as LLVMValueRef));
-        let space_of = |loops: &[usize]| -> Vec<usize> { loops.iter().map(|&l| self.loops[l].phi as usize).collect() };
+        let space_of = |loops: &[usize]| -> Vec<usize> { loops.iter().map(|&l| self.loops[l].phi).collect() };
         let conv = |a: &Aff, space: &[usize], at: LLVMValueRef| -> Result<AffExpr, Reject> {
             let mut coeffs = vec![0; space.len() + params.len()];
             for (&t, &c) in &a.terms {
                 let k = match space.iter().position(|&s| s == t) {
                     Some(k) => k,
-                    None => space.len() + params.iter().position(|&p| p == t).ok_or_else(|| Reject::new(RejectKind::ScalarDependence, at, format!("{} used outside its loop", value_ref(t as LLVMValueRef))))?,
+                    None => space.len() + params.iter().position(|&p| p == t).ok_or_else(|| Reject::new(RejectKind::ScalarDependence, at, format!("{} used outside its loop", atom_name(t))))?,
                 };
                 coeffs[k] = c;
             }
@@ -501,12 +551,15 @@ impl Builder<'_> {
                 p = self.loops[x].parent;
             }
             chain.reverse();
-            let space = space_of(&chain);
-            let lower = l.lower.iter().map(|a| conv(a, &space, l.phi)).collect::<Result<_, _>>()?;
-            let upper = l.upper.iter().map(|a| conv(a, &space, l.phi)).collect::<Result<_, _>>()?;
+            let mut space = space_of(&chain);
+            let at = unsafe { LLVMGetFirstInstruction(self.shape.cfg.blocks[l.header]) };
+            let lower = l.lower.iter().map(|a| conv(a, &space, at)).collect::<Result<_, _>>()?;
+            let upper = l.upper.iter().map(|a| conv(a, &space, at)).collect::<Result<_, _>>()?;
+            space.push(l.phi);
+            let constraints = l.cons.iter().map(|c| Ok(Constraint { expr: conv(&c.aff, &space, at)?, equality: c.eq })).collect::<Result<_, Reject>>()?;
             let children = self.loops.iter().enumerate().filter(|(_, c)| c.parent == Some(k)).map(|(i, _)| i).collect();
             let header = value_ref(unsafe { LLVMBasicBlockAsValue(self.shape.cfg.blocks[l.header]) });
-            loops.push(Loop { parent: l.parent, children, depth: chain.len(), header, lower, upper, step: l.step });
+            loops.push(Loop { parent: l.parent, children, depth: chain.len(), header, lower, upper, constraints, step: l.step });
         }
         let mut stmts = Vec::new();
         for (k, s) in self.stmts.iter().enumerate() {

@@ -56,8 +56,9 @@ fn type_kind(v: LLVMValueRef) -> K {
     unsafe { LLVMGetTypeKind(LLVMTypeOf(v)) }
 }
 
-/// Checks the instructions of block `blk`.
-pub fn block(shape: &Shape, ctx: &Ctx, blk: usize, ivs: &HashSet<usize>) -> Result<(), Reject> {
+/// Checks the instructions of block `blk`; `headers` are the headers of
+/// the region's loops.
+pub fn block(shape: &Shape, ctx: &Ctx, blk: usize, headers: &HashSet<usize>) -> Result<(), Reject> {
     let bb = shape.cfg.blocks[blk];
     for i in ir::instructions(bb) {
         let name = || value_ref(i);
@@ -68,9 +69,8 @@ pub fn block(shape: &Shape, ctx: &Ctx, blk: usize, ivs: &HashSet<usize>) -> Resu
                 // A header whose loop is not in the region (its induction
                 // variable is not one of ours): its phis are not scalars of
                 // the region, they are carried by a loop around it.
-                let foreign_header = shape.loops.contains_key(&blk)
-                    && !ir::instructions(bb).into_iter().take_while(|&p| ir::opcode(p) == O::LLVMPHI).any(|p| ivs.contains(&(p as usize)));
-                let ok = ivs.contains(&(i as usize)) || ctx.eval(i).is_ok() || (is_data(ctx, i) && !foreign_header);
+                let foreign_header = shape.loops.contains_key(&blk) && !headers.contains(&blk);
+                let ok = ctx.eval(i).is_ok() || (is_data(ctx, i) && !foreign_header);
                 if !ok {
                     let what = if shape.loops.contains_key(&blk) { "carried by a loop outside the region" } else { "merges values from several paths or out of a loop" };
                     return Err(Reject::new(RejectKind::ScalarDependence, i, format!("phi {} {what} and is not data (a pointer or a non-affine index)", name())));

@@ -11,9 +11,12 @@
 //! accepted:
 //!
 //! - **Loops** ([`structure`], [`build`]): natural loops with one latch that
-//!   is also the only exiting block, a header phi stepping by `+1` or `-1`
-//!   (other steps: rejected), the latch's compare of the phi or its next
-//!   value against an affine bound (`slt/sle/ult/ule/ne`, or the mirror
+//!   is also the only exiting block, a header phi stepping by a constant
+//!   (for ±1 the iterator is the variable, for other steps the iteration
+//!   count, the variable being `start + step × count`; other header phis
+//!   stepping by constants are secondary inductions, affine in the
+//!   iterator), the latch's compare of the phi or its next value against
+//!   an affine bound (`slt/sle/ult/ule`, `ne` for steps of ±1, or the mirror
 //!   ones for a decreasing loop; unsigned compares are taken as signed:
 //!   subscripts are assumed not to wrap, as `nsw`/`inbounds` say), the start
 //!   affine; a `smin` upper or `smax` lower bound (intrinsic or
@@ -83,8 +86,7 @@
 //! pipeline-start point after the canonical passes above, for
 //! `-Rpass-analysis=pluto`.
 //!
-//! Not modelled yet (each a rejection): steps other than ±1,
-//! data-dependent conditions (Polly's non-affine subregions), `ne` and
+//! Not modelled yet (each a rejection): data-dependent conditions (Polly's non-affine subregions), `ne` and
 //! other disjunctive conditions on the taken side, a `min`/`max` carried
 //! from one iteration to the next in a header phi (what `loop(loop-rotate,
 //! indvars)` in one loop pipeline makes of `j < min(i + 8, m)`), loops with
@@ -144,9 +146,16 @@ pub struct Loop {
     pub header: String,
     /// `iterator >= each`: affine over (enclosing iterators, parameters).
     pub lower: Vec<AffExpr>,
-    /// `iterator <= each` (inclusive).
+    /// `iterator <= each` (inclusive); empty for a loop stepping by more
+    /// than one, whose upper bound needs a division (see `constraints`).
     pub upper: Vec<AffExpr>,
-    /// +1 or -1: the order the iterations run in.
+    /// The loop's constraints exactly, over (enclosing iterators, this
+    /// iterator, parameters): what it adds to its statements' domains.
+    pub constraints: Vec<Constraint>,
+    /// The induction variable's step. For ±1 the iterator is the variable
+    /// itself (-1: the iterations run downwards); for any other step the
+    /// iterator counts iterations from 0 (the variable is `start + step ×
+    /// iterator`, as it appears in subscripts and conditions).
     pub step: i64,
 }
 
@@ -243,7 +252,6 @@ pub struct Scop {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RejectKind {
     NonCanonicalLoop,
-    NonUnitStride,
     NonAffineBound,
     UnguardedLoop,
     NonAffineCondition,
@@ -262,7 +270,6 @@ impl RejectKind {
     pub fn name(self) -> &'static str {
         match self {
             RejectKind::NonCanonicalLoop => "non-canonical-loop",
-            RejectKind::NonUnitStride => "non-unit-stride",
             RejectKind::NonAffineBound => "non-affine-bound",
             RejectKind::UnguardedLoop => "unguarded-loop",
             RejectKind::NonAffineCondition => "non-affine-condition",

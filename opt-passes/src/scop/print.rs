@@ -138,8 +138,15 @@ pub fn scop(out: &mut String, k: usize, s: &Scop) {
         let parent = l.parent.map(|p| format!(" in L{p}")).unwrap_or_default();
         let lo: Vec<String> = l.lower.iter().map(|e| format!("i{} >= {}", l.depth, aff(e, &names))).collect();
         let up: Vec<String> = l.upper.iter().map(|e| format!("i{} <= {}", l.depth, aff(e, &names))).collect();
-        let dir = if l.step < 0 { " step -1" } else { "" };
-        let _ = writeln!(out, "  loop L{k} at {} depth {}{parent}{dir}: {}", l.header, l.depth, [lo, up].concat().join("; "));
+        let dir = if l.step != 1 { format!(" step {}", l.step) } else { String::new() };
+        let mut text = [lo, up].concat().join("; ");
+        if l.step.abs() != 1 {
+            let own = space(l.depth + 1, s);
+            let names: Vec<String> = own[..l.depth + 1].iter().cloned().chain(param_names(s)).collect();
+            let cons: Vec<String> = l.constraints.iter().map(|c| format!("{} {} 0", aff(&c.expr, &names), if c.equality { "==" } else { ">=" })).collect();
+            text = format!("{text}; {}", cons.join("; "));
+        }
+        let _ = writeln!(out, "  loop L{k} at {} depth {}{parent}{dir}: {text}", l.header, l.depth);
     }
     for st in &s.stmts {
         let names = space(st.loops.len(), s);

@@ -171,3 +171,15 @@ void merge(int n) {
     t1[i] = t;
   }
 }
+
+/* Steps other than 1: the iterator counts iterations (i = 1 + 3 * i0). */
+void strided(int n) {
+  for (int i = 1; i <= n; i += 3)
+    for (int j = i; j < n; j++)
+      tmp[i][j] = x[j];
+}
+
+void down_by_four(int n) {
+  for (int i = n; i > 0; i -= 4)
+    y[i] = 1.0f;
+}

@@ -52,11 +52,6 @@ void inner_only(int n) {
   }
 }
 
-void strided(int n) {
-  for (int i = 0; i < n; i += 2)
-    B[i] = 0.0f;
-}
-
 /* A do-while runs once before its test: the domain would need n >= 1. */
 void do_while(int n) {
   int i = 0;
