@@ -54,6 +54,9 @@ static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
 static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
     cl::desc("run dsp-unroll-jam (the loop around a reduction nest unrolled and jammed) just before dsp-outer-vec at the optimizer-last extension point"));
 
+static cl::opt<bool> DspScops("dsp-scops", cl::init(false),
+    cl::desc("SCoP detection from clang (off by default; it transforms nothing itself): at the pipeline-start point, the canonical passes it expects, then the SCoPs found and the loop nests rejected as remarks of pass pluto (-Rpass-analysis=pluto)"));
+
 static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
     cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
 
@@ -121,6 +124,17 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           return false;
         MPM.addPass(DspPass(Name.str()));
         return true;
+      });
+  PB.registerPipelineStartEPCallback(
+      [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (!DspScops || Level == OptimizationLevel::O0)
+          return;
+        // The canonical form detection expects (opt-passes/tests/scop.rs), then detection.
+        if (Error E = PB.parsePassPipeline(MPM, "function(mem2reg,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,loop-simplify,lcssa,loop-rotate,indvars)")) {
+          errs() << "dsp-opt-passes: " << toString(std::move(E)) << "\n";
+          return;
+        }
+        MPM.addPass(DspPass("dsp-scop-remarks"));
       });
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {

@@ -13,6 +13,8 @@
 //! | `dsp-wfv` | function-level vectorization (seed 001): vector variants of `vec-function` functions, `vec-function` loops calling them ([`wfv`]); clang runs it from -O1 before `dsp-prepare` unless `-mllvm -dsp-wfv=false` |
 //! | `dsp-outer-vec` | outer-loop vectorization without directives: a loop nest's outer loop runs `lanes` iterations side by side when they provably touch disjoint memory ([`wfv::outer`]); clang runs it after `dsp-wfv` with `-mllvm -dsp-outer-vec` (dspcc `-fouter-loop-vectorize`, on from -O2) |
 //! | `dsp-unroll-jam` | unroll-and-jam of the loop around a reduction nest (`for i { for j { for k: s += … } }`): U outer iterations side by side, U independent chains in the inner loop ([`jam`], addresses reasoned about with [`addr`]); clang runs it just before `dsp-outer-vec` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`, on from -O2 with outer-loop vectorization) |
+//! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
+//! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -38,6 +40,7 @@ pub mod mem;
 pub mod minmax;
 pub mod overflow;
 pub mod plugin;
+pub mod scop;
 pub mod tail;
 pub mod vdiv;
 pub mod wfv;
@@ -61,6 +64,8 @@ pub enum Pass {
     UnrollJam,
     VectorFdiv,
     EggIsel,
+    ScopPrint,
+    ScopRemarks,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -121,11 +126,25 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         Pass::MaskedTail,
         "vectorized loops' remainders as one masked vector iteration",
     ),
+    (
+        "print<dsp-scops>",
+        Pass::ScopPrint,
+        "prints each function's SCoPs (affine loop nests) and why other loop nests are not; transforms nothing",
+    ),
+    ("dsp-scop-print", Pass::ScopPrint, "the same as print<dsp-scops>"),
+    (
+        "dsp-scop-remarks",
+        Pass::ScopRemarks,
+        "SCoP detection as remarks of pass pluto only (clang -mllvm -dsp-scops runs it)",
+    ),
 ];
 
 /// The pass called `name` (parameters in `<…>` after it, as in
 /// `dsp-wfv<mem;auto>`, are the pass's own: see [`wfv::Options::parse`]).
 pub fn pass_by_name(name: &str) -> Option<Pass> {
+    if let Some((_, p, _)) = PASSES.iter().find(|(n, _, _)| *n == name) {
+        return Some(*p);
+    }
     let (base, params) = split_params(name);
     let pass = PASSES.iter().find(|(n, _, _)| *n == base).map(|(_, p, _)| *p)?;
     match (pass, params) {
@@ -195,6 +214,18 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         plugin::emit_remarks("egg", &remarks);
         return Ok(changed);
     }
+    if pass == Pass::ScopRemarks {
+        plugin::emit_remarks("pluto", &scop::run(module).1);
+        return Ok(false);
+    }
+    if pass == Pass::ScopPrint {
+        let (text, remarks) = scop::run(module);
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(|e| format!("writing the SCoPs: {e}"))?;
+        plugin::emit_remarks("pluto", &remarks);
+        return Ok(false);
+    }
     if pass == Pass::VectorFdiv {
         let Some(m) = machine.as_ref() else { return Ok(false) };
         let (changed, remarks) = vdiv::run(module, &caps::Caps::new(m));
@@ -233,6 +264,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::UnrollJam => caps.is_some_and(|c| jam::run(module, &c).0),
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),
+        Pass::ScopPrint | Pass::ScopRemarks => false,
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);
