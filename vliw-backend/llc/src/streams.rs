@@ -14,8 +14,6 @@
 //! phi and increment are deleted. A follower whose increment is used by
 //! anything but its phi is left alone.
 
-use std::collections::HashMap;
-
 use inkwell::module::Module as LlvmModule;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -65,15 +63,17 @@ fn merge_block(dl: LLVMTargetDataRef, header: LLVMBasicBlockRef) -> usize {
     if streams.len() < 2 || first_non_phi.is_null() {
         return 0;
     }
-    let mut groups: HashMap<(usize, i64), Vec<Stream>> = HashMap::new();
+    // Groups in the order of their first phi in the block (not by the
+    // root's address, which changes from run to run: the code would too).
+    let mut groups: Vec<((LLVMValueRef, i64), Vec<Stream>)> = Vec::new();
     for s in streams {
-        groups.entry((s.root as usize, s.step)).or_default().push(s);
+        match groups.iter_mut().find(|g| g.0 == (s.root, s.step)) {
+            Some(g) => g.1.push(s),
+            None => groups.push(((s.root, s.step), vec![s])),
+        }
     }
-    let mut keys: Vec<(usize, i64)> = groups.keys().copied().collect();
-    keys.sort_unstable();
     let mut merged = 0;
-    for k in keys {
-        let mut g = groups.remove(&k).unwrap_or_default();
+    for (_, mut g) in groups {
         if g.len() < 2 {
             continue;
         }
