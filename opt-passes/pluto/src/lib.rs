@@ -1,0 +1,13 @@
+//! `dsp-pluto`: the polyhedral core of PLuTo (issue 12 item 2, seed 002),
+//! independent of LLVM. Its input is a polyhedral program model ([`scop`]),
+//! its output a transformed schedule ([`schedule`]), optionally tiled
+//! ([`tile`]), and a loop AST ([`ast`]) with an interpreter.
+//!
+//! Pipeline: [`scop::Scop`] → [`deps::compute`] → [`schedule::schedule`] →
+//! [`tile::tile`] (optional) → [`ast::generate`] → [`ast::Ast`].
+
+pub mod error;
+pub mod ilp;
+pub mod poly;
+
+pub use error::{Error, Result};
