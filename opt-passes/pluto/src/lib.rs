@@ -6,8 +6,14 @@
 //! Pipeline: [`scop::Scop`] → [`deps::compute`] → [`schedule::schedule`] →
 //! [`tile::tile`] (optional) → [`ast::generate`] → [`ast::Ast`].
 
+pub mod deps;
 pub mod error;
+pub mod examples;
+pub mod farkas;
 pub mod ilp;
+pub mod linalg;
 pub mod poly;
+pub mod schedule;
+pub mod scop;
 
 pub use error::{Error, Result};
