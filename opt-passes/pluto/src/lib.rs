@@ -6,6 +6,7 @@
 //! Pipeline: [`scop::Scop`] → [`deps::compute`] → [`schedule::schedule`] →
 //! [`tile::tile`] (optional) → [`ast::generate`] → [`ast::Ast`].
 
+pub mod ast;
 pub mod deps;
 pub mod error;
 pub mod examples;
@@ -15,5 +16,7 @@ pub mod linalg;
 pub mod poly;
 pub mod schedule;
 pub mod scop;
+#[cfg(test)]
+mod testutil;
 
 pub use error::{Error, Result};
