@@ -9,7 +9,9 @@
 //! over the source iterators `s`, the target iterators `t` and the
 //! parameters `n`. The levels partition the pairs of instances, so the union
 //! over levels is exactly the set of dependent instance pairs (source first)
-//! — memory-based dependences, not only distance vectors. Empty polyhedra
+//! — memory-based dependences, not only distance vectors. Instances whose
+//! (zero-padded) schedule vectors are equal are ordered by statement index
+//! (level = number of rows), as [`Scop::original_instances`] orders them. Empty polyhedra
 //! (integer emptiness, [`Polyhedron::is_empty`]) are dropped; a solver
 //! failure keeps the polyhedron (conservative).
 //!
@@ -130,6 +132,11 @@ pub fn compute(scop: &Scop, with_input: bool) -> Result<Vec<Dep>> {
                         if prefix.is_trivially_empty() {
                             break;
                         }
+                    }
+                    // Equal schedule vectors (a statement's 2d+1 vector a
+                    // prefix of another's): textual order decides.
+                    if si < ti && !prefix.is_trivially_empty() && !prefix.surely_empty() {
+                        out.push(Dep { src: si, dst: ti, kind, src_access: ai, dst_access: bi, level: levels, poly: prefix });
                     }
                 }
             }

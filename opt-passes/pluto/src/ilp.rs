@@ -43,6 +43,8 @@ pub struct Milp {
     pub vars: Vec<VarSpec>,
     /// The constraints.
     pub rows: Vec<Row>,
+    /// CBC's time cap in seconds (`None`: 20 s).
+    pub seconds: Option<u32>,
 }
 
 /// Seconds CBC may spend on one solve.
@@ -93,7 +95,7 @@ impl Milp {
         };
         let mut model = pv.minimise(expr(objective, 0)).using(coin_cbc);
         model.set_parameter("log", "0");
-        model.set_parameter("seconds", TIME_CAP);
+        model.set_parameter("seconds", &self.seconds.map_or(TIME_CAP.to_string(), |s| s.to_string()));
         model.set_parameter("threads", "1");
         for r in &self.rows {
             let e = expr(&r.coeffs, r.constant);

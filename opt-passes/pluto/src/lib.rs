@@ -17,6 +17,8 @@ pub mod poly;
 pub mod schedule;
 pub mod scop;
 #[cfg(test)]
+mod legality_tests;
+#[cfg(test)]
 mod testutil;
 
 pub use error::{Error, Result};

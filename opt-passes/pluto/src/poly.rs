@@ -456,18 +456,28 @@ impl Polyhedron {
         Ok(p)
     }
 
-    /// Integer emptiness, exact: a CBC feasibility program over all
-    /// variables (integers, unbounded). A solver failure is an error.
+    /// Integer emptiness, exact: equalities with a unit coefficient are
+    /// eliminated by (exact, integer) substitution, then CBC decides the
+    /// feasibility of the rest over unbounded integers. A solver failure,
+    /// or CBC's time cap (2 s: branch and bound need not terminate on an
+    /// unbounded integer-empty set), is an error — see [`Polyhedron::surely_empty`].
     pub fn is_empty(&self) -> Result<bool> {
         let mut p = self.clone();
         p.simplify()?;
+        while let Some(k) = p.cons.iter().filter(|c| c.kind == Kind::Eq).find_map(|c| c.aff.coeffs.iter().position(|x| x.abs() == 1)) {
+            if p.is_trivially_empty() {
+                break;
+            }
+            // Variable k (dims then params) goes; the space shrinks.
+            p = p.eliminate(k)?;
+        }
         if p.is_trivially_empty() {
             return Ok(true);
         }
         if p.cons.is_empty() {
             return Ok(false);
         }
-        let mut m = Milp::default();
+        let mut m = Milp { seconds: Some(2), ..Milp::default() };
         for _ in 0..p.n_vars() {
             m.add_var(true, None, None);
         }

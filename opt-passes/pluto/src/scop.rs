@@ -61,7 +61,8 @@ pub struct Statement {
     pub domain: Polyhedron,
     /// Original schedule rows (2d+1 form), affine over iterators then
     /// parameters. The original execution order is the lexicographic order
-    /// of these vectors (shorter ones padded with zeros).
+    /// of these vectors (shorter ones padded with zeros; equal vectors of
+    /// different statements run in statement order).
     pub schedule: Vec<Aff>,
     /// The accesses, reads and writes.
     pub accesses: Vec<Access>,

@@ -1,0 +1,152 @@
+//! The legality property test: random small affine loop nests (1–3
+//! statements, depth ≤ 3, random affine accesses into two arrays, small
+//! parameter values) are scheduled, code is generated, and the generated
+//! AST must execute exactly the original instances and leave the same
+//! memory as the original order ([`crate::testutil`]). When the scheduler
+//! reports [`Error::NoSchedule`] (the non-negative coefficient assumption
+//! excludes every legal transformation), the original schedule is used, as
+//! a compiler would, and must pass the same check.
+
+use crate::ast::{generate, ScheduledProgram};
+use crate::deps::compute;
+use crate::error::Error;
+use crate::poly::{Aff, Polyhedron};
+use crate::schedule::{schedule, Options, Schedule};
+use crate::scop::{Access, AccessKind, Array, Scop, Statement};
+use crate::testutil::assert_equivalent;
+use proptest::prelude::*;
+
+/// One statement's random description.
+#[derive(Clone, Debug)]
+struct StmtGen {
+    depth: usize,
+    /// Per iterator: lower bound is the previous iterator (triangular) instead of 0.
+    tri: Vec<bool>,
+    /// Per iterator: upper bound N - 1 + off.
+    up: Vec<i64>,
+    betas: Vec<i64>,
+    /// (write?, array, per subscript: coefficients of 3 iterators, N coefficient, constant).
+    accesses: Vec<(bool, usize, Vec<([i64; 3], i64, i64)>)>,
+}
+
+fn sub_gen() -> impl Strategy<Value = ([i64; 3], i64, i64)> {
+    (prop::array::uniform3(prop::sample::select(vec![-1i64, 0, 0, 1, 1, 2])), prop::sample::select(vec![0i64, 0, 0, 1]), -1i64..=1)
+}
+
+fn stmt_gen() -> impl Strategy<Value = StmtGen> {
+    (1usize..=3).prop_flat_map(|depth| {
+        (
+            Just(depth),
+            prop::collection::vec(prop::bool::weighted(0.25), depth),
+            prop::collection::vec(-1i64..=0, depth),
+            prop::collection::vec(0i64..=1, depth + 1),
+            prop::collection::vec((any::<bool>(), 0usize..2, prop::collection::vec(sub_gen(), 2)), 1..=3),
+        )
+            .prop_map(|(depth, tri, up, betas, accesses)| StmtGen { depth, tri, up, betas, accesses })
+    })
+}
+
+fn build(stmts: &[StmtGen]) -> Scop {
+    let np = 1;
+    let mut context = Polyhedron::universe(0, np);
+    context.add_ineq(Aff::new(vec![1], -2)).unwrap();
+    let arrays = vec![Array { name: "A".into(), dims: 2 }, Array { name: "B".into(), dims: 1 }];
+    let mut out = Vec::new();
+    for (si, g) in stmts.iter().enumerate() {
+        let d = g.depth;
+        let n = d + np;
+        let mut dom = Polyhedron::universe(d, np);
+        for k in 0..d {
+            let mut lo = Aff::var(n, k);
+            if g.tri[k] && k > 0 {
+                lo.coeffs[k - 1] = -1;
+            }
+            dom.add_ineq(lo).unwrap();
+            let mut hi = Aff::cst(n, -1 + g.up[k]);
+            hi.coeffs[k] = -1;
+            hi.coeffs[d] = 1;
+            dom.add_ineq(hi).unwrap();
+        }
+        let mut schedule = Vec::new();
+        for k in 0..=d {
+            schedule.push(Aff::cst(n, g.betas[k]));
+            if k < d {
+                schedule.push(Aff::var(n, k));
+            }
+        }
+        let mut accesses = Vec::new();
+        // The first access is always a write, so every statement writes.
+        for (ai, (w, arr, subs)) in g.accesses.iter().enumerate() {
+            let dims = arrays[*arr].dims;
+            let subscripts = subs[..dims]
+                .iter()
+                .map(|(c, pn, k)| {
+                    let mut a = Aff::cst(n, *k);
+                    for j in 0..d {
+                        a.coeffs[j] = c[j];
+                    }
+                    a.coeffs[d] = *pn;
+                    a
+                })
+                .collect();
+            let kind = if ai == 0 || *w { AccessKind::Write } else { AccessKind::Read };
+            accesses.push(Access { kind, array: *arr, subscripts });
+        }
+        out.push(Statement { name: format!("S{si}"), iters: (0..d).map(|k| format!("i{k}")).collect(), domain: dom, schedule, accesses });
+    }
+    Scop { params: vec!["N".into()], context, arrays, stmts: out }
+}
+
+/// Schedules (falling back to the original schedule on NoSchedule) and
+/// checks the generated code for a few parameter values.
+fn check(scop: &Scop) -> bool {
+    let deps = compute(scop, false).unwrap();
+    let (sch, fell_back) = match schedule(scop, &deps, &Options::default()) {
+        Ok(s) => (s, false),
+        Err(Error::NoSchedule(_)) => (Schedule::original(scop, &deps).unwrap(), true),
+        Err(e) => panic!("scheduler error {e}"),
+    };
+    let ast = generate(&ScheduledProgram::new(scop, &sch).unwrap()).unwrap();
+    for n in [2, 3, 4] {
+        assert_equivalent(scop, &ast, &[n]);
+    }
+    fell_back
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, max_shrink_iters: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn scheduled_code_is_equivalent(stmts in prop::collection::vec(stmt_gen(), 1..=3)) {
+        let scop = build(&stmts);
+        check(&scop);
+    }
+}
+
+#[test]
+#[ignore]
+fn timing_probe() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    for case in 0..64 {
+        let stmts = prop::collection::vec(stmt_gen(), 1..=3).new_tree(&mut runner).unwrap().current();
+        let scop = build(&stmts);
+        let t0 = std::time::Instant::now();
+        let deps = compute(&scop, false).unwrap();
+        let t1 = t0.elapsed();
+        let sch = schedule(&scop, &deps, &Options::default());
+        let t2 = t0.elapsed();
+        let ok = sch.is_ok();
+        let sch = sch.unwrap_or_else(|_| Schedule::original(&scop, &deps).unwrap());
+        let ast = generate(&ScheduledProgram::new(&scop, &sch).unwrap()).unwrap();
+        let t3 = t0.elapsed();
+        eprintln!("case {case} {stmts:?}\nrows {:?} kinds {:?}", sch.rows, sch.kinds);
+        for n in [2, 3, 4] {
+            assert_equivalent(&scop, &ast, &[n]);
+        }
+        let t4 = t0.elapsed();
+        if t4.as_secs_f64() > 1.0 { eprintln!("case {case} {stmts:?}"); }
+        eprintln!("stmts {} deps {} sched_ok {ok} rows {} | deps {:?} sched {:?} ast {:?} exec {:?}", scop.stmts.len(), deps.len(), sch.n_rows(), t1, t2 - t1, t3 - t2, t4 - t3);
+    }
+}
