@@ -16,6 +16,7 @@ pub mod linalg;
 pub mod poly;
 pub mod schedule;
 pub mod scop;
+pub mod tile;
 #[cfg(test)]
 mod legality_tests;
 #[cfg(test)]
