@@ -66,6 +66,7 @@ pub struct ScheduledProgram {
 impl ScheduledProgram {
     /// From a schedule, no extra dimensions.
     pub fn new(scop: &Scop, sch: &Schedule) -> Result<ScheduledProgram> {
+        sch.check(scop)?;
         let mut stmts = Vec::new();
         for (k, s) in scop.stmts.iter().enumerate() {
             let rows = sch.rows.get(k).ok_or_else(|| Error::Invalid("schedule has fewer statements than the SCoP".into()))?.clone();
@@ -173,7 +174,7 @@ fn to_tspace(p: &ScheduledProgram, s: &ScheduledStmt) -> Result<TStmt> {
     let loop_idx: Vec<usize> = (0..p.kinds.len()).filter(|&r| p.kinds[r] == RowKind::Loop).collect();
     let nl = loop_idx.len();
     let nv = nl + np;
-    if s.rows.len() != p.kinds.len() || s.domain.n_dims != dim || s.domain.n_params != np {
+    if s.rows.len() != p.kinds.len() || s.domain.n_dims != dim || s.domain.n_params != np || s.rows.iter().any(|r| r.len() != dim + np) {
         return Err(Error::Invalid(format!("statement {}: rows or domain do not match the program", s.stmt)));
     }
     let mut scalars = Vec::new();
@@ -411,6 +412,9 @@ impl Ast {
 }
 
 fn term(t: &Term, env: &[i64], up: bool) -> Result<i128> {
+    if t.div <= 0 {
+        return Err(Error::Invalid(format!("bound divisor {}", t.div)));
+    }
     let v = t.aff.eval(env)? as i128;
     Ok(if up { floor_div(v, t.div as i128) } else { ceil_div(v, t.div as i128) })
 }
@@ -443,7 +447,8 @@ pub fn eval_cond(c: &Cond, env: &[i64]) -> Result<bool> {
     Ok(match c {
         Cond::Ge(a) => a.eval(env)? >= 0,
         Cond::Eq(a) => a.eval(env)? == 0,
-        Cond::Divisible(a, k) => a.eval(env)?.rem_euclid(*k) == 0,
+        Cond::Divisible(a, k) if *k > 0 => a.eval(env)?.rem_euclid(*k) == 0,
+        Cond::Divisible(_, k) => return Err(Error::Invalid(format!("divisibility by {k}"))),
     })
 }
 
@@ -480,7 +485,7 @@ fn run(nodes: &[Node], env: &mut Vec<i64>, out: &mut Vec<Instance>, limit: usize
                     .iter()
                     .map(|t| {
                         let v = t.aff.eval(env)?;
-                        if v % t.div != 0 {
+                        if t.div <= 0 || v % t.div != 0 {
                             return Err(Error::Invalid("inexact iterator value (missing stride guard)".into()));
                         }
                         Ok(v / t.div)

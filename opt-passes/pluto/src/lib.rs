@@ -4,7 +4,19 @@
 //! ([`tile`]), and a loop AST ([`ast`]) with an interpreter.
 //!
 //! Pipeline: [`scop::Scop`] → [`deps::compute`] → [`schedule::schedule`] →
-//! [`tile::tile`] (optional) → [`ast::generate`] → [`ast::Ast`].
+//! [`tile::tile`] (optional) → [`ast::generate`] → [`ast::Ast`];
+//! [`transform`] runs all of it.
+//!
+//! Building a [`scop::Scop`] from IR: one [`scop::Statement`] per
+//! statement, its `domain` a [`poly::Polyhedron`] with one dimension per
+//! enclosing loop (outermost first) and one parameter per loop-invariant
+//! symbol, its `schedule` the 2d+1 rows `(β0, i1, β1, …, id, βd)` (β the
+//! position among the siblings of each loop level), one [`scop::Access`] per
+//! load/store with one affine subscript per array dimension (row-major,
+//! last subscript contiguous; a flat pointer access is a 1-d array). Every
+//! [`poly::Aff`] is over (the statement's iterators, the parameters).
+//! Whatever goes wrong is an [`Error`]; on [`Error::NoSchedule`] a caller
+//! keeps the original code.
 
 pub mod ast;
 pub mod deps;
@@ -23,3 +35,64 @@ mod legality_tests;
 mod testutil;
 
 pub use error::{Error, Result};
+
+/// Everything [`transform`] computed.
+#[derive(Clone, Debug)]
+pub struct Transformed {
+    /// The dependence polyhedra.
+    pub deps: Vec<deps::Dep>,
+    /// PLuTo's schedule (untiled).
+    pub schedule: schedule::Schedule,
+    /// The tiled program, when tiling was asked for.
+    pub tiled: Option<tile::Tiled>,
+    /// The loop AST of the tiled program, or of the schedule.
+    pub ast: ast::Ast,
+}
+
+/// Dependences, PLuTo's schedule, tiling (when `tiling` is given) and the
+/// loop AST of a SCoP.
+pub fn transform(scop: &scop::Scop, opts: &schedule::Options, tiling: Option<&tile::TileOptions>) -> Result<Transformed> {
+    let deps = deps::compute(scop, false)?;
+    let schedule = schedule::schedule(scop, &deps, opts)?;
+    let (tiled, program) = match tiling {
+        Some(t) => {
+            let tiled = tile::tile(scop, &deps, &schedule, t)?;
+            let p = tiled.program.clone();
+            (Some(tiled), p)
+        }
+        None => (None, ast::ScheduledProgram::new(scop, &schedule)?),
+    };
+    let ast = ast::generate(&program)?;
+    Ok(Transformed { deps, schedule, tiled, ast })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transform_runs_the_pipeline() {
+        let scop = examples::seidel_2d();
+        let t = transform(&scop, &schedule::Options::default(), Some(&tile::TileOptions { default_size: 2, ..Default::default() })).unwrap();
+        assert_eq!(t.schedule.bands.len(), 1);
+        assert_eq!(t.ast.n_loops, 6);
+        testutil::assert_equivalent(&scop, &t.ast, &[2, 5]);
+    }
+
+    #[test]
+    fn invalid_models_are_errors() {
+        let mut scop = examples::matmul();
+        scop.stmts[0].accesses[0].subscripts.pop();
+        assert!(matches!(transform(&scop, &schedule::Options::default(), None), Err(Error::Invalid(_))));
+        let mut scop = examples::matmul();
+        scop.stmts[0].domain.n_params = 0;
+        assert!(matches!(transform(&scop, &schedule::Options::default(), None), Err(Error::Invalid(_))));
+        // Unbounded loop: no upper bound on k.
+        let scop = scop::ScopBuilder::new(&["N"])
+            .array("A", 1)
+            .stmt("S", &["k"], &["k >= 0"], &[0, 0], &["=A[k]"])
+            .and_then(|b| b.build())
+            .unwrap();
+        assert!(transform(&scop, &schedule::Options::default(), None).is_err());
+    }
+}

@@ -109,15 +109,15 @@ pub fn inverse(m: &[Vec<i64>]) -> Result<Option<(Vec<Vec<i64>>, i64)>> {
         let x = row[r].abs();
         det = (det / gcd128(det, x)).checked_mul(x).ok_or(Error::Overflow)?;
     }
-    let mut out = Vec::with_capacity(n);
+    let mut out: Vec<Vec<i128>> = Vec::with_capacity(n);
     for (r, row) in a.iter().enumerate() {
         let k = det / row[r];
-        out.push(row[n..].iter().map(|&x| x.checked_mul(k).ok_or(Error::Overflow).and_then(narrow)).collect::<Result<Vec<i64>>>()?);
+        out.push(row[n..].iter().map(|&x| x.checked_mul(k).ok_or(Error::Overflow)).collect::<Result<Vec<i128>>>()?);
     }
     // Reduce by the common gcd of everything.
-    let g = out.iter().flatten().fold(det, |g, &x| gcd128(g, x as i128));
+    let g = out.iter().flatten().fold(det, |g, &x| gcd128(g, x));
     let det = narrow(det / g)?;
-    let out = out.into_iter().map(|r| r.into_iter().map(|x| x / g as i64).collect()).collect();
+    let out = out.into_iter().map(|r| r.into_iter().map(|x| narrow(x / g)).collect::<Result<Vec<i64>>>()).collect::<Result<Vec<_>>>()?;
     Ok(Some((out, det)))
 }
 

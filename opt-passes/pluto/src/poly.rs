@@ -114,7 +114,7 @@ impl Aff {
     /// Substitutes variable `k` by `(num)/den` and multiplies the whole
     /// expression by `den` (> 0) to stay integral: returns `den·self[x_k := num/den]`.
     pub fn substitute(&self, k: usize, num: &Aff, den: i64) -> Result<Aff> {
-        let c = self.coeffs[k];
+        let c = *self.coeffs.get(k).ok_or_else(|| Error::Invalid(format!("substituting variable {k} of {}", self.len())))?;
         let mut base = self.clone();
         base.coeffs[k] = 0;
         base.combine(den, num, c)

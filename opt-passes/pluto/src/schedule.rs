@@ -101,6 +101,27 @@ impl Schedule {
     pub fn n_rows(&self) -> usize {
         self.kinds.len()
     }
+    /// Checks that the schedule fits the SCoP: one list of rows per
+    /// statement, every list as long as `kinds`, each row over the
+    /// statement's iterators and the parameters, scalar rows constant.
+    pub fn check(&self, scop: &Scop) -> Result<()> {
+        let n = self.kinds.len();
+        if self.rows.len() != scop.stmts.len() || self.carries.len() != n {
+            return Err(Error::Invalid("schedule does not match the SCoP".into()));
+        }
+        for (s, st) in scop.stmts.iter().enumerate() {
+            if self.rows[s].len() != n || self.rows[s].iter().any(|r| r.len() != st.depth() + scop.n_params()) {
+                return Err(Error::Invalid(format!("{}: schedule rows do not match", st.name)));
+            }
+            if self.rows[s].iter().zip(&self.kinds).any(|(r, k)| *k == RowKind::Scalar && !r.is_constant()) {
+                return Err(Error::Invalid(format!("{}: a scalar row is not constant", st.name)));
+            }
+        }
+        if self.bands.iter().any(|b| b.len == 0 || b.start + b.len > n || self.kinds[b.start..b.start + b.len].iter().any(|k| *k != RowKind::Loop)) {
+            return Err(Error::Invalid("a band is out of range or not made of loop rows".into()));
+        }
+        Ok(())
+    }
     /// Whether row `r` is a loop that carries no dependence.
     pub fn is_parallel(&self, r: usize) -> bool {
         self.kinds.get(r) == Some(&RowKind::Loop) && !self.carries[r]

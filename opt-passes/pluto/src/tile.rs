@@ -158,6 +158,7 @@ fn stride1_counts(scop: &Scop, sch: &Schedule, band: &Band) -> Result<Vec<usize>
 /// Tiles every permutable band of ≥ 2 loops of `sch`.
 pub fn tile(scop: &Scop, deps: &[Dep], sch: &Schedule, opts: &TileOptions) -> Result<Tiled> {
     scop.validate()?;
+    sch.check(scop)?;
     let np = scop.n_params();
     let tiled: Vec<Band> = sch.bands.iter().copied().filter(|b| b.len >= 2).collect();
     let n_extra: usize = tiled.iter().map(|b| b.len).sum();
