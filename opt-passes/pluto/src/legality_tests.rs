@@ -17,6 +17,9 @@ use crate::testutil::assert_equivalent;
 use crate::tile::{tile, TileOptions};
 use proptest::prelude::*;
 
+/// One random subscript: coefficients of up to 3 iterators, of `N`, constant.
+type SubGen = ([i64; 3], i64, i64);
+
 /// One statement's random description.
 #[derive(Clone, Debug)]
 struct StmtGen {
@@ -27,10 +30,10 @@ struct StmtGen {
     up: Vec<i64>,
     betas: Vec<i64>,
     /// (write?, array, per subscript: coefficients of 3 iterators, N coefficient, constant).
-    accesses: Vec<(bool, usize, Vec<([i64; 3], i64, i64)>)>,
+    accesses: Vec<(bool, usize, Vec<SubGen>)>,
 }
 
-fn sub_gen() -> impl Strategy<Value = ([i64; 3], i64, i64)> {
+fn sub_gen() -> impl Strategy<Value = SubGen> {
     (prop::array::uniform3(prop::sample::select(vec![-1i64, 0, 0, 1, 1, 2])), prop::sample::select(vec![0i64, 0, 0, 1]), -1i64..=1)
 }
 
@@ -83,9 +86,7 @@ fn build(stmts: &[StmtGen]) -> Scop {
                 .iter()
                 .map(|(c, pn, k)| {
                     let mut a = Aff::cst(n, *k);
-                    for j in 0..d {
-                        a.coeffs[j] = c[j];
-                    }
+                    a.coeffs[..d].copy_from_slice(&c[..d]);
                     a.coeffs[d] = *pn;
                     a
                 })

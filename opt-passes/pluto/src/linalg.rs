@@ -42,8 +42,9 @@ fn echelon(m: &[Vec<i64>], ncols: usize) -> Result<(Vec<Vec<i128>>, Vec<usize>)>
         for i in 0..a.len() {
             if i != r && a[i][c] != 0 {
                 let (x, y) = (a[r][c], a[i][c]);
-                for k in 0..ncols {
-                    a[i][k] = x.checked_mul(a[i][k]).and_then(|v| v.checked_sub(y.checked_mul(a[r][k])?)).ok_or(Error::Overflow)?;
+                let pivot = a[r].clone();
+                for (v, p) in a[i].iter_mut().zip(&pivot) {
+                    *v = x.checked_mul(*v).and_then(|v| v.checked_sub(y.checked_mul(*p)?)).ok_or(Error::Overflow)?;
                 }
                 normalize(&mut a[i]);
             }

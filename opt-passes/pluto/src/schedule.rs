@@ -188,7 +188,10 @@ fn full_rank(scop: &Scop, rows: &[Vec<Aff>], kinds: &[RowKind], s: usize) -> Res
 
 /// Finds one hyperplane against the dependence polyhedra `band`:
 /// per statement its row, and `(u, w)`; `None` when there is none.
-fn find_hyperplane(scop: &Scop, deps: &[Dep], band: &[(usize, Polyhedron)], rows: &[Vec<Aff>], kinds: &[RowKind], opts: &Options) -> Result<Option<(Vec<Aff>, Vec<i64>, i64)>> {
+/// One hyperplane: per statement its row, and the bounding function `(u, w)`.
+type Hyperplane = (Vec<Aff>, Vec<i64>, i64);
+
+fn find_hyperplane(scop: &Scop, deps: &[Dep], band: &[(usize, Polyhedron)], rows: &[Vec<Aff>], kinds: &[RowKind], opts: &Options) -> Result<Option<Hyperplane>> {
     let np = scop.n_params();
     let mut m = Milp::default();
     let u: Vec<usize> = (0..np).map(|_| m.add_var(true, Some(0), Some(opts.bound_bound))).collect();
@@ -261,8 +264,8 @@ fn find_hyperplane(scop: &Scop, deps: &[Dep], band: &[(usize, Polyhedron)], rows
     let mut out = Vec::new();
     for (s, st) in scop.stmts.iter().enumerate() {
         let mut a = Aff::zero(st.depth() + np);
-        for k in 0..st.depth() {
-            a.coeffs[k] = val(c[s][k]);
+        for (k, &v) in c[s][..st.depth()].iter().enumerate() {
+            a.coeffs[k] = val(v);
         }
         a.constant = val(c[s][st.depth()]);
         out.push(a);
@@ -284,10 +287,9 @@ fn scc_order(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
     for k in 0..n {
         for i in 0..n {
             if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+                let via = reach[k].clone();
+                for (r, v) in reach[i].iter_mut().zip(via) {
+                    *r |= v;
                 }
             }
         }

@@ -297,8 +297,8 @@ impl ScopBuilder {
             add_constraints(&mut dom, c, &names)?;
         }
         let mut schedule = Vec::with_capacity(2 * d + 1);
-        for k in 0..=d {
-            schedule.push(Aff::cst(n, betas[k]));
+        for (k, &b) in betas.iter().enumerate() {
+            schedule.push(Aff::cst(n, b));
             if k < d {
                 schedule.push(Aff::var(n, k));
             }

@@ -139,7 +139,7 @@ fn stride1_counts(scop: &Scop, sch: &Schedule, band: &Band) -> Result<Vec<usize>
             continue;
         }
         let Some((adj, det)) = inverse(&mat)? else { continue };
-        for k in 0..band.len {
+        for (k, count) in out.iter_mut().enumerate() {
             let Some(col) = sel.iter().position(|&r| r == band.start + k) else { continue };
             // Direction of the loop in iterator space: adj[:, col] / det.
             let dir: Vec<i64> = adj.iter().map(|row| row[col]).collect();
@@ -147,7 +147,7 @@ fn stride1_counts(scop: &Scop, sch: &Schedule, band: &Band) -> Result<Vec<usize>
                 let Some((last, rest)) = a.subscripts.split_last() else { continue };
                 let step = |e: &Aff| -> i128 { e.coeffs[..d].iter().zip(&dir).map(|(&c, &x)| c as i128 * x as i128).sum() };
                 if step(last).abs() == det as i128 && rest.iter().all(|e| step(e) == 0) {
-                    out[k] += 1;
+                    *count += 1;
                 }
             }
         }
