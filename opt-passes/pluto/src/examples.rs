@@ -1,6 +1,7 @@
 //! The classic PLuTo kernels as [`Scop`]s (PLuTo's `test/` and
 //! PolyBench's sources), for the tests and as examples of building a model:
-//! matrix multiply, jacobi-1d (imperfectly nested), seidel-2d and lu.
+//! matrix multiply, jacobi-1d and jacobi-2d (imperfectly nested), seidel-2d
+//! and lu.
 
 use crate::scop::{Scop, ScopBuilder};
 
@@ -72,4 +73,25 @@ pub fn lu() -> Scop {
         })
         .and_then(|b| b.build())
         .expect("lu model")
+}
+
+/// PLuTo's jacobi-2d-imper:
+/// `for t in [0, T): { for i, j in [1, N-2]: b[i][j] = (a[i][j] + a[i][j-1] + a[i][j+1] + a[i+1][j] + a[i-1][j]) / 5;
+///                     for i, j in [1, N-2]: a[i][j] = b[i][j]; }`.
+pub fn jacobi_2d() -> Scop {
+    ScopBuilder::new(&["T", "N"])
+        .context("T >= 1")
+        .and_then(|b| b.context("N >= 3"))
+        .and_then(|b| {
+            b.array("a", 2).array("b", 2).stmt(
+                "S1",
+                &["t", "i", "j"],
+                &["0 <= t <= T - 1", "1 <= i <= N - 2", "1 <= j <= N - 2"],
+                &[0, 0, 0, 0],
+                &["=b[i][j]", "a[i][j]", "a[i][j-1]", "a[i][j+1]", "a[i+1][j]", "a[i-1][j]"],
+            )
+        })
+        .and_then(|b| b.stmt("S2", &["t", "i", "j"], &["0 <= t <= T - 1", "1 <= i <= N - 2", "1 <= j <= N - 2"], &[0, 1, 0, 0], &["=a[i][j]", "b[i][j]"]))
+        .and_then(|b| b.build())
+        .expect("jacobi-2d model")
 }

@@ -50,8 +50,8 @@ fn jacobi_1d_tiles_and_wavefront() {
 }
 
 #[test]
-fn seidel_2d_and_lu_tiled() {
-    for (scop, params, sizes) in [(examples::seidel_2d(), vec![3, 6], vec![2, 2, 3]), (examples::lu(), vec![6], vec![2, 3, 2])] {
+fn seidel_2d_lu_and_jacobi_2d_tiled() {
+    for (scop, params, sizes) in [(examples::seidel_2d(), vec![3, 6], vec![2, 2, 3]), (examples::lu(), vec![6], vec![2, 3, 2]), (examples::jacobi_2d(), vec![3, 6], vec![2, 3, 3])] {
         for wavefront in [false, true] {
             let t = tiled(&scop, &TileOptions { sizes: sizes.clone(), wavefront, ..TileOptions::default() });
             let ast = generate(&t.program).unwrap();
@@ -75,4 +75,36 @@ fn bad_tile_size_is_an_error() {
     let deps = compute(&scop, false).unwrap();
     let sch = schedule(&scop, &deps, &Options::default()).unwrap();
     assert!(matches!(tile(&scop, &deps, &sch, &TileOptions { sizes: vec![0], ..TileOptions::default() }), Err(Error::Invalid(_))));
+}
+
+#[test]
+fn seed_002_wavefront_of_tiles() {
+    // Seed 002 图6–图10: dependences (1, 0) and (0, 1) point up and right;
+    // the band (i, j) is permutable, so rectangular tiles are legal, and
+    // tiles on one anti-diagonal (ti + tj constant) are independent: with
+    // the wavefront the second tile loop carries nothing.
+    let scop = crate::scop::ScopBuilder::new(&["N"])
+        .context("N >= 2")
+        .unwrap()
+        .array("A", 2)
+        .stmt("S", &["i", "j"], &["1 <= i <= N", "1 <= j <= N"], &[0, 0, 0], &["=A[i][j]", "A[i-1][j]", "A[i][j-1]"])
+        .unwrap()
+        .build()
+        .unwrap();
+    let plain = tiled(&scop, &TileOptions { sizes: vec![2, 2], ..TileOptions::default() });
+    assert_eq!(plain.program.carries[..2], [true, true]);
+    let wave = tiled(&scop, &TileOptions { sizes: vec![2, 2], wavefront: true, ..TileOptions::default() });
+    assert_eq!(wave.program.carries[..2], [true, false]);
+    assert!(wave.bands[0].wavefront_parallel);
+    let ast = generate(&wave.program).unwrap();
+    assert_equivalent(&scop, &ast, &[5]);
+    // The tile loops: wavefront w = ti + tj outermost, then tj: tiles of one
+    // wavefront run in increasing tj. Tile (ti, tj) = (0, 1) and (1, 0)
+    // are in the same wavefront (w = 1).
+    let order = ast.execute(&[4], 1000).unwrap();
+    let pos = |i: i64, j: i64| order.iter().position(|x| x.iters == vec![i, j]).unwrap();
+    // Point (1, 3) is in tile (0, 1), point (2, 1) in tile (1, 0): same
+    // wavefront, tj = 0 first; point (3, 3) is in tile (1, 1): a later wavefront.
+    assert!(pos(2, 1) < pos(1, 3));
+    assert!(pos(1, 3) < pos(3, 3));
 }
