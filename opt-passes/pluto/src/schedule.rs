@@ -20,10 +20,13 @@
 //!   found; a nest that needs them ends in [`Error::NoSchedule`];
 //! - non-triviality (`Σ c_i ≥ 1`) and linear independence: for a statement
 //!   whose hyperplanes so far `H` are not of full column rank, the basis
-//!   rows `h` of `H`'s orthogonal sub-space (its right kernel) give
-//!   `h·c ≥ 0` (the sign of `h` chosen so that `h·c ≥ 1` is feasible) and
-//!   `Σ h·c ≥ 1` — PLuTo's restriction to the non-negative orthant of the
-//!   orthogonal sub-space;
+//!   rows `h` of `H`'s orthogonal sub-space (its right kernel), each
+//!   oriented so that `h·c ≥ 1` is feasible, give `Σ h·c ≥ 1` (a hyperplane
+//!   in the span of `H` has `h·c = 0` for every `h`), as PLuTo's
+//!   `get_linear_ind_constraints`; eagerly for every such statement, and,
+//!   when that finds nothing and no cut helps, lazily (PLuTo's LAZY mode:
+//!   the constraints summed over the statements, so at least one
+//!   progresses);
 //! - permutable bands (seed 002 图5): consecutive hyperplanes found against
 //!   the same set of dependences (those unsatisfied at the band's start)
 //!   until no more is found or every statement has full rank; then the
@@ -191,7 +194,8 @@ fn full_rank(scop: &Scop, rows: &[Vec<Aff>], kinds: &[RowKind], s: usize) -> Res
 /// One hyperplane: per statement its row, and the bounding function `(u, w)`.
 type Hyperplane = (Vec<Aff>, Vec<i64>, i64);
 
-fn find_hyperplane(scop: &Scop, deps: &[Dep], band: &[(usize, Polyhedron)], rows: &[Vec<Aff>], kinds: &[RowKind], opts: &Options) -> Result<Option<Hyperplane>> {
+#[allow(clippy::too_many_arguments)]
+fn find_hyperplane(scop: &Scop, deps: &[Dep], band: &[(usize, Polyhedron)], rows: &[Vec<Aff>], kinds: &[RowKind], opts: &Options, lazy: bool) -> Result<Option<Hyperplane>> {
     let np = scop.n_params();
     let mut m = Milp::default();
     let u: Vec<usize> = (0..np).map(|_| m.add_var(true, Some(0), Some(opts.bound_bound))).collect();
@@ -222,18 +226,21 @@ fn find_hyperplane(scop: &Scop, deps: &[Dep], band: &[(usize, Polyhedron)], rows
         bc.push(w, 1);
         add_nonneg_on(&mut m, poly, &bnd, &bc)?;
     }
-    // Non-triviality and linear independence for statements not yet full rank.
+    // Non-triviality and linear independence for statements not yet full
+    // rank: `Σ c ≥ 1`, and `Σ ±h·c ≥ 1` over the basis rows `h` of the
+    // orthogonal sub-space (each oriented so that `h·c ≥ 1` is feasible, as
+    // PLuTo does). Eager: for every such statement; lazy: summed over them
+    // (at least one statement progresses).
+    let mut nontrivial: Vec<(usize, i64)> = Vec::new();
+    let mut independent: Vec<(usize, i64)> = Vec::new();
     for (s, st) in scop.stmts.iter().enumerate() {
         let dep = st.depth();
         if full_rank(scop, rows, kinds, s)? {
             continue;
         }
-        m.add_row(c[s][..dep].iter().map(|&v| (v, 1)).collect(), -1, false)?;
+        let nt: Vec<(usize, i64)> = c[s][..dep].iter().map(|&v| (v, 1)).collect();
         let h = iter_matrix(rows, kinds, s, dep);
-        if h.is_empty() {
-            continue;
-        }
-        let mut sum: Vec<(usize, i64)> = Vec::new();
+        let mut ind: Vec<(usize, i64)> = Vec::new();
         for mut k in kernel(&h, dep)? {
             let pos = k.iter().all(|&x| x >= 0);
             let neg = k.iter().all(|&x| x <= 0);
@@ -247,11 +254,19 @@ fn find_hyperplane(scop: &Scop, deps: &[Dep], band: &[(usize, Polyhedron)], rows
                     k.iter_mut().for_each(|x| *x = -*x);
                 }
             }
-            let row: Vec<(usize, i64)> = k.iter().enumerate().filter(|(_, &x)| x != 0).map(|(i, &x)| (c[s][i], x)).collect();
-            sum.extend(row.iter().copied());
-            m.add_row(row, 0, false)?;
+            ind.extend(k.iter().enumerate().filter(|(_, &x)| x != 0).map(|(i, &x)| (c[s][i], x)));
         }
-        m.add_row(sum, -1, false)?;
+        if lazy {
+            nontrivial.extend(nt);
+            independent.extend(ind);
+        } else {
+            m.add_row(nt, -1, false)?;
+            m.add_row(ind, -1, false)?;
+        }
+    }
+    if lazy && !nontrivial.is_empty() {
+        m.add_row(nontrivial, -1, false)?;
+        m.add_row(independent, -1, false)?;
     }
     let mut order: Vec<usize> = u.clone();
     order.push(w);
@@ -340,6 +355,9 @@ pub fn schedule(scop: &Scop, deps: &[Dep], opts: &Options) -> Result<Schedule> {
     let mut active: Vec<(usize, Polyhedron)> = deps.iter().enumerate().filter(|(_, d)| d.is_ordering()).map(|(i, d)| (i, d.poly.clone())).collect();
     let max_depth = scop.stmts.iter().map(|s| s.depth()).max().unwrap_or(0);
     let max_rows = 3 * (max_depth + 1) + n + 4;
+    // Eager: every statement not yet of full rank gets a linearly
+    // independent hyperplane; lazy (once eager is stuck): at least one.
+    let mut lazy = false;
     let all_full = |rows: &[Vec<Aff>], kinds: &[RowKind]| -> Result<bool> {
         for s in 0..n {
             if !full_rank(scop, rows, kinds, s)? {
@@ -358,7 +376,7 @@ pub fn schedule(scop: &Scop, deps: &[Dep], opts: &Options) -> Result<Schedule> {
         let start = kinds.len();
         let band_deps = active.clone();
         while !all_full(&rows, &kinds)? {
-            match find_hyperplane(scop, deps, &band_deps, &rows, &kinds, opts)? {
+            match find_hyperplane(scop, deps, &band_deps, &rows, &kinds, opts, lazy)? {
                 Some((r, u, w)) => {
                     for (s, a) in r.into_iter().enumerate() {
                         rows[s].push(a);
@@ -378,6 +396,11 @@ pub fn schedule(scop: &Scop, deps: &[Dep], opts: &Options) -> Result<Schedule> {
         let edges: Vec<(usize, usize)> = active.iter().map(|(di, _)| (deps[*di].src, deps[*di].dst)).collect();
         let comp = scc_order(n, &edges);
         if edges.iter().all(|&(a, b)| comp[a] == comp[b]) {
+            if !lazy && !all_full(&rows, &kinds)? {
+                // PLuTo's switch from eager to lazy search.
+                lazy = true;
+                continue;
+            }
             return Err(Error::NoSchedule(format!("no legal hyperplane at row {start} within one strongly connected component")));
         }
         let np = scop.n_params();
