@@ -230,6 +230,30 @@ mod tests {
     }
 
     #[test]
+    fn equal_schedule_vectors_follow_statement_order() {
+        // S0's vector (0, i, 0) is a prefix of S1's (0, i, 0, j, 0): at
+        // j = 0 they tie and S0 (lower index) comes first, as in
+        // Scop::original_instances; the dependence is at the tie level 5.
+        let s = ScopBuilder::new(&["N"])
+            .context("N >= 1")
+            .unwrap()
+            .array("A", 1)
+            .stmt("S0", &["i"], &["0 <= i <= N"], &[0, 0], &["=A[i]"])
+            .unwrap()
+            .stmt("S1", &["i", "j"], &["0 <= i <= N", "0 <= j <= N"], &[0, 0, 0], &["A[i + j]"])
+            .unwrap()
+            .build()
+            .unwrap();
+        let deps = compute(&s, false).unwrap();
+        let tie: Vec<&Dep> = deps.iter().filter(|d| d.level == 5).collect();
+        assert_eq!(tie.len(), 1);
+        assert_eq!((tie[0].src, tie[0].dst, tie[0].kind), (0, 1, DepKind::Flow));
+        let order = s.original_instances(&[1], 100).unwrap();
+        assert_eq!(order[0], crate::scop::Instance { stmt: 0, iters: vec![0] });
+        assert_eq!(order[1], crate::scop::Instance { stmt: 1, iters: vec![0, 0] });
+    }
+
+    #[test]
     fn matmul_reduction_dependences() {
         let s = crate::examples::matmul();
         let deps = compute(&s, false).unwrap();

@@ -71,9 +71,13 @@ fn build(stmts: &[StmtGen]) -> Scop {
             hi.coeffs[d] = 1;
             dom.add_ineq(hi).unwrap();
         }
+        // A well-formed 2d+1 schedule: the last β is odd and unique to the
+        // statement, the others even (statements share a loop when their
+        // even βs agree), so no statement's vector is a prefix of another's.
         let mut schedule = Vec::new();
         for k in 0..=d {
-            schedule.push(Aff::cst(n, g.betas[k]));
+            let beta = if k == d { 2 * si as i64 + 1 } else { 2 * g.betas[k] };
+            schedule.push(Aff::cst(n, beta));
             if k < d {
                 schedule.push(Aff::var(n, k));
             }
@@ -106,7 +110,12 @@ fn check(scop: &Scop, size: i64, wavefront: bool) -> bool {
     let deps = compute(scop, false).unwrap();
     let (sch, fell_back) = match schedule(scop, &deps, &Options::default()) {
         Ok(s) => (s, false),
-        Err(Error::NoSchedule(_)) => (Schedule::original(scop, &deps).unwrap(), true),
+        Err(Error::NoSchedule(m)) => {
+            if std::env::var_os("PLUTO_PROBE").is_some() {
+                eprintln!("fallback: {m}\n{scop:?}");
+            }
+            (Schedule::original(scop, &deps).unwrap(), true)
+        }
         Err(e) => panic!("scheduler error {e}"),
     };
     let ast = generate(&ScheduledProgram::new(scop, &sch).unwrap()).unwrap();
