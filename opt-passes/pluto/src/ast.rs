@@ -501,3 +501,89 @@ fn run(nodes: &[Node], env: &mut Vec<i64>, out: &mut Vec<Instance>, limit: usize
 #[cfg(test)]
 #[path = "ast_tests.rs"]
 mod tests;
+
+/// `Σ c·name + k` with the loop variables `t0, t1, …` and the parameters
+/// by name.
+fn fmt_aff(a: &Aff, n_loops: usize, params: &[String]) -> String {
+    let mut s = String::new();
+    for (i, &c) in a.coeffs.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let name = if i < n_loops { format!("t{i}") } else { params.get(i - n_loops).cloned().unwrap_or_else(|| format!("p{}", i - n_loops)) };
+        let sign = if c < 0 { "-" } else if s.is_empty() { "" } else { "+" };
+        let mag = c.unsigned_abs();
+        let sep = if s.is_empty() { "" } else { " " };
+        let sp = if s.is_empty() && c < 0 { "" } else if s.is_empty() { "" } else { " " };
+        s.push_str(&format!("{sep}{sign}{sp}{}{name}", if mag == 1 { String::new() } else { format!("{mag}*") }));
+    }
+    if s.is_empty() {
+        return a.constant.to_string();
+    }
+    if a.constant != 0 {
+        s.push_str(&format!(" {} {}", if a.constant < 0 { "-" } else { "+" }, a.constant.unsigned_abs()));
+    }
+    s
+}
+
+fn fmt_term(t: &Term, n: usize, p: &[String], f: &str) -> String {
+    if t.div == 1 {
+        fmt_aff(&t.aff, n, p)
+    } else {
+        format!("{f}({}, {})", fmt_aff(&t.aff, n, p), t.div)
+    }
+}
+
+fn fmt_bound(b: &LoopBound, n: usize, p: &[String], upper: bool) -> String {
+    let (inner, outer, f) = if upper { ("min", "max", "floord") } else { ("max", "min", "ceild") };
+    let alts: Vec<String> = b
+        .alternatives
+        .iter()
+        .map(|alt| {
+            let ts: Vec<String> = alt.iter().map(|t| fmt_term(t, n, p, f)).collect();
+            if ts.len() == 1 { ts[0].clone() } else { format!("{inner}({})", ts.join(", ")) }
+        })
+        .collect();
+    if alts.len() == 1 { alts[0].clone() } else { format!("{outer}({})", alts.join(", ")) }
+}
+
+impl Ast {
+    /// The AST as C-like text (loop variables `t0, t1, …`, parameters by
+    /// the given names, statements as `S<index>(iterator values)`), for
+    /// reports and remarks.
+    pub fn pretty(&self, params: &[String]) -> String {
+        let mut out = String::new();
+        self.pretty_nodes(&self.body, params, 0, &mut out);
+        out
+    }
+
+    fn pretty_nodes(&self, nodes: &[Node], p: &[String], ind: usize, out: &mut String) {
+        let n = self.n_loops;
+        let pad = "  ".repeat(ind);
+        for node in nodes {
+            match node {
+                Node::For { var, lower, upper, body } => {
+                    let par = if self.parallel.get(*var) == Some(&true) { " /* parallel */" } else { "" };
+                    out.push_str(&format!("{pad}for (t{var} = {}; t{var} <= {}; t{var}++){par}\n", fmt_bound(lower, n, p, false), fmt_bound(upper, n, p, true)));
+                    self.pretty_nodes(body, p, ind + 1, out);
+                }
+                Node::If { conds, body } => {
+                    let cs: Vec<String> = conds
+                        .iter()
+                        .map(|c| match c {
+                            Cond::Ge(a) => format!("{} >= 0", fmt_aff(a, n, p)),
+                            Cond::Eq(a) => format!("{} == 0", fmt_aff(a, n, p)),
+                            Cond::Divisible(a, k) => format!("({}) % {k} == 0", fmt_aff(a, n, p)),
+                        })
+                        .collect();
+                    out.push_str(&format!("{pad}if ({})\n", cs.join(" && ")));
+                    self.pretty_nodes(body, p, ind + 1, out);
+                }
+                Node::Stmt { stmt, iters } => {
+                    let vs: Vec<String> = iters.iter().map(|t| if t.div == 1 { fmt_aff(&t.aff, n, p) } else { format!("({}) / {}", fmt_aff(&t.aff, n, p), t.div) }).collect();
+                    out.push_str(&format!("{pad}S{stmt}({});\n", vs.join(", ")));
+                }
+            }
+        }
+    }
+}

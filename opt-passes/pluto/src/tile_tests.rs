@@ -30,6 +30,18 @@ fn matmul_tiles_with_j_innermost() {
     let ast = generate(&t.program).unwrap();
     assert_equivalent(&scop, &ast, &[5]);
     assert_equivalent(&scop, &ast, &[1]);
+    let t = tiled(&scop, &TileOptions::default());
+    let text = generate(&t.program).unwrap().pretty(&scop.params);
+    let expected = "\
+for (t0 = 0; t0 <= floord(N - 1, 32); t0++) /* parallel */
+  for (t1 = 0; t1 <= floord(N - 1, 32); t1++) /* parallel */
+    for (t2 = 0; t2 <= floord(N - 1, 32); t2++)
+      for (t3 = max(0, 32*t0); t3 <= min(N - 1, 32*t0 + 31); t3++) /* parallel */
+        for (t4 = max(0, 32*t2); t4 <= min(N - 1, 32*t2 + 31); t4++)
+          for (t5 = max(0, 32*t1); t5 <= min(N - 1, 32*t1 + 31); t5++) /* parallel */
+            S0(t3, t5, t4);
+";
+    assert_eq!(text, expected);
 }
 
 #[test]
@@ -107,4 +119,16 @@ fn seed_002_wavefront_of_tiles() {
     // wavefront, tj = 0 first; point (3, 3) is in tile (1, 1): a later wavefront.
     assert!(pos(2, 1) < pos(1, 3));
     assert!(pos(1, 3) < pos(3, 3));
+}
+
+#[test]
+#[ignore]
+fn print_tiled_kernels() {
+    for scop in [examples::matmul(), examples::jacobi_1d(), examples::lu()] {
+        for wavefront in [false, true] {
+            let t = tiled(&scop, &TileOptions { wavefront, ..TileOptions::default() });
+            let ast = generate(&t.program).unwrap();
+            eprintln!("{}", ast.pretty(&scop.params));
+        }
+    }
 }
