@@ -514,7 +514,7 @@ fn fmt_aff(a: &Aff, n_loops: usize, params: &[String]) -> String {
         let sign = if c < 0 { "-" } else if s.is_empty() { "" } else { "+" };
         let mag = c.unsigned_abs();
         let sep = if s.is_empty() { "" } else { " " };
-        let sp = if s.is_empty() && c < 0 { "" } else if s.is_empty() { "" } else { " " };
+        let sp = if s.is_empty() { "" } else { " " };
         s.push_str(&format!("{sep}{sign}{sp}{}{name}", if mag == 1 { String::new() } else { format!("{mag}*") }));
     }
     if s.is_empty() {
