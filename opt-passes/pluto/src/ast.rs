@@ -17,10 +17,10 @@
 //!    bounds (`floor`); one statement or equal bounds give the plain
 //!    `max`/`min`;
 //! 4. every statement is guarded by the constraints of its set that the
-//!    enclosing loops do not already enforce syntactically (those of
-//!    another statement's bounds, those Fourier–Motzkin relaxed, strides):
-//!    the rational projections may be larger than the integer ones, and the
-//!    guard makes the scan exact.
+//!    enclosing loops do not already enforce syntactically (a constraint is
+//!    enforced when each bound it gives is a term of every alternative of
+//!    the loop's bound), and by its strides: the rational projections may be
+//!    larger than the integer ones, and the guard makes the scan exact.
 //!
 //! [`Ast::execute`] interprets the AST for concrete parameters and yields
 //! the statement instances in execution order.
@@ -301,7 +301,6 @@ impl Gen<'_> {
         let k = self.loop_of_row[row].ok_or_else(|| Error::Invalid("row neither loop nor scalar".into()))?;
         let mut lows: Vec<Vec<Term>> = Vec::new();
         let mut ups: Vec<Vec<Term>> = Vec::new();
-        let mut own: Vec<(Vec<Term>, Vec<Term>)> = Vec::new();
         for &i in group {
             let (lo, hi) = self.ts[i].proj[k].bounds(k)?;
             let (lo, hi) = (bounds_terms(lo), bounds_terms(hi));
@@ -314,23 +313,21 @@ impl Gen<'_> {
             if !ups.contains(&hi) {
                 ups.push(hi.clone());
             }
-            own.push((lo, hi));
         }
-        // Statements whose own bounds are the loop's gain them as known.
+        // A statement's constraint on t_k is enforced by the loop when each
+        // bound it gives is a term of every alternative (t ≥ min over
+        // alternatives of a max that includes the term ≥ the term; dually
+        // for upper bounds).
         let saved = known.clone();
-        for (gi, &i) in group.iter().enumerate() {
-            let exact_lo = lows.len() == 1 && lows[0] == own[gi].0;
-            let exact_hi = ups.len() == 1 && ups[0] == own[gi].1;
+        for &i in group {
             for c in &self.ts[i].proj[k].cons {
-                let a = c.aff.coeffs[k];
-                if a == 0 {
+                if c.aff.coeffs[k] == 0 {
                     continue;
                 }
-                let ok = match c.kind {
-                    Kind::Eq => exact_lo && exact_hi,
-                    Kind::Ineq => (a > 0 && exact_lo) || (a < 0 && exact_hi),
-                };
-                if ok {
+                let single = Polyhedron { n_dims: self.ts[i].proj[k].n_dims, n_params: self.ts[i].proj[k].n_params, cons: vec![c.clone()] };
+                let (lo, hi) = single.bounds(k)?;
+                let covered = |b: &crate::poly::Bound, alts: &[Vec<Term>]| alts.iter().all(|alt| alt.iter().any(|t| t.aff == b.aff && t.div == b.div));
+                if lo.iter().all(|b| covered(b, &lows)) && hi.iter().all(|b| covered(b, &ups)) {
                     known[i].push(c.clone());
                 }
             }
