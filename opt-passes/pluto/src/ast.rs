@@ -15,7 +15,9 @@
 //!    runs from the minimum over the statements of the maximum of their
 //!    lower bounds (`ceil`) to the maximum of the minimum of their upper
 //!    bounds (`floor`); one statement or equal bounds give the plain
-//!    `max`/`min`;
+//!    `max`/`min`; terms and alternatives that never decide on the
+//!    context (their difference to another term is parameter-only and of
+//!    constant sign) are dropped;
 //! 4. every statement is guarded by the constraints of its set that the
 //!    enclosing loops do not already enforce syntactically (a constraint is
 //!    enforced when each bound it gives is a term of every alternative of
@@ -275,9 +277,92 @@ struct Gen<'a> {
     loop_of_row: Vec<Option<usize>>,
     /// Scalar index of each row.
     scalar_of_row: Vec<Option<usize>>,
+    /// The context in the loop-variable space.
+    ctx: Polyhedron,
 }
 
 impl Gen<'_> {
+    /// Whether term `a` never beats `b` in a lower bound's max (`a ≤ b`)
+    /// or an upper bound's min (`a ≥ b`): their difference involves only
+    /// parameters and has the right sign on the whole context.
+    fn dominated(&self, a: &Term, b: &Term, upper: bool) -> Result<bool> {
+        let (x, y) = (a.aff.scale(b.div)?, b.aff.scale(a.div)?);
+        let diff = if upper { y.sub(&x)? } else { x.sub(&y)? };
+        if diff.coeffs[..self.ctx.n_dims].iter().any(|&c| c != 0) {
+            return Ok(false);
+        }
+        if diff.is_constant() {
+            return Ok(diff.constant <= 0);
+        }
+        let mut q = self.ctx.clone();
+        q.add_ineq(diff.add(&Aff::cst(diff.len(), -1))?)?;
+        Ok(q.surely_empty())
+    }
+
+    /// A bound without dominated terms and alternatives (same value).
+    fn simplify_bound(&self, alts: &[Vec<Term>], upper: bool) -> Result<Vec<Vec<Term>>> {
+        let mut out: Vec<Vec<Term>> = Vec::new();
+        for alt in alts {
+            let mut kept: Vec<Term> = Vec::new();
+            for t in alt {
+                let mut skip = false;
+                for r in &kept {
+                    if self.dominated(t, r, upper)? {
+                        skip = true;
+                        break;
+                    }
+                }
+                if skip {
+                    continue;
+                }
+                let mut next = Vec::new();
+                for r in kept {
+                    if !self.dominated(&r, t, upper)? {
+                        next.push(r);
+                    }
+                }
+                next.push(t.clone());
+                kept = next;
+            }
+            out.push(kept);
+        }
+        // min over alternatives of max (or max of min): alternative A never
+        // decides when every term of another, B, is dominated by a term of
+        // A (then max A ≥ max B; dually min A ≤ min B). Of two equivalent
+        // alternatives the first stays.
+        let mut covers = vec![vec![false; out.len()]; out.len()];
+        for (i, a) in out.iter().enumerate() {
+            for (j, b) in out.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let mut all = true;
+                for tb in b {
+                    let mut any = false;
+                    for ta in a {
+                        if self.dominated(tb, ta, upper)? {
+                            any = true;
+                            break;
+                        }
+                    }
+                    if !any {
+                        all = false;
+                        break;
+                    }
+                }
+                covers[i][j] = all;
+            }
+        }
+        let mut res: Vec<Vec<Term>> = Vec::new();
+        for (i, a) in out.iter().enumerate() {
+            let useless = (0..out.len()).any(|j| j != i && covers[i][j] && (!covers[j][i] || j < i));
+            if !useless {
+                res.push(a.clone());
+            }
+        }
+        Ok(res)
+    }
+
     /// `known[i]`: constraints of statement `ts[i]` the enclosing loops enforce.
     fn level(&self, row: usize, group: &[usize], known: &mut Vec<Vec<Constraint>>) -> Result<Vec<Node>> {
         if row == self.p.kinds.len() {
@@ -334,6 +419,7 @@ impl Gen<'_> {
         }
         let body = self.level(row + 1, group, known)?;
         *known = saved;
+        let (lows, ups) = (self.simplify_bound(&lows, false)?, self.simplify_bound(&ups, true)?);
         Ok(vec![Node::For { var: k, lower: LoopBound { alternatives: lows }, upper: LoopBound { alternatives: ups }, body }])
     }
 
@@ -380,12 +466,12 @@ pub fn generate(p: &ScheduledProgram) -> Result<Ast> {
         }
     }
     let parallel = loop_rows.iter().map(|&r| !p.carries.get(r).copied().unwrap_or(true)).collect();
-    let g = Gen { p, ts, loop_of_row, scalar_of_row };
-    let group: Vec<usize> = (0..g.ts.len()).collect();
     // The context's constraints hold: never guarded.
     let mut ctx = p.context.insert_dims(0, nl)?;
     ctx.simplify()?;
-    let mut known = vec![ctx.cons.clone(); g.ts.len()];
+    let mut known = vec![ctx.cons.clone(); ts.len()];
+    let g = Gen { p, ts, loop_of_row, scalar_of_row, ctx };
+    let group: Vec<usize> = (0..g.ts.len()).collect();
     let body = g.level(0, &group, &mut known)?;
     Ok(Ast { n_loops: nl, n_params: p.n_params, loop_rows, parallel, context: p.context.clone(), body })
 }
