@@ -445,7 +445,8 @@ impl Gen<'_> {
 
 /// Generates the loop AST of a scheduled program.
 pub fn generate(p: &ScheduledProgram) -> Result<Ast> {
-    let ts = p.stmts.iter().map(|s| to_tspace(p, s)).collect::<Result<Vec<_>>>()?;
+    // Statements with an empty domain (found while projecting) run nowhere.
+    let ts: Vec<TStmt> = p.stmts.iter().map(|s| to_tspace(p, s)).collect::<Result<Vec<_>>>()?.into_iter().filter(|t| !t.set.is_trivially_empty() && !t.proj.iter().any(|q| q.is_trivially_empty())).collect();
     let mut loop_of_row = Vec::new();
     let mut scalar_of_row = Vec::new();
     let (mut nl, mut ns) = (0, 0);

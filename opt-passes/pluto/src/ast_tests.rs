@@ -70,3 +70,21 @@ fn non_unimodular_schedule_gets_stride_guards() {
     let ast = generate(&ScheduledProgram::new(&scop, &sch).unwrap()).unwrap();
     assert_equivalent(&scop, &ast, &[3]);
 }
+
+#[test]
+fn empty_statement_runs_nowhere() {
+    // S1's domain 1 <= i <= 0 is empty: no loop, no error.
+    let scop = crate::scop::ScopBuilder::new(&["N"])
+        .context("N >= 1")
+        .unwrap()
+        .array("A", 1)
+        .stmt("S0", &["i"], &["0 <= i <= N"], &[0, 0], &["=A[i]"])
+        .unwrap()
+        .stmt("S1", &["i"], &["1 <= i <= 0"], &[1, 0], &["=A[i]"])
+        .unwrap()
+        .build()
+        .unwrap();
+    let ast = transformed(&scop);
+    assert_equivalent(&scop, &ast, &[3]);
+    assert!(ast.execute(&[3], 100).unwrap().iter().all(|i| i.stmt == 0));
+}

@@ -533,6 +533,9 @@ impl Polyhedron {
             proj[k] = proj[k + 1].eliminate(k + 1)?;
         }
         let mut out = Vec::new();
+        if proj.iter().any(|q| q.is_trivially_empty()) {
+            return Ok(out);
+        }
         let mut x = vec![0i64; n];
         if n == 0 {
             if p.contains(&[])? {
@@ -660,3 +663,7 @@ mod tests {
         assert_eq!(a.eval(&[2]), Err(Error::Overflow));
     }
 }
+
+#[cfg(test)]
+#[path = "poly_tests.rs"]
+mod prop_tests;
