@@ -110,7 +110,8 @@ pub fn compute(scop: &Scop, with_input: bool) -> Result<Vec<Dep>> {
                         same.add_eq(e)?;
                     }
                     same.simplify()?;
-                    if same.is_trivially_empty() {
+                    // The two accesses never meet: no level can have a dependence.
+                    if same.is_trivially_empty() || same.surely_empty() {
                         continue;
                     }
                     let levels = s.schedule.len().max(t.schedule.len());

@@ -136,3 +136,37 @@ fn jacobi_2d_skews_both_space_loops() {
     assert_eq!(sch.kinds, vec![RowKind::Loop; 3]);
     assert_eq!(sch.bands, vec![Band { start: 0, len: 3 }]);
 }
+
+#[test]
+fn two_mm_fuses_and_distributes() {
+    // 2mm: tmp = A·B; D = tmp·C, each product with its initialization.
+    // Everything is fused under (i, ·): the second product is skewed to
+    // (i, j + k) so that tmp[i][k] is complete when D's row reads it (the
+    // distance of S1(i, k, ·) → S3(i, j, k) is j ≥ 0), a scalar row orders
+    // the four statements inside, and k is the last loop. Not compared with
+    // PLuTo's output (its fusion heuristics differ from our plain cuts).
+    let scop = crate::scop::ScopBuilder::new(&["N"])
+        .context("N >= 1")
+        .unwrap()
+        .array("A", 2)
+        .array("B", 2)
+        .array("C", 2)
+        .array("D", 2)
+        .array("tmp", 2)
+        .stmt("S0", &["i", "j"], &["0 <= i <= N - 1", "0 <= j <= N - 1"], &[0, 0, 0], &["=tmp[i][j]"])
+        .unwrap()
+        .stmt("S1", &["i", "j", "k"], &["0 <= i <= N - 1", "0 <= j <= N - 1", "0 <= k <= N - 1"], &[0, 0, 1, 0], &["=tmp[i][j]", "tmp[i][j]", "A[i][k]", "B[k][j]"])
+        .unwrap()
+        .stmt("S2", &["i", "j"], &["0 <= i <= N - 1", "0 <= j <= N - 1"], &[1, 0, 0], &["=D[i][j]"])
+        .unwrap()
+        .stmt("S3", &["i", "j", "k"], &["0 <= i <= N - 1", "0 <= j <= N - 1", "0 <= k <= N - 1"], &[1, 0, 1, 0], &["=D[i][j]", "D[i][j]", "tmp[i][k]", "C[k][j]"])
+        .unwrap()
+        .build()
+        .unwrap();
+    let sch = run(&scop);
+    assert_eq!(sch.kinds, vec![RowKind::Loop, RowKind::Loop, RowKind::Scalar, RowKind::Loop]);
+    assert_eq!(rows_of(&sch, 3, 3)[1], (vec![0, 1, 1], 0));
+    assert_eq!(sch.bands, vec![Band { start: 0, len: 2 }, Band { start: 3, len: 1 }]);
+    let ast = crate::ast::generate(&crate::ast::ScheduledProgram::new(&scop, &sch).unwrap()).unwrap();
+    crate::testutil::assert_equivalent(&scop, &ast, &[3]);
+}
