@@ -17,6 +17,31 @@
 //! [`poly::Aff`] is over (the statement's iterators, the parameters).
 //! Whatever goes wrong is an [`Error`]; on [`Error::NoSchedule`] a caller
 //! keeps the original code.
+//!
+//! ```
+//! use dsp_pluto::poly::{Aff, Polyhedron};
+//! use dsp_pluto::scop::{Access, AccessKind, Array, Scop, Statement};
+//! // for (i = 1; i <= N; i++) A[i] = A[i - 1];   (variables: i, then N)
+//! let mut context = Polyhedron::universe(0, 1);
+//! context.add_ineq(Aff::new(vec![1], -1)).unwrap(); // N - 1 >= 0
+//! let mut domain = Polyhedron::universe(1, 1);
+//! domain.add_ineq(Aff::new(vec![1, 0], -1)).unwrap(); // i - 1 >= 0
+//! domain.add_ineq(Aff::new(vec![-1, 1], 0)).unwrap(); // N - i >= 0
+//! let stmt = Statement {
+//!     name: "S".into(),
+//!     iters: vec!["i".into()],
+//!     domain,
+//!     schedule: vec![Aff::cst(2, 0), Aff::var(2, 0), Aff::cst(2, 0)], // (0, i, 0)
+//!     accesses: vec![
+//!         Access { kind: AccessKind::Write, array: 0, subscripts: vec![Aff::var(2, 0)] },
+//!         Access { kind: AccessKind::Read, array: 0, subscripts: vec![Aff::new(vec![1, 0], -1)] },
+//!     ],
+//! };
+//! let scop = Scop { params: vec!["N".into()], context, arrays: vec![Array { name: "A".into(), dims: 1 }], stmts: vec![stmt] };
+//! let t = dsp_pluto::transform(&scop, &Default::default(), None).unwrap();
+//! assert_eq!(t.ast.pretty(&scop.params), "for (t0 = 1; t0 <= N; t0++)\n  S0(t0);\n");
+//! assert_eq!(t.ast.execute(&[3], 100).unwrap().len(), 3);
+//! ```
 
 pub mod ast;
 pub mod deps;
