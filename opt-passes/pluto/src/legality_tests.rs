@@ -2,7 +2,8 @@
 //! statements, depth 0–3, random affine accesses into two arrays, small
 //! parameter values) are scheduled, code is generated, and the generated
 //! AST must execute exactly the original instances and leave the same
-//! memory as the original order ([`crate::testutil`]). When the scheduler
+//! memory as the original order ([`crate::testutil`]); [`verify`] must
+//! prove both programs legal. When the scheduler
 //! reports [`Error::NoSchedule`] (the non-negative coefficient assumption
 //! excludes every legal transformation), the original schedule is used, as
 //! a compiler would, and must pass the same check.
@@ -15,6 +16,7 @@ use crate::schedule::{schedule, Options, Schedule};
 use crate::scop::{Access, AccessKind, Array, Scop, Statement};
 use crate::testutil::assert_equivalent;
 use crate::tile::{tile, TileOptions};
+use crate::verify::verify;
 use proptest::prelude::*;
 
 /// One random subscript: coefficients of up to 3 iterators, of `N`, constant.
@@ -118,12 +120,15 @@ fn check(scop: &Scop, size: i64, wavefront: bool) -> bool {
         }
         Err(e) => panic!("scheduler error {e}"),
     };
-    let ast = generate(&ScheduledProgram::new(scop, &sch).unwrap()).unwrap();
+    let prog = ScheduledProgram::new(scop, &sch).unwrap();
+    verify(scop, &deps, &prog).unwrap();
+    let ast = generate(&prog).unwrap();
     for n in [2, 3, 4] {
         assert_equivalent(scop, &ast, &[n]);
     }
     let opts = TileOptions { default_size: size, wavefront, ..TileOptions::default() };
     let tiled = tile(scop, &deps, &sch, &opts).unwrap();
+    verify(scop, &deps, &tiled.program).unwrap();
     let ast = generate(&tiled.program).unwrap();
     for n in [2, 4] {
         assert_equivalent(scop, &ast, &[n]);

@@ -4,7 +4,8 @@
 //! ([`tile`]), and a loop AST ([`ast`]) with an interpreter.
 //!
 //! Pipeline: [`scop::Scop`] → [`deps::compute`] → [`schedule::schedule`] →
-//! [`tile::tile`] (optional) → [`ast::generate`] → [`ast::Ast`];
+//! [`tile::tile`] (optional) → [`verify::verify`] → [`ast::generate`] →
+//! [`ast::Ast`];
 //! [`transform`] runs all of it.
 //!
 //! Building a [`scop::Scop`] from IR: one [`scop::Statement`] per
@@ -54,6 +55,7 @@ pub mod poly;
 pub mod schedule;
 pub mod scop;
 pub mod tile;
+pub mod verify;
 #[cfg(test)]
 mod legality_tests;
 #[cfg(test)]
@@ -74,8 +76,9 @@ pub struct Transformed {
     pub ast: ast::Ast,
 }
 
-/// Dependences, PLuTo's schedule, tiling (when `tiling` is given) and the
-/// loop AST of a SCoP.
+/// Dependences, PLuTo's schedule, tiling (when `tiling` is given), the
+/// exact legality check of the result ([`verify::verify`]) and the loop AST
+/// of a SCoP.
 pub fn transform(scop: &scop::Scop, opts: &schedule::Options, tiling: Option<&tile::TileOptions>) -> Result<Transformed> {
     let deps = deps::compute(scop, false)?;
     let schedule = schedule::schedule(scop, &deps, opts)?;
@@ -87,6 +90,7 @@ pub fn transform(scop: &scop::Scop, opts: &schedule::Options, tiling: Option<&ti
         }
         None => (None, ast::ScheduledProgram::new(scop, &schedule)?),
     };
+    verify::verify(scop, &deps, &program)?;
     let ast = ast::generate(&program)?;
     Ok(Transformed { deps, schedule, tiled, ast })
 }

@@ -253,49 +253,11 @@ pub fn tile(scop: &Scop, deps: &[Dep], sch: &Schedule, opts: &TileOptions) -> Re
     }
     let kinds: Vec<RowKind> = new_rows.iter().map(|nr| if let NewRow::Orig(r) = nr { sch.kinds[*r] } else { RowKind::Loop }).collect();
     let mut program = ScheduledProgram { stmts, kinds, n_params: np, carries: Vec::new(), context: scop.context.clone() };
-    program.carries = program_carries(scop, deps, &program)?;
+    program.carries = crate::verify::program_carries(scop, deps, &program)?;
     for tb in report.iter_mut().filter(|t| t.wavefront) {
         tb.wavefront_parallel = (1..tb.band.len).all(|k| !program.carries[tb.first_row + k]);
     }
     Ok(Tiled { program, bands: report })
-}
-
-/// Per row of a scheduled program (possibly with extra dimensions): whether
-/// it carries a dependence (see [`Schedule::carries`]).
-pub fn program_carries(scop: &Scop, deps: &[Dep], p: &ScheduledProgram) -> Result<Vec<bool>> {
-    let np = p.n_params;
-    let mut out = vec![false; p.kinds.len()];
-    for d in deps.iter().filter(|d| d.is_ordering()) {
-        let (s, t) = (&p.stmts[d.src], &p.stmts[d.dst]);
-        let (ws, wt) = (s.n_extra + s.depth, t.n_extra + t.depth);
-        let nd = ws + wt;
-        let mut poly = Polyhedron::universe(nd, np);
-        for c in &s.domain.cons {
-            poly.add(Constraint { aff: lift(&c.aff, ws, 0, nd, np)?, kind: c.kind })?;
-        }
-        for c in &t.domain.cons {
-            poly.add(Constraint { aff: lift(&c.aff, wt, ws, nd, np)?, kind: c.kind })?;
-        }
-        let (ds, dt) = (scop.stmts[d.src].depth(), scop.stmts[d.dst].depth());
-        let map: Vec<usize> = (0..ds).map(|k| s.n_extra + k).chain((0..dt).map(|k| ws + t.n_extra + k)).chain((0..np).map(|k| nd + k)).collect();
-        for c in &d.poly.cons {
-            poly.add(Constraint { aff: c.aff.remap(nd + np, &map)?, kind: c.kind })?;
-        }
-        for (r, o) in out.iter_mut().enumerate() {
-            let e = lift(&t.rows[r], wt, ws, nd, np)?.sub(&lift(&s.rows[r], ws, 0, nd, np)?)?;
-            let mut q = poly.clone();
-            q.add_ineq(e.add(&Aff::cst(e.len(), -1))?)?;
-            if !q.surely_empty() {
-                *o = true;
-            }
-            poly.add_eq(e)?;
-            poly.simplify()?;
-            if poly.is_trivially_empty() || poly.surely_empty() {
-                break;
-            }
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
