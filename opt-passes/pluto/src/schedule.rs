@@ -125,6 +125,25 @@ impl Schedule {
         }
         Ok(())
     }
+    /// The schedule as text for remarks: one line per statement with its
+    /// rows, e.g. `S1: (t, 2t + i, 0)`, then the bands and the parallel
+    /// rows, e.g. `bands: [0..2); parallel rows: none`.
+    pub fn pretty(&self, scop: &Scop) -> String {
+        let mut out = String::new();
+        for (s, st) in scop.stmts.iter().enumerate() {
+            let names: Vec<&str> = st.iters.iter().map(|x| x.as_str()).chain(scop.params.iter().map(|x| x.as_str())).collect();
+            let rows: Vec<String> = self.rows.get(s).map_or(Vec::new(), |r| r.iter().map(|a| fmt_row(a, &names)).collect());
+            out.push_str(&format!("{}: ({})\n", st.name, rows.join(", ")));
+        }
+        let bands: Vec<String> = self.bands.iter().map(|b| format!("[{}..{})", b.start, b.start + b.len)).collect();
+        let par: Vec<String> = (0..self.n_rows()).filter(|&r| self.is_parallel(r)).map(|r| r.to_string()).collect();
+        out.push_str(&format!(
+            "bands: {}; parallel rows: {}\n",
+            if bands.is_empty() { "none".to_string() } else { bands.join(" ") },
+            if par.is_empty() { "none".to_string() } else { par.join(" ") }
+        ));
+        out
+    }
     /// Whether row `r` is a loop that carries no dependence.
     pub fn is_parallel(&self, r: usize) -> bool {
         self.kinds.get(r) == Some(&RowKind::Loop) && !self.carries[r]
@@ -147,6 +166,29 @@ impl Schedule {
         s.carries = carried_rows(scop, deps, &s.rows)?;
         Ok(s)
     }
+}
+
+/// `2t + i + 1` style text of a row over the given variable names.
+fn fmt_row(a: &Aff, names: &[&str]) -> String {
+    let mut s = String::new();
+    for (c, n) in a.coeffs.iter().zip(names) {
+        if *c == 0 {
+            continue;
+        }
+        let mag = if c.abs() == 1 { String::new() } else { c.unsigned_abs().to_string() };
+        if s.is_empty() {
+            s = format!("{}{mag}{n}", if *c < 0 { "-" } else { "" });
+        } else {
+            s.push_str(&format!(" {} {mag}{n}", if *c < 0 { "-" } else { "+" }));
+        }
+    }
+    if s.is_empty() {
+        return a.constant.to_string();
+    }
+    if a.constant != 0 {
+        s.push_str(&format!(" {} {}", if a.constant < 0 { "-" } else { "+" }, a.constant.unsigned_abs()));
+    }
+    s
 }
 
 /// `φ_T(t) − φ_S(s)` of row `r` in the dependence's space.

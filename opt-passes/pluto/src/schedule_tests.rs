@@ -41,6 +41,7 @@ fn jacobi_1d_skews_by_two() {
     assert_eq!(sch.kinds, vec![RowKind::Loop, RowKind::Loop, RowKind::Scalar]);
     // Memory-based dependences span all of t: u = (2, 0) on the skewed row.
     assert_eq!(sch.bounding[1], Some((vec![2, 0], 0)));
+    assert_eq!(sch.pretty(&examples::jacobi_1d()), "S1: (t, 2t + i, 0)\nS2: (t, 2t + j + 1, 1)\nbands: [0..2); parallel rows: none\n");
 }
 
 #[test]
