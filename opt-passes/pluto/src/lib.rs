@@ -8,6 +8,13 @@
 //! [`ast::Ast`];
 //! [`transform`] runs all of it.
 //!
+//! Schedules reached on the classic kernels ([`examples`], tested in
+//! `schedule_tests.rs`), against the ones PLuTo publishes: matmul — one
+//! permutable band (i, j, k), i and j parallel; jacobi-1d — S1 (t, 2t+i, 0),
+//! S2 (t, 2t+j+1, 1), one band of two loops; jacobi-2d — S1 (t, 2t+i, 2t+j),
+//! S2 (t, 2t+i+1, 2t+j+1); seidel-2d — (t, t+i, 2t+i+j); lu — S1 (k, j, k),
+//! S2 (k, j, i), one band of three loops. All equal PLuTo's.
+//!
 //! Building a [`scop::Scop`] from IR: one [`scop::Statement`] per
 //! statement, its `domain` a [`poly::Polyhedron`] with one dimension per
 //! enclosing loop (outermost first) and one parameter per loop-invariant
