@@ -9,11 +9,15 @@
 //! [`transform`] runs all of it.
 //!
 //! Schedules reached on the classic kernels ([`examples`], tested in
-//! `schedule_tests.rs`), against the ones PLuTo publishes: matmul — one
-//! permutable band (i, j, k), i and j parallel; jacobi-1d — S1 (t, 2t+i, 0),
-//! S2 (t, 2t+j+1, 1), one band of two loops; jacobi-2d — S1 (t, 2t+i, 2t+j),
-//! S2 (t, 2t+i+1, 2t+j+1); seidel-2d — (t, t+i, 2t+i+j); lu — S1 (k, j, k),
-//! S2 (k, j, i), one band of three loops. All equal PLuTo's.
+//! `schedule_tests.rs`), against the ones PLuTo publishes (its papers and
+//! the generated `examples/*/*.sched.c` of its repository, which scale the
+//! time dimension by 2 to interleave statements where we add a scalar
+//! row): matmul — one permutable band (i, j, k), i and j parallel;
+//! jacobi-1d — S1 (t, 2t+i, 0), S2 (t, 2t+j+1, 1) (PLuTo: (2t, 2t+i),
+//! (2t+1, 2t+j+1)); jacobi-2d — S1 (t, 2t+i, 2t+j), S2 (t, 2t+i+1,
+//! 2t+j+1); seidel-2d — (t, t+i, 2t+i+j); lu — S1 (k, j, k), S2 (k, j, i),
+//! one band of three loops (PLuTo's lu.sched.c: the same (k, j, i) order,
+//! statements interleaved by 2k / 2k+1). PLuTo itself was not run here.
 //!
 //! Building a [`scop::Scop`] from IR: one [`scop::Statement`] per
 //! statement, its `domain` a [`poly::Polyhedron`] with one dimension per
