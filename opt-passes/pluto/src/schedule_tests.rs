@@ -55,8 +55,10 @@ fn seidel_2d_skews_to_t_t_plus_i_2t_plus_i_plus_j() {
 #[test]
 fn lu_schedule() {
     let sch = run(&examples::lu());
-    // PLuTo's published lu: S1 (k, j, k), S2 (k, j, i), one 3-d permutable
-    // band (tileable); j carries nothing once k is fixed.
+    // S1 (k, j, k), S2 (k, j, i): one 3-d permutable band (tileable); j
+    // carries nothing once k is fixed. PLuTo's examples/lu/lu.sched.c runs
+    // S2 in the same (k, j, i) order, interleaving S1 by 2k / 2k+1 where we
+    // give S1 a third row k.
     assert_eq!(rows_of(&sch, 0, 2), vec![(vec![1, 0], 0), (vec![0, 1], 0), (vec![1, 0], 0)]);
     assert_eq!(rows_of(&sch, 1, 3), vec![(vec![1, 0, 0], 0), (vec![0, 0, 1], 0), (vec![0, 1, 0], 0)]);
     assert_eq!(sch.bands, vec![Band { start: 0, len: 3 }]);
