@@ -159,13 +159,18 @@ pub fn range_of(p: &Polyhedron, aff: &Aff) -> Result<(Option<i64>, Option<i64>)>
     }
     let obj: Vec<(usize, i64)> = aff.coeffs.iter().enumerate().filter(|(_, &x)| x != 0).map(|(i, &x)| (i, x)).collect();
     let neg: Vec<(usize, i64)> = obj.iter().map(|&(i, x)| (i, -x)).collect();
+    if p.is_empty()? {
+        return Err(Error::Invalid("range of an empty polyhedron".into()));
+    }
+    // The set is not empty: no solution means unbounded (CBC may report an
+    // unbounded program as infeasible).
     let side = |o: &[(usize, i64)]| -> Result<Option<i64>> {
         match m.minimize(o) {
             Ok(Some(x)) => {
                 let v: f64 = o.iter().map(|&(i, c)| c as f64 * x[i]).sum();
                 Ok(Some(v.round() as i64))
             }
-            Ok(None) => Err(Error::Invalid("range of an empty polyhedron".into())),
+            Ok(None) => Ok(None),
             Err(Error::Solver(m)) if m.contains("nbounded") => Ok(None),
             Err(e) => Err(e),
         }

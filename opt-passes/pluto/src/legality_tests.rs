@@ -166,3 +166,16 @@ fn fallback_rate() {
     }
     eprintln!("64 cases: {fell} fell back to the original schedule; slowest case {slowest:.2} s");
 }
+
+/// A case the property test found: a non-unimodular schedule (det 2) for
+/// S0, tiled with the wavefront — Fourier–Motzkin's output grew past its
+/// limit until redundant rows were removed, and the first redundancy
+/// removal lost S0 (CBC called an unbounded LP infeasible).
+#[test]
+fn non_unimodular_tiled_wavefront_case() {
+    let stmts = vec![
+        StmtGen { depth: 3, tri: vec![false, false, false], up: vec![-1, 0, -1], betas: vec![0, 0, 0, 0], accesses: vec![(false, 0, vec![([-1, -1, 1], 0, 0), ([2, 1, 1], 0, 0)])] },
+        StmtGen { depth: 1, tri: vec![true], up: vec![0], betas: vec![1, 1], accesses: vec![(false, 1, vec![([-1, 1, 1], 0, 0), ([1, 0, 1], 0, 0)])] },
+    ];
+    assert!(!check(&build(&stmts), 2, true));
+}

@@ -7,7 +7,9 @@
 //! constant of an inequality tightened by floor division — the integer
 //! tightening of Fourier–Motzkin — and an equality whose constant the gcd
 //! does not divide proving the set empty), simple redundancy removal
-//! (duplicate and parallel rows, the tighter kept), Fourier–Motzkin
+//! (duplicate and parallel rows, the tighter kept; and, when an
+//! elimination leaves many rows, the rows the others imply, by linear
+//! programming), Fourier–Motzkin
 //! projection (equalities used for exact substitution first), exact integer
 //! emptiness through a CBC feasibility program ([`crate::ilp`]), the bounds
 //! of a variable in terms of the outer ones (for code generation) and the
@@ -152,6 +154,10 @@ pub struct Bound {
 
 /// Most constraints Fourier–Motzkin may produce in one elimination.
 const FM_LIMIT: usize = 4000;
+
+/// Above this many rows an elimination's result is cleaned of redundant
+/// rows by linear programming ([`Polyhedron::remove_redundant`]).
+const REDUNDANCY_THRESHOLD: usize = 24;
 
 /// A polyhedron over `n_dims` set dimensions then `n_params` parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -408,7 +414,51 @@ impl Polyhedron {
             q.cons.push(c);
         }
         q.simplify()?;
+        if q.cons.len() > REDUNDANCY_THRESHOLD {
+            q.remove_redundant()?;
+        }
         Ok(q)
+    }
+
+    /// Drops every inequality the others imply over the rationals (an LP
+    /// per row: its minimum over the other rows is non-negative). Used to
+    /// keep Fourier–Motzkin's output small; the set can only grow by a
+    /// dropped row, never shrink, and only within the LP's tolerance, so
+    /// callers that need exactness (code generation guards, point
+    /// enumeration) re-check the original constraints.
+    pub fn remove_redundant(&mut self) -> Result<()> {
+        let n = self.n_vars();
+        let mut keep = vec![true; self.cons.len()];
+        for i in 0..self.cons.len() {
+            if self.cons[i].kind == Kind::Eq {
+                continue;
+            }
+            let mut m = Milp::default();
+            for _ in 0..n {
+                m.add_var(false, None, None);
+            }
+            for (j, c) in self.cons.iter().enumerate() {
+                if j == i || !keep[j] {
+                    continue;
+                }
+                let coeffs = c.aff.coeffs.iter().enumerate().filter(|(_, &x)| x != 0).map(|(v, &x)| (v, x)).collect();
+                m.add_row(coeffs, c.aff.constant, c.kind == Kind::Eq)?;
+            }
+            let obj: Vec<(usize, i64)> = self.cons[i].aff.coeffs.iter().enumerate().filter(|(_, &x)| x != 0).map(|(v, &x)| (v, x)).collect();
+            // Bounded below by -1 (CBC may call an unbounded LP
+            // infeasible): a minimum of -1 means the row is needed.
+            m.add_row(obj.clone(), self.cons[i].aff.constant + 1, false)?;
+            if let Ok(Some(x)) = m.minimize(&obj) {
+                let v: f64 = obj.iter().map(|&(k, c)| c as f64 * x[k]).sum::<f64>() + self.cons[i].aff.constant as f64;
+                if v >= -1e-9 {
+                    keep[i] = false;
+                }
+            }
+            // Infeasible or a solver failure: keep the row.
+        }
+        let mut k = keep.into_iter();
+        self.cons.retain(|_| k.next().unwrap_or(true));
+        Ok(())
     }
 
     /// Projects out the dimensions `from..from+count`.
