@@ -4,7 +4,7 @@
 //! ([`tile`]), and a loop AST ([`ast`]) with an interpreter.
 //!
 //! Pipeline: [`scop::Scop`] → [`deps::compute`] → [`schedule::schedule`] →
-//! [`tile::tile`] (optional) → [`verify::verify`] → [`ast::generate`] →
+//! [`tile::tile`] (optional) → [`verify`] → [`ast::generate`] →
 //! [`ast::Ast`];
 //! [`transform`] runs all of it.
 //!
@@ -88,20 +88,24 @@ pub struct Transformed {
 }
 
 /// Dependences, PLuTo's schedule, tiling (when `tiling` is given), the
-/// exact legality check of the result ([`verify::verify`]) and the loop AST
-/// of a SCoP.
+/// exact legality check of the result ([`verify::verify`],
+/// [`verify::verify_tiling`]) and the loop AST of a SCoP.
 pub fn transform(scop: &scop::Scop, opts: &schedule::Options, tiling: Option<&tile::TileOptions>) -> Result<Transformed> {
     let deps = deps::compute(scop, false)?;
     let schedule = schedule::schedule(scop, &deps, opts)?;
     let (tiled, program) = match tiling {
         Some(t) => {
             let tiled = tile::tile(scop, &deps, &schedule, t)?;
+            verify::verify_tiling(scop, &deps, &schedule, &tiled)?;
             let p = tiled.program.clone();
             (Some(tiled), p)
         }
-        None => (None, ast::ScheduledProgram::new(scop, &schedule)?),
+        None => {
+            let p = ast::ScheduledProgram::new(scop, &schedule)?;
+            verify::verify(scop, &deps, &p)?;
+            (None, p)
+        }
     };
-    verify::verify(scop, &deps, &program)?;
     let ast = ast::generate(&program)?;
     Ok(Transformed { deps, schedule, tiled, ast })
 }

@@ -17,7 +17,9 @@ use crate::ast::ScheduledProgram;
 use crate::deps::{lift, Dep};
 use crate::error::{Error, Result};
 use crate::poly::{Aff, Constraint, Polyhedron};
+use crate::schedule::Schedule;
 use crate::scop::Scop;
+use crate::tile::Tiled;
 
 /// A dependence in the space (source statement's dims, target statement's
 /// dims, parameters) of a scheduled program, with the distance of every row;
@@ -97,13 +99,56 @@ pub fn verify(scop: &Scop, deps: &[Dep], p: &ScheduledProgram) -> Result<()> {
     Ok(())
 }
 
+/// Proves a tiling legal: the untiled schedule respects every dependence
+/// ([`verify`]), and every tiled band is permutable — each dependence
+/// instance not ordered by the rows before the band has a non-negative
+/// distance on every row of the band. Rectangular tiling of a permutable
+/// band, any order of its point loops and the tile wavefront are then
+/// legal (the classic result PLuTo relies on), so the tiled program's
+/// floor-division dimensions never reach the solver: [`verify`] on the
+/// tiled program itself asks integer programs whose parameters are
+/// unbounded and whose infeasibility comes from the tile constraints, which
+/// CBC may fail to prove within its time cap.
+pub fn verify_tiling(scop: &Scop, deps: &[Dep], sch: &Schedule, tiled: &Tiled) -> Result<()> {
+    verify(scop, deps, &ScheduledProgram::new(scop, sch)?)?;
+    let np = scop.n_params();
+    for tb in &tiled.bands {
+        let b = tb.band;
+        if b.start + b.len > sch.n_rows() {
+            return Err(Error::Invalid("tiled band outside the schedule".into()));
+        }
+        for (k, d) in deps.iter().enumerate().filter(|(_, d)| d.is_ordering()) {
+            let (ds, dt) = (scop.stmts[d.src].depth(), scop.stmts[d.dst].depth());
+            let nd = ds + dt;
+            let diff = |r: usize| -> Result<Aff> { lift(&sch.rows[d.dst][r], dt, ds, nd, np)?.sub(&lift(&sch.rows[d.src][r], ds, 0, nd, np)?) };
+            let mut p = d.poly.clone();
+            for r in 0..b.start {
+                p.add_eq(diff(r)?)?;
+            }
+            p.simplify()?;
+            if p.is_trivially_empty() || p.surely_empty() {
+                continue;
+            }
+            for r in b.start..b.start + b.len {
+                let e = diff(r)?;
+                let mut q = p.clone();
+                q.add_ineq(e.scale(-1)?.add(&Aff::cst(e.len(), -1))?)?;
+                if !q.surely_empty() {
+                    return Err(Error::NoSchedule(format!("band {}..{} may not be permutable: dependence {k} ({:?}, S{} → S{}) at row {r}", b.start, b.start + b.len, d.kind, d.src, d.dst)));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ast::ScheduledProgram;
     use crate::deps::compute;
     use crate::examples;
-    use crate::schedule::{schedule, Options, RowKind, Schedule};
+    use crate::schedule::{schedule, Options, RowKind};
 
     #[test]
     fn pluto_schedules_verify_and_a_reversal_does_not() {
