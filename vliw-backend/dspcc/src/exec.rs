@@ -12,7 +12,8 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::Stdio;
 
-use crate::args::{Options, HELP};
+use crate::args::Options;
+use crate::help::HELP;
 use crate::plan::{self, render, Job, ReportMerge, Tool};
 use crate::tools::{Target, Toolchain, CLANG_TARGET, DUMP_MACHINE};
 

@@ -10,6 +10,7 @@
 pub mod args;
 pub mod child;
 pub mod exec;
+pub mod help;
 pub mod plan;
 pub mod tools;
 

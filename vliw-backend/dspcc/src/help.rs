@@ -1,0 +1,76 @@
+//! `dspcc --help`: the flags the driver takes, grouped as clang groups them.
+
+/// The usage text for `--help`.
+pub const HELP: &str = "\
+OVERVIEW: dspcc, the C compiler driver for .isa-described VLIW DSPs
+
+USAGE: dspcc [options] file...
+
+OPTIONS:
+  --isa=NAME|FILE     target machine: a shipped name (ftm, ftm8, ftm32) or a .isa file (default ftm)
+  -E                  preprocess only      -S  compile to assembly      -c  compile and assemble
+  -o FILE             output file          -emit-llvm  LLVM IR (.ll with -S, .bc with -c)
+  -O0 -O1 -O2 -O3 -Os -Oz                  optimization level
+  -g                  debug information (FILE:LINE in backend diagnostics)
+  -I DIR -D NAME[=V] -U NAME -include FILE -std=STD -W… -w -f…   passed to clang
+  -MD -MMD -MF FILE -MT TARGET -MQ TARGET -MP -M -MM              dependency files
+  -l NAME -L DIR -Wl,ARGS -nostdlib -nostartfiles -nodefaultlibs   linking (always static; -lpthread -ldl
+                      -lrt are the C library itself; -shared is an error; -pie -fPIC -m32 are accepted)
+  -ffunction-sections -fdata-sections      a section per function/object (for -Wl,--gc-sections)
+  -dumpmachine -dumpversion -print-search-dirs -print-file-name=NAME -print-prog-name=NAME
+  -print-cmake-toolchain                   the CMake toolchain file (CMAKE_CROSSCOMPILING_EMULATOR: dsp-sim)
+  -x LANG             c, cpp-output, ir, assembler, none
+  -mllvm ARG          passed to LLVM inside clang
+  -fmodulo-sched -fno-modulo-sched         software pipelining of innermost loops on/off (on from -O2)
+  -fmodulo-sched-all-loops -fno-modulo-sched-all-loops
+                                           also pipeline loops within 10% of gaining nothing (off: they
+                                           are left to the block scheduler, with a remark)
+  -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (on from -O2)
+  -fouter-loop-vectorize -fno-outer-loop-vectorize
+                                           outer loops of nests whose iterations are independent run lanes
+                                           iterations side by side, inner loops in order per lane (on from -O2;
+                                           -fno-vectorize turns it off too; remarks: -Rpass=outer-vec)
+  -funroll-and-jam -fno-unroll-and-jam     the loop around a reduction nest runs 2 or 4 iterations side by side
+                                           (independent chains in the inner loop; on with outer-loop
+                                           vectorization; remarks: -Rpass=unroll-jam)
+  -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
+                                           (Newton-Raphson, exactly rounded) when the divider is scalar only
+                                           (default; remarks: -Rpass=vector-fdiv)
+  -fvec-function -fno-vec-function         vectorization directives (#pragma simd, #pragma omp declare simd/simd)
+                                           honoured (default) or ignored
+  -fvec-function=auto                      also vectorize calls in loops to functions proven safe without directives
+  -fvec-function-opt=naive|mem|all         the function vectorizer's analyses and optimizations (seed 001's
+                                           configurations): none, uniform/consecutive/aligned attributes, or
+                                           those plus kept uniform branches and branches on superword conditions
+                                           (default all; remarks: -Rpass=wfv)
+  -fvec-function-boscc -fno-vec-function-boscc
+                                           those branches on superword conditions on (default) or off
+  -fvec-function-multiversion -fno-vec-function-multiversion
+                                           behind them, a scalar version of the block for one active lane
+                                           (instance multiversioning) on (default) or off
+  -fegg-isel -fno-egg-isel                 innermost loops vectorized by equality saturation over the machine's
+                                           rules and costs, before LLVM's loop vectorizer takes the rest (seed 004;
+                                           on from -O2; -fno-vectorize turns it off too; remarks: -Rpass=egg)
+  --egg-limits=NODES,ITERATIONS,MS         its saturation limits (default 200000,100,1000)
+  -fegg-cooperation -fno-egg-cooperation   its scalar-vector cooperation rules (broadcasts, scalar operands,
+                                           reductions) on (default) or off
+  -fvec-function-restructure -fno-vec-function-restructure
+                                           instances of a vec-function loop regrouped by their callee's
+                                           entry branch (instance restructuring) on (default) or off
+  --modulo-scheduler=sms|ims|ilp           its scheduler (default sms)
+  -floop-strength-reduce -fno-loop-strength-reduce
+                                           LLVM's loop strength reduction before selection (on from -O1)
+  -fmove-loop-invariants -fno-move-loop-invariants
+                                           loop-invariant code motion, value numbering and dead-code
+                                           elimination on the machine IR (on from -O1)
+  --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
+  -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX
+                      optimization remarks of clang's passes and of the pipeliner ('sms')
+  --pipeline-report=FILE.json              one JSON record per innermost loop
+  -v                  print each command before running it
+  -###                print the commands without running them
+  -save-temps         keep intermediate files (.bc, .s) in the current directory
+  --version           print the version
+
+Inputs: .c .i .ll .bc .s .o .a
+";
