@@ -630,6 +630,12 @@ mod tests {
     }
 }
 
+/// Whether `p` is an object of its own: a global variable, a stack object
+/// or a `noalias` argument (two different such objects never overlap).
+pub fn identified_object(p: LLVMValueRef) -> bool {
+    unsafe { !LLVMIsAGlobalVariable(p).is_null() || !LLVMIsAAllocaInst(p).is_null() || (!LLVMIsAArgument(p).is_null() && has_noalias(p)) }
+}
+
 /// A deterministic order of a function's values, for passes that collect
 /// values in maps keyed by their addresses (which differ from run to run)
 /// and then emit code per value: arguments by position, then instructions

@@ -51,7 +51,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
             if u < 2 {
                 continue;
             }
-            match check(m, &cfg, l, j, k).and_then(|nest| jam(f, &cfg, l, &nest, u)) {
+            match check(m, &cfg, l, j).and_then(|nest| jam(f, &cfg, l, &nest, u)) {
                 Ok(made) => {
                     changed = true;
                     tried.extend(made);
@@ -113,7 +113,7 @@ struct Nest {
     dep: HashSet<LLVMValueRef>,
 }
 
-fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop, _k: &Loop) -> Result<Nest, String> {
+fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String> {
     let outer = counted(cfg, l).ok_or("the outer loop is not a counted loop with one exit")?;
     let jc = counted(cfg, j).ok_or("the middle loop is not a counted loop with one exit")?;
     let blocks: Vec<usize> = (0..cfg.blocks.len()).filter(|&b| l.contains(b)).collect();
@@ -133,12 +133,12 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop, _k: &Loop) -> Result<N
             return Err("values leave the nest".into());
         }
     }
-    // What depends on the outer counter (besides its own increment and test).
+    // What depends on the outer counter (its own increment and test too).
     let mut dep: HashSet<LLVMValueRef> = [outer.iv].into_iter().collect();
     loop {
         let before = dep.len();
         for &i in &insts {
-            if i == outer.next || i == outer.cmp || dep.contains(&i) {
+            if dep.contains(&i) {
                 continue;
             }
             let n = unsafe { LLVMGetNumOperands(i) } as u32;
@@ -195,7 +195,7 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop, _k: &Loop) -> Result<N
     let (rb, rs) = (poly(jc.bound, 0, &any).ok_or("internal: no trip count")?, poly(jc.start, 0, &any).ok_or("internal: no trip count")?);
     let row = rb.add(&rs, -1);
     for (base, off, size) in &stores {
-        if !identified(*base) {
+        if !ir::identified_object(*base) {
             return Err("a store through a pointer of unknown origin".into());
         }
         if stores.iter().any(|s| s.0 == *base && s.1 != *off) {
@@ -250,18 +250,13 @@ fn address(m: LLVMModuleRef, mut p: LLVMValueRef, atom: &dyn Fn(LLVMValueRef) ->
     (p, off)
 }
 
-/// A global, a stack object or a `noalias` argument.
-fn identified(p: LLVMValueRef) -> bool {
-    unsafe { !LLVMIsAGlobalVariable(p).is_null() || !LLVMIsAAllocaInst(p).is_null() || (!LLVMIsAArgument(p).is_null() && ir::has_noalias(p)) }
-}
-
 /// Whether two distinct bases may point into the same object.
 fn may_alias(a: LLVMValueRef, b: LLVMValueRef) -> bool {
     let noalias_arg = |p: LLVMValueRef| unsafe { !LLVMIsAArgument(p).is_null() && ir::has_noalias(p) };
     if noalias_arg(a) || noalias_arg(b) {
         return false;
     }
-    !(identified(a) && identified(b))
+    !(ir::identified_object(a) && ir::identified_object(b))
 }
 
 /// Builds the jammed nest in front of the original (see the module doc);
@@ -303,7 +298,8 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         let iv = LLVMBuildPhi(b, ity, c"".as_ptr());
         let mut copies: Vec<HashMap<LLVMValueRef, LLVMValueRef>> = vec![HashMap::new(); u];
         let mut shared: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-        let mut made: Vec<LLVMValueRef> = Vec::new();
+        // Each clone and the copy of the outer iteration it belongs to (0 when shared).
+        let mut made: Vec<(LLVMValueRef, usize)> = Vec::new();
         for (k, map) in copies.iter_mut().enumerate() {
             let v = if k == 0 { iv } else { LLVMBuildAdd(b, iv, c(k as i64), c"".as_ptr()) };
             map.insert(o.iv, v);
@@ -312,7 +308,9 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         for &blk in &blocks {
             LLVMPositionBuilderAtEnd(b, bmap[&blk]);
             for i in ir::instructions(blk) {
-                if i == o.iv || i == o.next || i == o.cmp || i == latch_term {
+                // (The increment and test are cloned too, per copy: dead
+                // unless the body reads them, then each copy's own.)
+                if i == o.iv || i == latch_term {
                     continue;
                 }
                 let n = if nest.dep.contains(&i) { u } else { 1 };
@@ -320,7 +318,7 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
                     // (In the original's order: its phis come first.)
                     let x = LLVMInstructionClone(i);
                     LLVMInsertIntoBuilder(b, x);
-                    made.push(x);
+                    made.push((x, k));
                     if n == 1 {
                         shared.insert(i, x);
                     } else {
@@ -331,32 +329,20 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         }
         // Operands: each copy's own values, the shared ones, blocks mapped.
         let remap = |v: LLVMValueRef, k: usize| -> LLVMValueRef { copies[k].get(&v).or_else(|| shared.get(&v)).copied().unwrap_or(v) };
-        let copy_of = |x: LLVMValueRef| copies.iter().position(|m| m.values().any(|&y| y == x)).unwrap_or(0);
-        for &x in &made {
-            let k = copy_of(x);
-            if ir::opcode(x) == O::LLVMPHI {
-                for q in 0..LLVMCountIncoming(x) {
-                    let (v, from) = (LLVMGetIncomingValue(x, q), LLVMGetIncomingBlock(x, q));
-                    LLVMSetOperand(x, q, remap(v, k));
-                    // (A phi's incoming blocks are not operands in the C API.)
-                    let _ = from;
-                }
-            } else {
-                for q in 0..LLVMGetNumOperands(x) as u32 {
-                    let v = LLVMGetOperand(x, q);
-                    if LLVMValueIsBasicBlock(v) != 0 {
-                        let blk = LLVMValueAsBasicBlock(v);
-                        if let Some(&nb) = bmap.get(&blk) {
-                            LLVMSetOperand(x, q, LLVMBasicBlockAsValue(nb));
-                        }
-                    } else {
-                        LLVMSetOperand(x, q, remap(v, k));
+        for &(x, k) in &made {
+            for q in 0..LLVMGetNumOperands(x) as u32 {
+                let v = LLVMGetOperand(x, q);
+                if LLVMValueIsBasicBlock(v) != 0 {
+                    if let Some(&nb) = bmap.get(&LLVMValueAsBasicBlock(v)) {
+                        LLVMSetOperand(x, q, LLVMBasicBlockAsValue(nb));
                     }
+                } else {
+                    LLVMSetOperand(x, q, remap(v, k));
                 }
             }
         }
-        // Phi incoming blocks: rebuild the phis whose blocks moved.
-        for &x in &made {
+        // A phi's incoming blocks are not operands in the C API: such phis are rebuilt.
+        for &(x, _) in &made {
             if ir::opcode(x) != O::LLVMPHI {
                 continue;
             }
@@ -382,20 +368,11 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         ir::add_incoming(from, &[(o.start, guard), (end, jexit)]);
         LLVMBuildBr(b, h);
         // The original loop is entered from `rest`, starting at `from`.
-        for q in 0..LLVMCountIncoming(o.iv) {
-            if LLVMGetIncomingBlock(o.iv, q) == pre {
-                let v = LLVMGetIncomingValue(o.iv, q);
-                let np = {
-                    LLVMPositionBuilderBefore(b, o.iv);
-                    LLVMBuildPhi(b, ity, c"".as_ptr())
-                };
-                ir::add_incoming(np, &[(from, rest), (o.next, latch)]);
-                let _ = v;
-                LLVMReplaceAllUsesWith(o.iv, np);
-                LLVMInstructionEraseFromParent(o.iv);
-                break;
-            }
-        }
+        LLVMPositionBuilderBefore(b, o.iv);
+        let np = LLVMBuildPhi(b, ity, c"".as_ptr());
+        ir::add_incoming(np, &[(from, rest), (o.next, latch)]);
+        LLVMReplaceAllUsesWith(o.iv, np);
+        LLVMInstructionEraseFromParent(o.iv);
         let pre_term = LLVMGetBasicBlockTerminator(pre);
         for s in 0..LLVMGetNumSuccessors(pre_term) {
             if LLVMGetSuccessor(pre_term, s) == h {

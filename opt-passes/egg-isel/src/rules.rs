@@ -267,7 +267,7 @@ struct Consecutive {
 }
 
 /// `(get A i)` in class `c`: the array and the index.
-fn get_in(egraph: &EGraph<VecLang, ()>, c: Id) -> Vec<(Symbol, i64)> {
+pub(crate) fn get_in(egraph: &EGraph<VecLang, ()>, c: Id) -> Vec<(Symbol, i64)> {
     let mut out = Vec::new();
     for n in &egraph[c].nodes {
         if let VecLang::Get([a, i]) = n {

@@ -22,7 +22,7 @@ use egg::{Applier, EGraph, Id, PatternAst, Rewrite, Subst, Symbol, Var};
 use isa_tablegen::SemOp;
 
 use crate::lang::VecLang;
-use crate::rules::{Kind, Rule};
+use crate::rules::{get_in, Kind, Rule};
 use crate::target::{Opnd, Target};
 
 /// The shuffle rules for `t`'s machine: none without a permute instruction.
@@ -50,18 +50,6 @@ pub fn rules(t: &Target, strided: &[Symbol]) -> Vec<Rule> {
     out
 }
 
-/// `(get A i)` in class `c` with a constant `i`: the array and the index.
-fn gets(egraph: &EGraph<VecLang, ()>, c: Id) -> Vec<(Symbol, i64)> {
-    egraph[c]
-        .nodes
-        .iter()
-        .filter_map(|n| match n {
-            VecLang::Get([a, i]) => Some((symbol(egraph, *a)?, num(egraph, *i)?)),
-            _ => None,
-        })
-        .collect()
-}
-
 /// `(Extract v k)` in class `c` with a constant `k`: the vector's class and the lane.
 fn extracts(egraph: &EGraph<VecLang, ()>, c: Id) -> Vec<(Id, i64)> {
     egraph[c]
@@ -72,10 +60,6 @@ fn extracts(egraph: &EGraph<VecLang, ()>, c: Id) -> Vec<(Id, i64)> {
             _ => None,
         })
         .collect()
-}
-
-fn symbol(egraph: &EGraph<VecLang, ()>, c: Id) -> Option<Symbol> {
-    egraph[c].nodes.iter().find_map(|x| if let VecLang::Symbol(s) = x { Some(*s) } else { None })
 }
 
 fn num(egraph: &EGraph<VecLang, ()>, c: Id) -> Option<i64> {
@@ -103,12 +87,12 @@ struct Window {
 impl Applier<VecLang, ()> for Window {
     fn apply_one(&self, egraph: &mut EGraph<VecLang, ()>, eclass: Id, subst: &Subst, _: Option<&PatternAst<VecLang>>, _: Symbol) -> Vec<Id> {
         let lanes = self.vars.len() as i64;
-        for (a, _) in gets(egraph, subst[self.vars[0]]) {
+        for (a, _) in get_in(egraph, subst[self.vars[0]]) {
             if self.strided.contains(&a) {
                 continue;
             }
             // Each lane's element of `a` (a lane may hold several gets).
-            let Some(idx) = self.vars.iter().map(|&v| gets(egraph, subst[v]).into_iter().find(|g| g.0 == a).map(|g| g.1)).collect::<Option<Vec<i64>>>() else {
+            let Some(idx) = self.vars.iter().map(|&v| get_in(egraph, subst[v]).into_iter().find(|g| g.0 == a).map(|g| g.1)).collect::<Option<Vec<i64>>>() else {
                 continue;
             };
             let (lo, hi) = (idx.iter().copied().min().unwrap_or(0), idx.iter().copied().max().unwrap_or(0));

@@ -627,9 +627,7 @@ impl Lifter {
     /// will be once the returned runtime conditions hold. `advancing`: the
     /// counter and the inductions (what moves from step to step).
     fn check_dependences(&self, advancing: &[LLVMValueRef]) -> R<Vec<Disjoint>> {
-        let identified = |p: LLVMValueRef| unsafe {
-            !LLVMIsAGlobalVariable(p).is_null() || !LLVMIsAAllocaInst(p).is_null() || (!LLVMIsAArgument(p).is_null() && ir::has_noalias(p))
-        };
+        let identified = ir::identified_object;
         let accesses: Vec<(usize, i64, usize, bool)> =
             self.loads.iter().map(|&(c, k, l)| (c, k, l, false)).chain(self.stores.iter().map(|&(c, k, l, _)| (c, k, l, true))).collect();
         // What a class advances by per iteration.
