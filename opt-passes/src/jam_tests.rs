@@ -2,7 +2,6 @@
 //! nests it must leave alone.
 
 use super::*;
-use crate::testutil::TestModule;
 
 /// `z[i*n + j] = Σ_k x[i*n + k] * y[k*n + j]` (fused multiply-adds).
 const MATMUL: &str = r#"
@@ -52,12 +51,7 @@ done:
 "#;
 
 fn run_on(ir: &str) -> (bool, Vec<Remark>, String) {
-    let t = TestModule::parse(ir);
-    let m = isa_tablegen::Machine::load("ftm").unwrap();
-    let (changed, remarks) = run(t.m, &Caps::new(&m));
-    let text = t.text();
-    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    (changed, remarks, text)
+    crate::testutil::run_on_ftm(ir, run)
 }
 
 #[test]

@@ -174,3 +174,14 @@ pub fn machine_without(ops: &[&str]) -> TempIsa {
         .unwrap_or_else(|e| panic!("test machine: {e}"));
     TempIsa(path)
 }
+
+/// Parses `ir`, runs a pass that reports remarks (`run`) for ftm, verifies
+/// the result and prints it: whether it changed, the remarks, the module.
+pub fn run_on_ftm(ir: &str, run: fn(LLVMModuleRef, &crate::caps::Caps) -> (bool, Vec<crate::wfv::Remark>)) -> (bool, Vec<crate::wfv::Remark>, String) {
+    let t = TestModule::parse(ir);
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m));
+    let text = t.text();
+    ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (changed, remarks, text)
+}

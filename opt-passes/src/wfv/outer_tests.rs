@@ -42,12 +42,7 @@ exit:
 "#;
 
 fn run_on(ir: &str) -> (bool, Vec<Remark>, String) {
-    let t = TestModule::parse(ir);
-    let m = isa_tablegen::Machine::load("ftm").unwrap();
-    let (changed, remarks) = run(t.m, &Caps::new(&m));
-    let text = t.text();
-    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    (changed, remarks, text)
+    crate::testutil::run_on_ftm(ir, run)
 }
 
 #[test]
