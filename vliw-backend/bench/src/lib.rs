@@ -82,6 +82,7 @@
 
 pub mod bound;
 pub mod chain;
+pub mod cli;
 pub mod json;
 pub mod kernels;
 pub mod loops;

@@ -23,7 +23,6 @@
 //! - **egg-nojam**: `-fegg-isel -fno-unroll-and-jam`, the default without
 //!   unroll-and-jam (its column).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -61,21 +60,8 @@ struct Cli {
     /// Only these kernels (comma-separated or repeated; default: autocorr, fft, conv2d, matmul).
     #[arg(short = 'k', long = "kernel", value_delimiter = ',')]
     kernels: Vec<String>,
-    /// Parallel jobs (default: the number of CPUs).
-    #[arg(short = 'j', long)]
-    jobs: Option<usize>,
-    /// The compiler driver (default: dspcc next to this program).
-    #[arg(long)]
-    dspcc: Option<PathBuf>,
-    /// The host C compiler for the reference outputs.
-    #[arg(long, default_value = "gcc")]
-    host_cc: String,
-    /// Scratch directory (default: target/bench-egg, next to this program's directory).
-    #[arg(long)]
-    work: Option<PathBuf>,
-    /// Stop a simulated run after this many cycles.
-    #[arg(long, default_value_t = 2_000_000_000)]
-    max_cycles: u64,
+    #[command(flatten)]
+    tools: dsp_bench::cli::ToolArgs,
 }
 
 /// One build and run.
@@ -147,14 +133,14 @@ fn main() -> ExitCode {
         }
     }
     let exe_dir = tool_dir();
-    let jobs_n = cli.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let jobs_n = cli.tools.jobs();
     let setup = Setup {
         kernels_dir: runner::default_kernels_dir(),
-        dspcc: cli.dspcc.clone().unwrap_or_else(|| exe_dir.join("dspcc")),
-        host_cc: cli.host_cc.clone(),
-        work: cli.work.clone().unwrap_or_else(|| exe_dir.join("..").join("bench-egg")),
+        dspcc: cli.tools.dspcc(&exe_dir),
+        host_cc: cli.tools.host_cc.clone(),
+        work: cli.tools.work(&exe_dir, "bench-egg"),
         jobs: jobs_n,
-        max_cycles: cli.max_cycles,
+        max_cycles: cli.tools.max_cycles,
     };
     if !setup.dspcc.exists() {
         return usage_error(format!("{} not found (cargo build --workspace --release)", setup.dspcc.display()));

@@ -158,21 +158,8 @@ struct Cli {
     /// The datasets.
     #[arg(long = "size", value_enum, default_value = "both")]
     size: SizeArg,
-    /// Parallel jobs (default: the number of CPUs).
-    #[arg(short = 'j', long)]
-    jobs: Option<usize>,
-    /// The compiler driver (default: dspcc next to this program).
-    #[arg(long)]
-    dspcc: Option<PathBuf>,
-    /// The host C compiler for the reference outputs.
-    #[arg(long, default_value = "gcc")]
-    host_cc: String,
-    /// Scratch directory (default: target/bench-poly, next to this program's directory).
-    #[arg(long)]
-    work: Option<PathBuf>,
-    /// Stop a simulated run after this many cycles.
-    #[arg(long, default_value_t = 2_000_000_000)]
-    max_cycles: u64,
+    #[command(flatten)]
+    tools: dsp_bench::cli::ToolArgs,
 }
 
 /// One build, run on both memories.
@@ -404,15 +391,15 @@ fn main() -> ExitCode {
         configs = (0..CONFIGS.len()).collect();
     }
     let exe_dir = tool_dir();
-    let dspcc = cli.dspcc.clone().unwrap_or_else(|| exe_dir.join("dspcc"));
+    let dspcc = cli.tools.dspcc(&exe_dir);
     if !dspcc.exists() {
         return usage_error(format!("{} not found (cargo build --workspace --release)", dspcc.display()));
     }
-    let work = cli.work.clone().unwrap_or_else(|| exe_dir.join("..").join("bench-poly"));
-    let jobs_n = cli.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let work = cli.tools.work(&exe_dir, "bench-poly");
+    let jobs_n = cli.tools.jobs();
     let start = Instant::now();
     let cases: Vec<(usize, Dataset)> = ks.iter().flat_map(|&k| cli.size.datasets().into_iter().map(move |d| (k, d))).collect();
-    let refs: Vec<HostRef> = parallel(&cases, jobs_n, &|&(k, d)| host_ref(&work, &cli.host_cc, k, d)).into_iter().flatten().collect();
+    let refs: Vec<HostRef> = parallel(&cases, jobs_n, &|&(k, d)| host_ref(&work, &cli.tools.host_cc, k, d)).into_iter().flatten().collect();
     let mut jobs = Vec::new();
     for machine in 0..machines.len() {
         for &(kernel, dataset) in &cases {
@@ -424,7 +411,7 @@ fn main() -> ExitCode {
     eprintln!("dsp-bench-poly: {} builds, each run twice, on {} machine(s), {} thread(s)...", jobs.len(), machines.len(), jobs_n);
     let outcomes: Vec<Outcome> = parallel(&jobs, jobs_n, &|j: &Job| {
         let (spec, m) = &machines[j.machine];
-        run_job(&dspcc, &work, cli.max_cycles, spec, m, j)
+        run_job(&dspcc, &work, cli.tools.max_cycles, spec, m, j)
     })
     .into_iter()
     .map(|o| o.unwrap_or(Outcome { cached: Err("the worker thread died".into()), ideal: Err("the worker thread died".into()) }))

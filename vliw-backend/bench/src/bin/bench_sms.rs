@@ -385,7 +385,7 @@ fn main() -> ExitCode {
         timeout: Duration::from_secs(cli.timeout),
         limit: mem_limit(cli.mem_limit_mb),
     };
-    let jobs_n = cli.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let jobs_n = dsp_bench::cli::jobs_or_cpus(cli.jobs);
 
     // The ILP's compilations are the long ones: start them first.
     let mut jobs: Vec<(usize, usize)> = Vec::new();

@@ -114,7 +114,7 @@ fn main() -> ExitCode {
     if !setup.dspcc.exists() {
         return usage_error(format!("{} not found (cargo build --workspace --release)", setup.dspcc.display()));
     }
-    let jobs_n = cli.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    let jobs_n = dsp_bench::cli::jobs_or_cpus(cli.jobs);
     let start = Instant::now();
 
     // Every distinct build: a configuration with the same flags as another
