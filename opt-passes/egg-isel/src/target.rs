@@ -45,9 +45,12 @@ impl<'m> Target<'m> {
             Opnd::S => ArgPat::Reg(self.sfile),
             Opnd::Imm => ArgPat::Imm(0),
         };
-        let memory = matches!(op, SemOp::Load | SemOp::VLoad | SemOp::VLoadU | SemOp::VLoadS | SemOp::Gather | SemOp::Store | SemOp::VStore | SemOp::VStoreU);
-        // Memory operations: the first argument is an address; a lane index (extract) is an integer.
-        let pats: Vec<ArgPat> = args.iter().enumerate().map(|(k, &o)| file(o, (memory && k == 0) || (op == SemOp::Extract && k == 1))).collect();
+        let memory = matches!(op, SemOp::Load | SemOp::VLoad | SemOp::VLoadU | SemOp::VLoadS | SemOp::Gather | SemOp::Store | SemOp::VStore | SemOp::VStoreU | SemOp::VStoreS);
+        let strided = matches!(op, SemOp::VLoadS | SemOp::VStoreS);
+        // Memory operations: the first argument is an address (and a
+        // strided one's second its byte stride); a lane index (extract) is an integer.
+        let pats: Vec<ArgPat> =
+            args.iter().enumerate().map(|(k, &o)| file(o, (memory && k == 0) || (strided && k == 1) || (op == SemOp::Extract && k == 1))).collect();
         let dst = dst.map(|d| match file(d, false) {
             ArgPat::Reg(f) => f,
             _ => self.sfile,

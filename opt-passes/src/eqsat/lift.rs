@@ -13,8 +13,8 @@
 //! (`(arg name)`) and the values carried from one iteration to the next
 //! (reductions: copy 0 starts from `(arg name)`, copy `l` from copy `l-1`'s
 //! result). The program's outputs are the stored values — `lanes`
-//! consecutive elements of one class as one `Vec` — and the carried values
-//! after the last copy.
+//! consecutive elements of one class as one `Vec` (at a constant stride:
+//! a strided store) — and the carried values after the last copy.
 //!
 //! Refused, with the reason (the remark): other than one block, a type
 //! other than 32-bit integers or floats (one of them) for the data,
@@ -295,8 +295,9 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
         let group: Vec<usize> = (0..lanes)
             .filter_map(|l| (0..lf.stores.len()).find(|&j| !done[j] && lf.stores[j].0 == c && lf.stores[j].2 == first + l && lf.stores[j].1 == base + l as i64))
             .collect();
-        // (A strided class's elements are stored one by one.)
-        if group.len() == lanes && copy == first && lf.classes[c].stride.is_none() {
+        // (A class at a constant stride is stored as a vector too: the
+        // machine's strided store, or lane by lane where it has none.)
+        if group.len() == lanes && copy == first {
             let v: Vec<Id> = group.iter().map(|&j| lf.stores[j].3).collect();
             for &j in &group {
                 done[j] = true;

@@ -82,14 +82,25 @@ pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
         && lifted.disjoint.is_empty()
         && carried_ok
         && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_) | VecLang::VecLoadS(_) | VecLang::Shuffle(_)))
-        && lifted.outputs.iter().all(|o| !matches!(o, Output::Store { vector: false, .. }))
+        && lifted.outputs.iter().all(|o| match o {
+            Output::Store { vector, class, .. } => *vector && lifted.classes[*class].stride.is_none(),
+            Output::Carried(_) => true,
+        })
+}
+
+/// The machine's strided vector accesses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Strided {
+    pub load: bool,
+    pub store: bool,
 }
 
 /// Emits the vector loop for `lifted` (program `prog`) in front of the loop
 /// of shape `sh` in function `f` (after [`check`]); with `tail` (see
 /// [`tail_ok`]) the iterations left run as one masked step and the
 /// original loop is left unreachable.
-pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: bool, strided_load: bool) -> R<()> {
+pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: bool, strided: Strided) -> R<()> {
+    let Strided { load: strided_load, store: strided_store } = strided;
     if tail && !tail_ok(lifted, prog) {
         return Err("internal: a masked tail for a program that cannot have one".into());
     }
@@ -129,7 +140,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         } else {
             LLVMBuildSub(b, tc, LLVMBuildURem(b, tc, c(copies), nm()), nm())
         };
-        let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, strided_load, lifted, prog };
+        let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, strided_load, strided_store, lifted, prog };
         // Classes that may overlap: no vector step unless a step's byte
         // ranges are disjoint (the pointers' distance, at the first step, is
         // that of every step), checked only when there is a step to make.
@@ -362,6 +373,8 @@ struct Emitter<'a> {
     float: bool,
     /// The machine has a strided vector load (else strided arrays gather).
     strided_load: bool,
+    /// The machine has a strided vector store (else stores lane by lane).
+    strided_store: bool,
     lifted: &'a Lifted,
     prog: &'a RecExpr<VecLang>,
 }
@@ -618,6 +631,25 @@ impl Emitter<'_> {
         Ok((val, acc_next_of))
     }
 
+    /// Stores vector `x` at `p`, lane `l` `l × stride` elements on: the
+    /// machine's strided store, or (without one) lane by lane.
+    unsafe fn strided_store(&self, x: LLVMValueRef, p: LLVMValueRef, stride: i64) {
+        let b = self.b;
+        if self.strided_store {
+            let bytes = LLVMConstInt(self.i32t, stride.wrapping_mul(4) as u64, 1);
+            let all = LLVMConstAllOnes(LLVMVectorType(LLVMInt1TypeInContext(LLVMGetTypeContext(self.i32t)), self.lanes as u32));
+            self.intrinsic("llvm.experimental.vp.strided.store", &[self.vt, LLVMTypeOf(p), self.i32t], &[x, p, bytes, all, LLVMConstInt(self.i32t, self.lanes as u64, 0)]);
+            return;
+        }
+        for l in 0..self.lanes {
+            let e = LLVMBuildExtractElement(b, x, LLVMConstInt(self.i32t, l as u64, 0), nm());
+            let mut idx = [LLVMConstInt(self.i32t, (l as i64).wrapping_mul(stride) as u64, 1)];
+            let q = LLVMBuildGEP2(b, self.et, p, idx.as_mut_ptr(), 1, nm());
+            let st = LLVMBuildStore(b, e, q);
+            LLVMSetAlignment(st, 4);
+        }
+    }
+
     /// Stores the program's stored outputs (masked with `mask`); the carried
     /// values' next values.
     fn outputs(&self, val: &[LLVMValueRef], ptrs: &[LLVMValueRef], mask: Option<LLVMValueRef>) -> R<HashMap<LLVMValueRef, LLVMValueRef>> {
@@ -636,6 +668,13 @@ impl Emitter<'_> {
                     let mut idx = [LLVMConstInt(self.i32t, at as u64, 1)];
                     let p = LLVMBuildGEP2(b, self.et, ptrs[*class], idx.as_mut_ptr(), 1, nm());
                     let x = val[usize::from(id)];
+                    if let (true, Some(st)) = (*vector, self.lifted.classes[*class].stride.and_then(ir::const_i64)) {
+                        if mask.is_some() {
+                            return Err("internal: a strided store in a masked tail".into());
+                        }
+                        self.strided_store(x, p, st);
+                        continue;
+                    }
                     match mask {
                         Some(mk) if *vector => {
                             self.intrinsic("llvm.masked.store", &[self.vt, LLVMTypeOf(p)], &[x, p, LLVMConstInt(self.i32t, 4, 0), mk]);

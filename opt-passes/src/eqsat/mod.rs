@@ -230,7 +230,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     lower::check(&sh, body, &lifted)?;
     let tail = opts.tail && lower::tail_ok(&lifted, &best);
     let strided_load = target.has(isa_tablegen::SemOp::VLoadS, Some(Opnd::V), &[Opnd::S, Opnd::S]);
-    lower::rewrite(f, &sh, body, &lifted, &best, tail, strided_load)?;
+    let strided_store = target.has(isa_tablegen::SemOp::VStoreS, None, &[Opnd::S, Opnd::S, Opnd::V]);
+    lower::rewrite(f, &sh, body, &lifted, &best, tail, lower::Strided { load: strided_load, store: strided_store })?;
     let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
     let mut per_step = if lifted.copies == lanes { format!("{lanes} iterations per step") } else { format!("{} iterations per step ({} vectors interleaved)", lifted.copies, lifted.copies / lanes) };
     if tail {

@@ -238,6 +238,19 @@ fn loads_at_a_constant_stride_become_strided_loads() {
 }
 
 #[test]
+fn stores_at_a_constant_stride_become_strided_stores() {
+    // y[i * 5] = a * x[i] + y[i * 5] (a matrix column) and y[n - i]
+    // (reversed): one vector store at the stride in bytes, no masked tail.
+    for (index, stride) in [("%is = mul i32 %i, 5", 5), ("%is = sub i32 %n, %i", -1)] {
+        let ir = SAXPY.replace("%py = getelementptr float, ptr %y, i32 %i", &format!("{index}\n  %py = getelementptr float, ptr %y, i32 %is"));
+        let (_, remarks, text) = run_on(&ir);
+        assert!(text.contains("@llvm.experimental.vp.strided.store.v16f32"), "{remarks:?}\n{text}");
+        assert!(text.contains(&format!("i32 {}", stride * 4)), "the stride in bytes: {text}");
+        assert!(!text.contains("egg.tail:"), "{text}");
+    }
+}
+
+#[test]
 fn one_array_at_an_unknown_distance_gets_a_runtime_check() {
     let (_, remarks, text) = run_on(BUTTERFLY);
     assert!(text.contains("egg.vloop") && text.contains("ptrtoint"), "{remarks:?}\n{text}");

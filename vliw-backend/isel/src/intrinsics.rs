@@ -172,7 +172,7 @@ pub fn lower_intrinsic(fx: &mut Fx, i: V, name: &str) -> Result<(), String> {
             fx.set(i, Val::S(r));
             Ok(())
         }
-        "masked.load" | "masked.store" | "masked.gather" | "masked.scatter" | "get.active.lane.mask" | "experimental.vp.strided.load" => crate::masked::lower(fx, i, &base),
+        "masked.load" | "masked.store" | "masked.gather" | "masked.scatter" | "get.active.lane.mask" | "experimental.vp.strided.load" | "experimental.vp.strided.store" => crate::masked::lower(fx, i, &base),
         "trap" | "debugtrap" | "ubsantrap" => {
             crate::call::libcall(fx, "abort", &[], None)?;
             Ok(())

@@ -22,6 +22,11 @@
 //!   of the vector, each `stride × lanes` bytes on. What dsp-egg-isel makes
 //!   of `x[j * step]`.
 //!
+//! - `llvm.experimental.vp.strided.store(value, ptr, stride, mask, evl)`,
+//!   the same for a store: the machine's strided store (`vstores`: `vsts`
+//!   on ftm), one per register of the vector. What dsp-egg-isel makes of
+//!   stores to `x[j * 3]` (a matrix column, a constant stride).
+//!
 //! 8- and 16-bit elements widened on load or narrowed on store are in
 //! `fuse`. Only vectors in native registers; others are reported as unsupported
 //! (a masked access cannot be split into plain loads without touching the
@@ -45,6 +50,7 @@ pub fn lower(fx: &mut Fx, i: V, base: &str) -> Result<(), String> {
         "masked.gather" => gather(fx, i),
         "masked.scatter" => scatter(fx, i),
         "experimental.vp.strided.load" => strided_load(fx, i),
+        "experimental.vp.strided.store" => strided_store(fx, i),
         _ => active_lane_mask(fx, i),
     }
 }
@@ -256,6 +262,35 @@ fn strided_load(fx: &mut Fx, i: V) -> Result<(), String> {
         out.push(r);
     }
     fx.set(i, Val::N(out));
+    Ok(())
+}
+
+fn strided_store(fx: &mut Fx, i: V) -> Result<(), String> {
+    let v = i.operand(0);
+    let t = v.ty();
+    let (_, chunks) = native(fx, t, "a strided store")?;
+    let total = crate::vector::vec_info(t)?.1;
+    let every = i.operand(4).const_int().is_some_and(|(n, _)| n == total as u64);
+    if elem_bits(fx, t)? != 32 || !every || mask_or_all(fx, i.operand(3), chunks)?.is_some() {
+        return Err("a strided store of other than 32-bit elements with every lane on is not supported".into());
+    }
+    let Val::N(vals) = fx.val(v)? else { return Err("internal: native value expected".into()) };
+    let base = fx.reg(i.operand(1))?;
+    let stride = fx.reg(i.operand(2))?;
+    let int = fx.addr_file()?;
+    let per = total / chunks;
+    let mut at = base;
+    for (c, &x) in vals.iter().enumerate() {
+        if c > 0 {
+            // The next register's lanes: `per` strides on.
+            let step = fx.op(SemOp::Mul, Ty::I32, int, &[A::R(stride), A::I(per as i64)])?;
+            at = fx.op(SemOp::Add, Ty::I32, int, &[A::R(at), A::R(step)])?;
+        }
+        let args = [A::R(at), A::R(stride), A::R(x)];
+        if !TYS.iter().any(|&ty| fx.try_op(SemOp::VStoreS, Some(ty), None, None, &args).is_some()) {
+            return Err("the machine has no strided vector store".into());
+        }
+    }
     Ok(())
 }
 

@@ -261,3 +261,33 @@ declare <{n} x float> @llvm.experimental.vp.strided.load.v{n}f32.p0.i32(ptr, i32
         }
     }
 }
+
+#[test]
+fn a_strided_store_with_every_lane_on_is_the_machines_strided_store() {
+    for m in machines() {
+        if !m.instrs.iter().any(|i| i.sem.op == SemOp::VStoreS) {
+            continue;
+        }
+        let lanes = m.vector_lanes(32).unwrap();
+        // Twice the lanes: two registers, the second `lanes` strides on.
+        for (n, stores) in [(lanes, 1), (2 * lanes, 2)] {
+            let ir = format!(
+                r#"
+define void @f(ptr %base, i32 %stride, ptr %in) {{
+  %v = load <{n} x float>, ptr %in, align 4
+  call void @llvm.experimental.vp.strided.store.v{n}f32.p0.i32(<{n} x float> %v, ptr %base, i32 %stride, <{n} x i1> splat (i1 true), i32 {n})
+  ret void
+}}
+declare void @llvm.experimental.vp.strided.store.v{n}f32.p0.i32(<{n} x float>, ptr, i32, <{n} x i1>, i32)
+"#
+            );
+            let ll = std::env::temp_dir().join(format!("dsp-isel-vsts-{}-{}-{n}.ll", std::process::id(), m.name));
+            std::fs::write(&ll, ir).unwrap();
+            let module = select_file(&m, &ll, &IselOptions::default()).unwrap_or_else(|e| panic!("{}: {e:?}", m.name));
+            let f = func(&module, "f");
+            let text = dsp_mir::print::function(&m, f);
+            assert_eq!(count_sem(&m, f, SemOp::VStoreS), stores, "{}: {text}", m.name);
+            assert_eq!(count_sem(&m, f, SemOp::Scatter), 0, "{}: {text}", m.name);
+        }
+    }
+}
