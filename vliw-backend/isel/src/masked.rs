@@ -49,8 +49,8 @@ pub fn lower(fx: &mut Fx, i: V, base: &str) -> Result<(), String> {
         "masked.store" => store(fx, i),
         "masked.gather" => gather(fx, i),
         "masked.scatter" => scatter(fx, i),
-        "experimental.vp.strided.load" => strided_load(fx, i),
-        "experimental.vp.strided.store" => strided_store(fx, i),
+        "experimental.vp.strided.load" => crate::memory::with_object(fx, i.operand(0), |fx| strided_load(fx, i)),
+        "experimental.vp.strided.store" => crate::memory::with_object(fx, i.operand(1), |fx| strided_store(fx, i)),
         _ => active_lane_mask(fx, i),
     }
 }

@@ -389,7 +389,8 @@ pub fn lower_load(fx: &mut Fx, i: V) -> Result<(), String> {
     let addr = address(fx, i.operand(0))?;
     let t = i.ty();
     let align = i.alignment().max(1);
-    fx.object = object_of(fx, i.operand(0));
+    // (A volatile access keeps its order against every other: no object.)
+    fx.object = if i.is_volatile() { None } else { object_of(fx, i.operand(0)) };
     let v = load_val(fx, &addr, t, align, i.is_volatile());
     fx.object = None;
     fx.set(i, v?);
@@ -402,7 +403,7 @@ pub fn lower_store(fx: &mut Fx, i: V) -> Result<(), String> {
     let x = fx.val(val)?;
     let addr = address(fx, i.operand(1))?;
     let align = i.alignment().max(1);
-    fx.object = object_of(fx, i.operand(1));
+    fx.object = if i.is_volatile() { None } else { object_of(fx, i.operand(1)) };
     let r = store_val(fx, &addr, &x, t, align, i.is_volatile());
     fx.object = None;
     r

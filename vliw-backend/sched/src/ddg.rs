@@ -14,7 +14,9 @@
 //!   `max(0, lat(first) - lat(second) + 1)`;
 //! - memory: a store before a load 1 (stores take effect at the end of their
 //!   bundle), a load or store before a store 0, unless both accesses use the
-//!   same base register (unchanged in between) with disjoint constant ranges;
+//!   same base register (unchanged in between) with disjoint constant ranges,
+//!   or reach different identified objects (`noalias` arguments, globals,
+//!   stack objects, the compiler's own slots: [`MemAccess::object`]);
 //! - a system call waits for every earlier result and every later operation
 //!   waits one cycle for it.
 //!
@@ -128,6 +130,9 @@ struct Node<'a> {
 
 fn disjoint(a: &(&MemAccess, u32), b: &(&MemAccess, u32)) -> bool {
     let ((a, va), (b, vb)) = (a, b);
+    if a.distinct_objects(b) {
+        return true;
+    }
     match (a.base, b.base, a.offset, b.offset, a.size, b.size) {
         (Some(ra), Some(rb), Some(oa), Some(ob), Some(sa), Some(sb)) => {
             ra == rb && va == vb && (oa + sa as i64 <= ob || ob + sb as i64 <= oa)
@@ -353,6 +358,7 @@ mod tests {
             base: reg(sem.args[0].0),
             offset: imm,
             size: Some(4),
+            object: None,
         });
         assert_ne!(sem.op, SemOp::Syscall);
         LOp {
@@ -391,6 +397,28 @@ mod tests {
         assert_eq!(d(3, 5), None, "implied by 3 -> 4 -> 5");
         assert_eq!(d(4, 5), Some(lat("ldw")));
         assert_eq!(d(0, 5), Some(0), "load then store through another base");
+    }
+
+    #[test]
+    fn accesses_of_different_objects_are_not_ordered() {
+        let m = Machine::load("ftm").unwrap();
+        let with = |mut o: LOp, object: Option<u32>| {
+            o.mem.as_mut().unwrap().object = object.map(dsp_mir::MemObject);
+            o
+        };
+        let body = vec![
+            with(op(&m, "stw", &[(0, 6), (0, 2)], Some(0)), Some(1)), // 0: [r2] = r6, object 1
+            with(op(&m, "ldw", &[(0, 8), (0, 3)], Some(0)), Some(2)), // 1: r8 = [r3], object 2
+            with(op(&m, "ldw", &[(0, 9), (0, 4)], Some(0)), Some(1)), // 2: r9 = [r4], object 1 again
+            with(op(&m, "ldw", &[(0, 10), (0, 5)], Some(0)), None), // 3: unknown object
+            with(op(&m, "ldw", &[(0, 11), (0, 1)], Some(0)), Some(dsp_mir::MemObject::PRIVATE + 1)), // 4: a spill slot
+        ];
+        let g = build(&m, &body, &[]);
+        let d = |a: usize, b: usize| g.succs[a].iter().find(|e| e.0 as usize == b).map(|e| e.1);
+        assert_eq!(d(0, 1), None, "different objects");
+        assert_eq!(d(0, 2), Some(1), "the same object through another base");
+        assert_eq!(d(0, 3), Some(1), "an unknown object may be any");
+        assert_eq!(d(0, 4), None, "the compiler's own slot is no pointer's");
     }
 
     #[test]

@@ -61,8 +61,25 @@ pub struct MemAccess {
     pub base: Option<PReg>,
     pub offset: Option<i64>,
     /// Bytes covered from `base + offset`; `None` when unknown (strided,
-    /// gathers): such an access conflicts with every other.
+    /// gathers): such an access conflicts with every other of its object.
     pub size: Option<u32>,
+    /// The identified object reached, when selection could tell
+    /// ([`dsp_mir::Inst::object`]): accesses of different objects never
+    /// overlap.
+    pub object: Option<dsp_mir::MemObject>,
+}
+
+impl MemAccess {
+    /// Whether the two accesses reach different objects, so never overlap:
+    /// two identified objects that differ, or one of the compiler's own
+    /// slots against anything else.
+    pub fn distinct_objects(&self, other: &MemAccess) -> bool {
+        match (self.object, other.object) {
+            (Some(a), Some(b)) => a != b,
+            (Some(o), None) | (None, Some(o)) => o.is_private(),
+            (None, None) => false,
+        }
+    }
 }
 
 /// One machine operation.
@@ -192,6 +209,7 @@ pub fn make_op(
             base: None,
             offset: None,
             size: None,
+            object: None,
         })
     } else if sem.reads_memory() || sem.writes_memory() {
         let base = sem.args.first().and_then(|a| reg_at(a.0));
@@ -227,6 +245,7 @@ pub fn make_op(
             base,
             offset,
             size,
+            object: None,
         })
     } else {
         None
@@ -350,7 +369,11 @@ impl Ctx<'_> {
                     Some(g) => Some((self.phys(g.reg, &loc)?, g.negate)),
                     None => None,
                 };
-                Ok(Some(self.op(*instr, guard, operands, loc)))
+                let mut op = self.op(*instr, guard, operands, loc);
+                if let Some(mem) = &mut op.mem {
+                    mem.object = inst.object;
+                }
+                Ok(Some(op))
             }
             InstKind::Copy { dst, src } => {
                 let (d, s) = (self.phys(*dst, &loc)?, self.phys(*src, &loc)?);

@@ -164,7 +164,7 @@ fn rename_region(m: &Machine, region: &mut Region, pool: &[Vec<PReg>]) -> usize 
         // Rewrite the definition and every read in range.
         let mut def = region.body[i].clone();
         def.operands[d.0] = LOperand::Reg(c);
-        region.body[i] = make_op(m, def.instr, def.guard, def.operands, def.loc);
+        region.body[i] = remake(m, def);
         for j in i + 1..=last {
             let mut o = region.body[j].clone();
             if !o.uses.contains(&r) {
@@ -180,7 +180,7 @@ fn rename_region(m: &Machine, region: &mut Region, pool: &[Vec<PReg>]) -> usize 
                     o.guard = Some((c, neg));
                 }
             }
-            region.body[j] = make_op(m, o.instr, o.guard, o.operands, o.loc);
+            region.body[j] = remake(m, o);
         }
         for set in &mut live[i..last] {
             set.remove(&r);
@@ -203,4 +203,15 @@ pub fn rename_function(m: &Machine, blocks: &mut [LBlock]) -> usize {
         }
     }
     count
+}
+
+/// `op` rebuilt from its (renamed) operands, keeping the object its memory
+/// access reaches.
+fn remake(m: &Machine, op: LOp) -> LOp {
+    let object = op.mem.as_ref().and_then(|a| a.object);
+    let mut new = make_op(m, op.instr, op.guard, op.operands, op.loc);
+    if let Some(mem) = &mut new.mem {
+        mem.object = object;
+    }
+    new
 }
