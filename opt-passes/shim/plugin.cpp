@@ -51,6 +51,9 @@ static cl::opt<bool> DspEggEarly("dsp-egg-early", cl::init(true),
 static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
     cl::desc("run dsp-vector-fdiv (vector float division and square root on the vector units) from -O1 at the optimizer-last extension point"));
 
+static cl::opt<bool> DspInterchange("dsp-interchange", cl::init(false),
+    cl::desc("run dsp-interchange (a loop interchanged with its short inner loop when the outer iterations are independent) just before dsp-egg-isel at the vectorizer-start extension point"));
+
 static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
     cl::desc("run dsp-unroll-jam (the loop around a reduction nest unrolled and jammed) just before dsp-outer-vec at the optimizer-last extension point"));
 
@@ -138,6 +141,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
       });
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {
+        if (DspInterchange && Level != OptimizationLevel::O0)
+          FPM.addPass(DspFnPass("dsp-interchange"));
         if (DspEggIsel && DspEggEarly && Level != OptimizationLevel::O0)
           FPM.addPass(DspFnPass("dsp-egg-isel<" + DspEggParams + (DspMaskedTail ? "" : ";no-tail") + ">"));
       });

@@ -144,6 +144,21 @@ pub struct Counted {
     pub exit: usize,
 }
 
+/// The value a two-entry header phi `iv` starts from (its entry from
+/// `pre`), when its other entry is `next` from `latch`.
+pub fn phi_start(iv: LLVMValueRef, pre: LLVMBasicBlockRef, latch: LLVMBasicBlockRef, next: LLVMValueRef) -> Option<LLVMValueRef> {
+    let mut start = None;
+    for k in 0..2 {
+        let (v, from) = unsafe { (LLVMGetIncomingValue(iv, k), LLVMGetIncomingBlock(iv, k)) };
+        if from == pre {
+            start = Some(v);
+        } else if from != latch || v != next {
+            return None;
+        }
+    }
+    start
+}
+
 /// `l` as a [`Counted`] loop with its single latch the only way out, when it is one.
 pub fn counted(cfg: &Cfg, l: &Loop) -> Option<Counted> {
     let [latch] = l.latches[..] else { return None };
@@ -190,15 +205,40 @@ pub fn counted(cfg: &Cfg, l: &Loop) -> Option<Counted> {
         if ir::opcode_of(iv) != Some(O::LLVMPHI) || LLVMGetInstructionParent(iv) != cfg.blocks[h] || LLVMCountIncoming(iv) != 2 {
             return None;
         }
-        let mut start = None;
-        for k in 0..2 {
-            let (v, from) = (LLVMGetIncomingValue(iv, k), LLVMGetIncomingBlock(iv, k));
-            if from == cfg.blocks[pre] {
-                start = Some(v);
-            } else if from != cfg.blocks[latch] || v != next {
-                return None;
-            }
-        }
-        Some(Counted { iv, next, start: start?, bound, cmp, latch, preheader: pre, exit })
+        let start = phi_start(iv, cfg.blocks[pre], cfg.blocks[latch], next)?;
+        Some(Counted { iv, next, start, bound, cmp, latch, preheader: pre, exit })
     }
+}
+
+/// The object `p` points into and its byte offset as a polynomial.
+pub fn address(m: LLVMModuleRef, mut p: LLVMValueRef, atom: &dyn Fn(LLVMValueRef) -> bool) -> (LLVMValueRef, Option<Poly>) {
+    use crate::wfv::attrs::{gep_scales, GepIndex};
+    let mut off = Some(Poly::default());
+    for _ in 0..16 {
+        let is_gep = unsafe { !LLVMIsAGetElementPtrInst(p).is_null() };
+        if !is_gep {
+            break;
+        }
+        let mut here = Some(Poly::default());
+        for (k, step) in gep_scales(m, p).into_iter().enumerate() {
+            let idx = unsafe { LLVMGetOperand(p, k as u32 + 1) };
+            here = match (here, step) {
+                (Some(h), GepIndex::Scale(s)) => poly(idx, 12, atom).map(|x| h.add(&x, s)),
+                (Some(h), GepIndex::Field(at)) => Some(h.add(&Poly::constant(at), 1)),
+                _ => None,
+            };
+        }
+        off = off.and_then(|o| Some(o.add(&here?, 1)));
+        p = unsafe { LLVMGetOperand(p, 0) };
+    }
+    (p, off)
+}
+
+/// Whether two distinct bases may point into the same object.
+pub fn may_alias(a: LLVMValueRef, b: LLVMValueRef) -> bool {
+    let noalias_arg = |p: LLVMValueRef| unsafe { !LLVMIsAArgument(p).is_null() && ir::has_noalias(p) };
+    if noalias_arg(a) || noalias_arg(b) {
+        return false;
+    }
+    !(ir::identified_object(a) && ir::identified_object(b))
 }

@@ -28,7 +28,7 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
 use isa_tablegen::SemOp;
 
-use crate::addr::{counted, poly, Counted, Poly};
+use crate::addr::{address, counted, may_alias, poly, Counted, Poly};
 use crate::caps::Caps;
 use crate::cfg::{Cfg, Loop};
 use crate::ir;
@@ -224,39 +224,6 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
         }
     }
     Ok(Nest { outer, dep })
-}
-
-/// The object `p` points into and its byte offset as a polynomial.
-fn address(m: LLVMModuleRef, mut p: LLVMValueRef, atom: &dyn Fn(LLVMValueRef) -> bool) -> (LLVMValueRef, Option<Poly>) {
-    use crate::wfv::attrs::{gep_scales, GepIndex};
-    let mut off = Some(Poly::default());
-    for _ in 0..16 {
-        let is_gep = unsafe { !LLVMIsAGetElementPtrInst(p).is_null() };
-        if !is_gep {
-            break;
-        }
-        let mut here = Some(Poly::default());
-        for (k, step) in gep_scales(m, p).into_iter().enumerate() {
-            let idx = unsafe { LLVMGetOperand(p, k as u32 + 1) };
-            here = match (here, step) {
-                (Some(h), GepIndex::Scale(s)) => poly(idx, 12, atom).map(|x| h.add(&x, s)),
-                (Some(h), GepIndex::Field(at)) => Some(h.add(&Poly::constant(at), 1)),
-                _ => None,
-            };
-        }
-        off = off.and_then(|o| Some(o.add(&here?, 1)));
-        p = unsafe { LLVMGetOperand(p, 0) };
-    }
-    (p, off)
-}
-
-/// Whether two distinct bases may point into the same object.
-fn may_alias(a: LLVMValueRef, b: LLVMValueRef) -> bool {
-    let noalias_arg = |p: LLVMValueRef| unsafe { !LLVMIsAArgument(p).is_null() && ir::has_noalias(p) };
-    if noalias_arg(a) || noalias_arg(b) {
-        return false;
-    }
-    !(ir::identified_object(a) && ir::identified_object(b))
 }
 
 /// Builds the jammed nest in front of the original (see the module doc);

@@ -13,6 +13,7 @@
 //! | `dsp-wfv` | function-level vectorization (seed 001): vector variants of `vec-function` functions, `vec-function` loops calling them ([`wfv`]); clang runs it from -O1 before `dsp-prepare` unless `-mllvm -dsp-wfv=false` |
 //! | `dsp-outer-vec` | outer-loop vectorization without directives: a loop nest's outer loop runs `lanes` iterations side by side when they provably touch disjoint memory ([`wfv::outer`]); clang runs it after `dsp-wfv` with `-mllvm -dsp-outer-vec` (dspcc `-fouter-loop-vectorize`, on from -O2) |
 //! | `dsp-unroll-jam` | unroll-and-jam of the loop around a reduction nest (`for i { for j { for k: s += … } }`): U outer iterations side by side, U independent chains in the inner loop ([`jam`], addresses reasoned about with [`addr`]); clang runs it just before `dsp-outer-vec` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`, on from -O2 with outer-loop vectorization) |
+//! | `dsp-interchange` | a loop interchanged with the short inner loop it holds when, at run time, that one is shorter than the lane count and the outer iterations touch disjoint memory (an FFT's early stages), the new inner loop marked independent for `dsp-egg-isel` ([`interchange`]); clang runs it just before `dsp-egg-isel` with `-mllvm -dsp-interchange` (dspcc `-floop-interchange`, on with egg) |
 //! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
 //! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
@@ -33,6 +34,7 @@ pub mod caps;
 pub mod cfg;
 pub mod eqsat;
 pub mod fpclass;
+pub mod interchange;
 pub mod ir;
 pub mod jam;
 pub mod loops;
@@ -64,6 +66,7 @@ pub enum Pass {
     UnrollJam,
     VectorFdiv,
     EggIsel,
+    Interchange,
     ScopPrint,
     ScopRemarks,
 }
@@ -120,6 +123,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "dsp-egg-isel",
         Pass::EggIsel,
         "innermost loops vectorized by equality saturation over the .isa's rules and costs (seed 004)",
+    ),
+    (
+        "dsp-interchange",
+        Pass::Interchange,
+        "a loop interchanged with its short inner loop when the outer iterations are independent (for dsp-egg-isel)",
     ),
     (
         "dsp-masked-tail",
@@ -181,7 +189,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel | Pass::Interchange
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -214,6 +222,12 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         plugin::emit_remarks("egg", &remarks);
         return Ok(changed);
     }
+    if pass == Pass::Interchange {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = interchange::run(module, &caps::Caps::new(m));
+        plugin::emit_remarks("loop-interchange", &remarks);
+        return Ok(changed);
+    }
     if pass == Pass::ScopRemarks {
         plugin::emit_remarks("pluto", &scop::run(module).1);
         return Ok(false);
@@ -235,9 +249,15 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     Ok(run(pass, module, machine.as_ref()))
 }
 
-/// Runs the function form of pass `name` (only `dsp-egg-isel` has one) on `f`.
+/// Runs the function form of pass `name` (`dsp-egg-isel` and `dsp-interchange` have one) on `f`.
 pub fn run_named_on_function(name: &str, f: inkwell::llvm_sys::prelude::LLVMValueRef, isa: &str) -> Result<bool, String> {
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
+    if pass == Pass::Interchange {
+        let machine = select_machine(isa)?;
+        let (changed, remarks) = interchange::run_function(f, &caps::Caps::new(&machine));
+        plugin::emit_remarks("loop-interchange", &remarks);
+        return Ok(changed);
+    }
     if pass != Pass::EggIsel {
         return Err(format!("'{name}' has no function form"));
     }
@@ -264,6 +284,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::UnrollJam => caps.is_some_and(|c| jam::run(module, &c).0),
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),
+        Pass::Interchange => caps.is_some_and(|c| interchange::run(module, &c).0),
         Pass::ScopPrint | Pass::ScopRemarks => false,
         Pass::Prepare => {
             let w = wide::run(module);

@@ -13,8 +13,9 @@
 //! (`(arg name)`) and the values carried from one iteration to the next
 //! (reductions: copy 0 starts from `(arg name)`, copy `l` from copy `l-1`'s
 //! result). The program's outputs are the stored values — `lanes`
-//! consecutive elements of one class as one `Vec` (at a constant stride:
-//! a strided store) — and the carried values after the last copy.
+//! consecutive elements of one class as one `Vec` (at a stride: a strided
+//! store; at a run-time stride only in a loop `dsp-interchange` marked
+//! independent) — and the carried values after the last copy.
 //!
 //! Refused, with the reason (the remark): other than one block, a type
 //! other than 32-bit integers or floats (one of them) for the data,
@@ -198,11 +199,16 @@ pub struct LoopBody {
     /// `llvm.fmuladd` is fused (the backend gives it the machine's fused
     /// multiply-add when there is one): it lifts to `mac`, else to `*` and `+`.
     pub fused_muladd: bool,
+    /// The loop is marked as touching disjoint memory in every iteration
+    /// (`dsp.loop.independent`, proven by `dsp-interchange` under its run-time
+    /// guard): no dependence checks, and stores at a run-time stride.
+    pub independent: bool,
 }
 
 struct Lifter {
     m: LLVMModuleRef,
     fused_muladd: bool,
+    independent: bool,
     e: RecExpr<VecLang>,
     elem: Option<Elem>,
     classes: Vec<Class>,
@@ -225,7 +231,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
     if lanes == 0 || copies % lanes != 0 {
         return Err(format!("internal: {copies} copies are not a multiple of {lanes} lanes"));
     }
-    let mut lf = Lifter { m, fused_muladd: body.fused_muladd, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block, advancing: Vec::new(), ranks: ir::Ranks::new(unsafe { LLVMGetBasicBlockParent(body.block) }) };
+    let mut lf = Lifter { m, fused_muladd: body.fused_muladd, independent: body.independent, e: RecExpr::default(), elem: None, classes: Vec::new(), args: Vec::new(), loads: Vec::new(), stores: Vec::new(), block: body.block, advancing: Vec::new(), ranks: ir::Ranks::new(unsafe { LLVMGetBasicBlockParent(body.block) }) };
     let insts = ir::instructions(body.block);
     let phis: Vec<LLVMValueRef> = insts.iter().copied().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
     // Header phis other than the counter: inductions or carried data.
@@ -295,8 +301,8 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
         let group: Vec<usize> = (0..lanes)
             .filter_map(|l| (0..lf.stores.len()).find(|&j| !done[j] && lf.stores[j].0 == c && lf.stores[j].2 == first + l && lf.stores[j].1 == base + l as i64))
             .collect();
-        // (A class at a constant stride is stored as a vector too: the
-        // machine's strided store, or lane by lane where it has none.)
+        // (A class at a stride is stored as a vector too: the machine's
+        // strided store, or lane by lane where it has none.)
         if group.len() == lanes && copy == first {
             let v: Vec<Id> = group.iter().map(|&j| lf.stores[j].3).collect();
             for &j in &group {
@@ -611,7 +617,7 @@ impl Lifter {
                 let (c, k) = self.element(env, operand(1))?;
                 // (A run-time stride would need the machine's strided store;
                 // at a constant stride elements are stored one by one.)
-                if self.classes[c].stride.is_some_and(|st| ir::const_i64(st).is_none()) {
+                if !self.independent && self.classes[c].stride.is_some_and(|st| ir::const_i64(st).is_none()) {
                     return Err("a store at a run-time stride".into());
                 }
                 stored.insert((c, k), v);
@@ -628,6 +634,9 @@ impl Lifter {
     /// will be once the returned runtime conditions hold. `advancing`: the
     /// counter and the inductions (what moves from step to step).
     fn check_dependences(&self, advancing: &[LLVMValueRef]) -> R<Vec<Disjoint>> {
+        if self.independent {
+            return Ok(Vec::new());
+        }
         let identified = ir::identified_object;
         let accesses: Vec<(usize, i64, usize, bool)> =
             self.loads.iter().map(|&(c, k, l)| (c, k, l, false)).chain(self.stores.iter().map(|&(c, k, l, _)| (c, k, l, true))).collect();

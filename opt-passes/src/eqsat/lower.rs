@@ -631,19 +631,20 @@ impl Emitter<'_> {
         Ok((val, acc_next_of))
     }
 
-    /// Stores vector `x` at `p`, lane `l` `l × stride` elements on: the
+    /// Stores vector `x` at `p`, lane `l` `l × stride` elements on (`stride`
+    /// an `i32`): the
     /// machine's strided store, or (without one) lane by lane.
-    unsafe fn strided_store(&self, x: LLVMValueRef, p: LLVMValueRef, stride: i64) {
+    unsafe fn strided_store(&self, x: LLVMValueRef, p: LLVMValueRef, stride: LLVMValueRef) {
         let b = self.b;
         if self.strided_store {
-            let bytes = LLVMConstInt(self.i32t, stride.wrapping_mul(4) as u64, 1);
+            let bytes = LLVMBuildMul(b, stride, LLVMConstInt(self.i32t, 4, 0), nm());
             let all = LLVMConstAllOnes(LLVMVectorType(LLVMInt1TypeInContext(LLVMGetTypeContext(self.i32t)), self.lanes as u32));
             self.intrinsic("llvm.experimental.vp.strided.store", &[self.vt, LLVMTypeOf(p), self.i32t], &[x, p, bytes, all, LLVMConstInt(self.i32t, self.lanes as u64, 0)]);
             return;
         }
         for l in 0..self.lanes {
             let e = LLVMBuildExtractElement(b, x, LLVMConstInt(self.i32t, l as u64, 0), nm());
-            let mut idx = [LLVMConstInt(self.i32t, (l as i64).wrapping_mul(stride) as u64, 1)];
+            let mut idx = [LLVMBuildMul(b, LLVMConstInt(self.i32t, l as u64, 0), stride, nm())];
             let q = LLVMBuildGEP2(b, self.et, p, idx.as_mut_ptr(), 1, nm());
             let st = LLVMBuildStore(b, e, q);
             LLVMSetAlignment(st, 4);
@@ -661,14 +662,15 @@ impl Emitter<'_> {
             match o {
                 Output::Store { class, off, vector } => unsafe {
                     // A strided class's element `off` is `off` strides on.
-                    let at = match self.lifted.classes[*class].stride.and_then(ir::const_i64) {
-                        Some(st) => off.wrapping_mul(st),
-                        None => *off,
-                    };
-                    let mut idx = [LLVMConstInt(self.i32t, at as u64, 1)];
+                    let stride = self.lifted.classes[*class].stride.map(|st| LLVMBuildIntCast2(b, st, self.i32t, 1, nm()));
+                    let k = LLVMConstInt(self.i32t, *off as u64, 1);
+                    let mut idx = [match stride {
+                        Some(st) => LLVMBuildMul(b, k, st, nm()),
+                        None => k,
+                    }];
                     let p = LLVMBuildGEP2(b, self.et, ptrs[*class], idx.as_mut_ptr(), 1, nm());
                     let x = val[usize::from(id)];
-                    if let (true, Some(st)) = (*vector, self.lifted.classes[*class].stride.and_then(ir::const_i64)) {
+                    if let (true, Some(st)) = (*vector, stride) {
                         if mask.is_some() {
                             return Err("internal: a strided store in a masked tail".into());
                         }

@@ -183,7 +183,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let control = vec![cond, sh.next];
     // The backend fuses `llvm.fmuladd` where the machine has a scalar fused multiply-add.
     let fused_muladd = Target::new(caps.m, Elem::F32).is_ok_and(|t| t.has(isa_tablegen::SemOp::Mac, Some(Opnd::S), &[Opnd::S; 3]));
-    let lb = lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd };
+    let independent = crate::interchange::is_independent(latch);
+    let lb = lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd, independent };
     // The rules for a lifted loop (its strided arrays load with `VecLoadS`).
     let rules_for = |l: &lift::Lifted| -> Result<_, String> {
         let target = Target::new(caps.m, l.elem)?;

@@ -15,7 +15,10 @@
 //! `-fno-outer-loop-vectorize` whether outer loops of nests are vectorized
 //! whole (its `dsp-outer-vec` pass); `-funroll-and-jam` and
 //! `-fno-unroll-and-jam` whether the loop around a reduction nest is
-//! unrolled and jammed first (its `dsp-unroll-jam` pass); `-fno-vector-fdiv` leaves vector
+//! unrolled and jammed first (its `dsp-unroll-jam` pass);
+//! `-floop-interchange` and `-fno-loop-interchange` whether a loop holding
+//! a short inner loop is interchanged with it for egg (its
+//! `dsp-interchange` pass); `-fno-vector-fdiv` leaves vector
 //! float division to the scalar divider (its `dsp-vector-fdiv` pass).
 //! `-fvec-function` (the default) and
 //! `-fno-vec-function` say whether the vectorization directives (`#pragma
@@ -209,6 +212,10 @@ pub struct Options {
     /// `-funroll-and-jam` (`Some(true)`) or `-fno-unroll-and-jam`, the last
     /// one given; `None`: with outer-loop vectorization.
     pub unroll_jam: Option<bool>,
+    /// A loop interchanged with the short inner loop it holds:
+    /// `-floop-interchange` (`Some(true)`) or `-fno-loop-interchange`, the
+    /// last one given; `None`: with egg's instruction selection.
+    pub interchange: Option<bool>,
     /// Vector float division and square root on the vector units
     /// (`-fvector-fdiv`, the default) or lane by lane on the scalar divider
     /// (`-fno-vector-fdiv`), the last one given.
@@ -281,6 +288,7 @@ impl Default for Options {
             masked_tail: None,
             outer_vec: None,
             unroll_jam: None,
+            interchange: None,
             vector_fdiv: true,
             vec_function: true,
             vec_function_auto: false,
@@ -447,6 +455,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-outer-loop-vectorize" => o.outer_vec = Some(false),
             "-funroll-and-jam" => o.unroll_jam = Some(true),
             "-fno-unroll-and-jam" => o.unroll_jam = Some(false),
+            "-floop-interchange" => o.interchange = Some(true),
+            "-fno-loop-interchange" => o.interchange = Some(false),
             "-fvector-fdiv" => o.vector_fdiv = true,
             "-fno-vector-fdiv" => o.vector_fdiv = false,
             "-fvec-function" => o.vec_function = true,

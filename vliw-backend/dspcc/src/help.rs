@@ -33,6 +33,10 @@ OPTIONS:
   -funroll-and-jam -fno-unroll-and-jam     the loop around a reduction nest runs 2 or 4 iterations side by side
                                            (independent chains in the inner loop; on with outer-loop
                                            vectorization; remarks: -Rpass=unroll-jam)
+  -floop-interchange -fno-loop-interchange a loop holding a short inner loop is interchanged with it when, at run
+                                           time, that one is shorter than a vector and the outer iterations are
+                                           independent (an FFT's early stages; on with -fegg-isel; remarks:
+                                           -Rpass=loop-interchange)
   -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
                                            (Newton-Raphson, exactly rounded) when the divider is scalar only
                                            (default; remarks: -Rpass=vector-fdiv)

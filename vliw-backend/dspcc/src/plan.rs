@@ -315,6 +315,7 @@ impl Planner<'_> {
         .chain(self.t.unroll_jam_flags(self.o.unroll_jam.unwrap_or(self.outer_vec())))
         .chain(self.t.outer_vec_flags(self.outer_vec()))
         .chain(self.wfv_flags())
+        .chain(self.t.interchange_flags(self.o.interchange.unwrap_or(self.egg_isel())))
         .chain(self.egg_flags())
         .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())
         .collect()

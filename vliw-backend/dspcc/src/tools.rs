@@ -206,6 +206,14 @@ impl Target {
         vec!["-mllvm".into(), "-dsp-unroll-jam".into()]
     }
 
+    /// clang's flags for loop interchange (the plugin's `dsp-interchange`), if on and the machine has vectors.
+    pub fn interchange_flags(&self, on: bool) -> Vec<String> {
+        if !on || self.lanes.is_none_or(|l| l <= 1) {
+            return Vec::new();
+        }
+        vec!["-mllvm".into(), "-dsp-interchange".into()]
+    }
+
     /// clang's flags for outer-loop vectorization (the plugin's `dsp-outer-vec`), if on and the machine has vectors.
     pub fn outer_vec_flags(&self, on: bool) -> Vec<String> {
         if !on || self.lanes.is_none_or(|l| l <= 1) {

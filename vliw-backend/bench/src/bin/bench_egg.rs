@@ -21,7 +21,9 @@
 //! - **egg-coop**: `-fegg-isel -fno-egg-cooperation`, a Diospyros-like
 //!   rule set without the scalar–vector cooperation rules;
 //! - **egg-nojam**: `-fegg-isel -fno-unroll-and-jam`, the default without
-//!   unroll-and-jam (its column).
+//!   unroll-and-jam (its column);
+//! - **egg-noic**: `-fegg-isel -fno-loop-interchange`, the default without
+//!   the interchange of short inner loops (its column).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -49,6 +51,7 @@ const CONFIGS: &[Config] = &[
     Config { name: "egg", flags: &["-fegg-isel"] },
     Config { name: "egg-coop", flags: &["-fegg-isel", "-fno-egg-cooperation"] },
     Config { name: "egg-nojam", flags: &["-fegg-isel", "-fno-unroll-and-jam"] },
+    Config { name: "egg-noic", flags: &["-fegg-isel", "-fno-loop-interchange"] },
 ];
 const EGG: usize = 3;
 

@@ -1,0 +1,560 @@
+//! `dsp-interchange`: interchange of a loop with the short inner loop it
+//! holds (loop interchange, Allen and Kennedy, "Optimizing Compilers for
+//! Modern Architectures", §5.2), so that the long loop becomes the inner
+//! one and can be vectorized. The target is an FFT's early stages,
+//! `for (i = 0; i < n; i += len) for (j = 0; j < half; j++) butterfly(i + j,
+//! i + j + half)`: while `half` is below the lane count the j loop is too
+//! short for a vector, but the i loop has `n / len` independent
+//! iterations. Interchanged, `for j { for t < n / len: i = t·len; … }`,
+//! the inner loop reaches its arrays at a run-time stride: dsp-egg-isel
+//! vectorizes it with strided loads and stores.
+//!
+//! A nest qualifies when the outer loop steps its counter by an invariant
+//! amount (`i += step`, tested `i + step < bound`) and holds exactly one
+//! loop; that inner loop is one block, counted (from an invariant start to
+//! an invariant bound, step one), carries nothing but its counter, and no
+//! value of the nest is used after it; the rest of the outer loop is pure
+//! arithmetic and branches on loop invariants; calls are pure. Its memory
+//! accesses are affine, `base + a·i + b·j + q` (`a`, `b` constants, `q`
+//! invariant); each object stored to is a distinct identified object
+//! (`restrict` argument, global, alloca), reached with one `a > 0` by
+//! every access, and no other pointer may reach it; within one iteration
+//! an object is not loaded at another place after it is stored.
+//!
+//! The interchanged nest runs when, at run time, the inner loop is shorter
+//! than the lane count, the outer one has at least that many iterations,
+//! the step is positive, and each stored object's bytes that one outer
+//! iteration touches (over all of j) span at most `a·step`: then outer
+//! iterations touch disjoint memory, any order of them is the same
+//! program, and the new inner loop is marked so (`dsp.loop.independent`,
+//! which dsp-egg-isel trusts instead of its own dependence checks). Else
+//! the original nest runs.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
+
+use crate::addr::{address, counted, may_alias, phi_start, Poly};
+use crate::caps::Caps;
+use crate::cfg::{Cfg, Loop};
+use crate::ir;
+use crate::wfv::{Remark, RemarkKind};
+
+/// The loop property that marks a loop whose iterations touch disjoint
+/// memory (set here, read by dsp-egg-isel).
+pub const INDEPENDENT: &str = "dsp.loop.independent";
+
+/// Runs the pass on every function of `m`: whether it changed, and its
+/// remarks (pass `loop-interchange`).
+pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
+    let mut changed = false;
+    let mut remarks = Vec::new();
+    for f in ir::defined_functions(m) {
+        let (c, r) = run_function(f, caps);
+        changed |= c;
+        remarks.extend(r);
+    }
+    (changed, remarks)
+}
+
+/// Runs the pass on one function: whether it changed, and its remarks
+/// (pass `loop-interchange`).
+pub fn run_function(f: LLVMValueRef, caps: &Caps) -> (bool, Vec<Remark>) {
+    let mut remarks = Vec::new();
+    let Some(lanes) = caps.m.vector_lanes(32) else { return (false, remarks) };
+    if unsafe { LLVMCountBasicBlocks(f) } == 0 {
+        return (false, remarks);
+    }
+    let m = unsafe { LLVMGetGlobalParent(f) };
+    let mut changed = crate::loops::canonicalize(f);
+    let mut tried: Vec<LLVMBasicBlockRef> = Vec::new();
+    loop {
+        let cfg = Cfg::new(f);
+        let loops = cfg.loops();
+        let Some((l, j)) = candidate(&cfg, &loops, &tried) else { break };
+        tried.push(cfg.blocks[l.header]);
+        let at = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l.latches[0]]) };
+        match check(m, &cfg, l, j).and_then(|nest| interchange(f, &cfg, &nest, lanes as i64)) {
+            Ok(made) => {
+                changed = true;
+                tried.extend(made);
+                remarks.push(Remark {
+                    kind: RemarkKind::Passed,
+                    at,
+                    name: "Interchanged",
+                    msg: format!("loop interchanged with its inner loop where that one is shorter than {lanes} iterations: the outer loop's independent iterations innermost"),
+                });
+            }
+            Err(why) => remarks.push(Remark { kind: RemarkKind::Missed, at, name: "NotInterchanged", msg: format!("loop not interchanged: {why}") }),
+        }
+        crate::loops::canonicalize(f);
+    }
+    if changed {
+        ir::delete_dead(f);
+    }
+    (changed, remarks)
+}
+
+/// The next loop (not tried) around exactly one loop, that one innermost
+/// and of one block.
+fn candidate<'a>(cfg: &Cfg, loops: &'a [Loop], tried: &[LLVMBasicBlockRef]) -> Option<(&'a Loop, &'a Loop)> {
+    loops.iter().filter(|l| !tried.contains(&cfg.blocks[l.header])).find_map(|l| {
+        let inner: Vec<&Loop> = loops.iter().filter(|q| q.header != l.header && l.contains(q.header)).collect();
+        let [j] = inner[..] else { return None };
+        (j.size() == 1).then_some((l, j))
+    })
+}
+
+/// An outer loop stepping its counter by an invariant amount.
+struct Stepped {
+    iv: LLVMValueRef,
+    start: LLVMValueRef,
+    step: LLVMValueRef,
+    /// The loop runs while `iv + step < bound` (signed).
+    bound: LLVMValueRef,
+    preheader: usize,
+    exit: usize,
+}
+
+/// What the interchange needs of a nest that qualifies.
+struct Nest {
+    outer: Stepped,
+    header: usize,
+    /// The inner loop's block, counter, start and bound.
+    body: LLVMBasicBlockRef,
+    jiv: LLVMValueRef,
+    jstart: LLVMValueRef,
+    jbound: LLVMValueRef,
+    jterm: LLVMValueRef,
+    /// Invariant branch conditions of the outer loop and the value each
+    /// must have for its iteration to reach the inner loop.
+    conds: Vec<(LLVMValueRef, bool)>,
+    /// The outer loop's instructions (outside the inner loop) the inner
+    /// loop uses, in an order that defines before it uses.
+    glue: Vec<LLVMValueRef>,
+    /// Per stored object: its accesses `(b, q, size)` (bytes: `b·j + q`
+    /// from `base + a·i`) and `a`.
+    objects: Vec<(Vec<(i64, Poly, i64)>, i64)>,
+}
+
+fn stepped(cfg: &Cfg, l: &Loop) -> Option<Stepped> {
+    let [latch] = l.latches[..] else { return None };
+    let exiting: Vec<usize> = (0..cfg.blocks.len()).filter(|&b| l.contains(b) && cfg.succs[b].iter().any(|&s| !l.contains(s))).collect();
+    if exiting != [latch] {
+        return None;
+    }
+    let outside: Vec<usize> = cfg.preds[l.header].iter().copied().filter(|&p| !l.contains(p)).collect();
+    let [pre] = outside[..] else { return None };
+    if cfg.succs[pre] != [l.header] {
+        return None;
+    }
+    let inside = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() && cfg.index.get(&LLVMGetInstructionParent(v)).is_some_and(|&x| l.contains(x)) };
+    unsafe {
+        let term = LLVMGetBasicBlockTerminator(cfg.blocks[latch]);
+        if ir::opcode(term) != O::LLVMBr || LLVMGetNumOperands(term) != 3 {
+            return None;
+        }
+        let cmp = LLVMGetOperand(term, 0);
+        if ir::opcode_of(cmp) != Some(O::LLVMICmp) || LLVMGetICmpPredicate(cmp) != P::LLVMIntSLT || LLVMGetSuccessor(term, 0) != cfg.blocks[l.header] {
+            return None;
+        }
+        let exit = *cfg.index.get(&LLVMGetSuccessor(term, 1))?;
+        let (next, bound) = (LLVMGetOperand(cmp, 0), LLVMGetOperand(cmp, 1));
+        if !inside(next) || inside(bound) || ir::opcode_of(next) != Some(O::LLVMAdd) {
+            return None;
+        }
+        let (x, y) = (LLVMGetOperand(next, 0), LLVMGetOperand(next, 1));
+        let (iv, step) = if ir::opcode_of(x) == Some(O::LLVMPHI) && !inside(y) { (x, y) } else if ir::opcode_of(y) == Some(O::LLVMPHI) && !inside(x) { (y, x) } else { return None };
+        if LLVMGetInstructionParent(iv) != cfg.blocks[l.header] || LLVMCountIncoming(iv) != 2 {
+            return None;
+        }
+        let start = phi_start(iv, cfg.blocks[pre], cfg.blocks[latch], next)?;
+        Some(Stepped { iv, start, step, bound, preheader: pre, exit })
+    }
+}
+
+fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String> {
+    let outer = stepped(cfg, l).ok_or("the outer loop does not step its counter by an invariant amount to a bound")?;
+    let jc = counted(cfg, j).ok_or("the inner loop is not a counted loop with one exit")?;
+    let body = cfg.blocks[j.header];
+    let inside_l = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() && cfg.index.get(&LLVMGetInstructionParent(v)).is_some_and(|&x| l.contains(x)) };
+    let in_body = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() && LLVMGetInstructionParent(v) == body };
+    if inside_l(jc.start) || inside_l(jc.bound) {
+        return Err("the inner loop's bounds change with the outer counter".into());
+    }
+    unsafe {
+        let first = LLVMGetFirstInstruction(cfg.blocks[outer.exit]);
+        if !first.is_null() && ir::opcode(first) == O::LLVMPHI {
+            return Err("values leave the nest".into());
+        }
+    }
+    let blocks: Vec<usize> = (0..cfg.blocks.len()).filter(|&b| l.contains(b)).collect();
+    let latch_term = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l.latches[0]]) };
+    let jterm = unsafe { LLVMGetBasicBlockTerminator(body) };
+    let mut conds = Vec::new();
+    for &b in &blocks {
+        for i in ir::instructions(cfg.blocks[b]) {
+            if ir::users(i).into_iter().any(|u| !inside_l(u)) {
+                return Err("values leave the nest".into());
+            }
+            if b == j.header {
+                continue;
+            }
+            let op = ir::opcode(i);
+            if op == O::LLVMPHI {
+                if i != outer.iv {
+                    return Err("the outer loop carries values besides its counter".into());
+                }
+                continue;
+            }
+            if unsafe { !LLVMIsATerminatorInst(i).is_null() } {
+                if i == latch_term || op != O::LLVMBr || unsafe { LLVMGetNumOperands(i) } != 3 {
+                    if op != O::LLVMBr {
+                        return Err("a switch in the nest".into());
+                    }
+                    continue;
+                }
+                let c = unsafe { LLVMGetOperand(i, 0) };
+                if inside_l(c) {
+                    return Err("a branch in the outer loop depends on its counter".into());
+                }
+                let reach = |s: LLVMBasicBlockRef| cfg.index.get(&s).is_some_and(|&s| reaches(cfg, l, s, j.header));
+                let (t, e) = unsafe { (reach(LLVMGetSuccessor(i, 0)), reach(LLVMGetSuccessor(i, 1))) };
+                if t == e {
+                    return Err("a branch in the outer loop does not decide whether the inner loop runs".into());
+                }
+                conds.push((c, t));
+                continue;
+            }
+            if matches!(op, O::LLVMLoad | O::LLVMStore | O::LLVMCall | O::LLVMAtomicRMW | O::LLVMAtomicCmpXchg | O::LLVMFence | O::LLVMInvoke | O::LLVMCallBr) {
+                return Err("the outer loop does more than run the inner one".into());
+            }
+        }
+    }
+    // The inner loop: its counter is all it carries.
+    let phis = ir::instructions(body).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).count();
+    if phis != 1 {
+        return Err("the inner loop carries values besides its counter".into());
+    }
+    // The outer loop's values the inner loop uses (besides the counter).
+    let mut glue: Vec<LLVMValueRef> = Vec::new();
+    let mut seen: HashSet<LLVMValueRef> = HashSet::new();
+    let mut work: Vec<LLVMValueRef> = ir::instructions(body);
+    while let Some(i) = work.pop() {
+        for k in 0..unsafe { LLVMGetNumOperands(i) } as u32 {
+            let v = unsafe { LLVMGetOperand(i, k) };
+            if inside_l(v) && !in_body(v) && v != outer.iv && seen.insert(v) {
+                if ir::opcode(v) == O::LLVMPHI {
+                    return Err("the inner loop uses a merged value of the outer loop".into());
+                }
+                glue.push(v);
+                work.push(v);
+            }
+        }
+    }
+    // In layout order (defs before uses within the outer loop's straight path).
+    let order: HashMap<LLVMValueRef, usize> = blocks.iter().flat_map(|&b| ir::instructions(cfg.blocks[b])).enumerate().map(|(k, i)| (i, k)).collect();
+    glue.sort_by_key(|v| order.get(v).copied().unwrap_or(usize::MAX));
+    // Accesses: affine in the two counters.
+    let atom = |v: LLVMValueRef| !inside_l(v) || v == outer.iv || v == jc.iv;
+    let size_of = |ty: LLVMTypeRef| unsafe { inkwell::llvm_sys::target::LLVMStoreSizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m), ty) as i64 };
+    struct Acc {
+        base: LLVMValueRef,
+        off: Option<Poly>,
+        size: i64,
+        store: bool,
+    }
+    let mut accs: Vec<Acc> = Vec::new();
+    for i in ir::instructions(body) {
+        let op = ir::opcode(i);
+        match op {
+            O::LLVMCall => {
+                let ok = crate::wfv::attrs::is_pure_call(i) || ir::called_intrinsic(i).is_some_and(|n| n.starts_with("llvm.fmuladd") || n.starts_with("llvm.fma"));
+                if !ok {
+                    return Err(format!("it calls '{}', which may touch memory", ir::value_name(unsafe { LLVMGetCalledValue(i) })));
+                }
+            }
+            O::LLVMLoad | O::LLVMStore => unsafe {
+                if LLVMGetVolatile(i) != 0 || LLVMGetOrdering(i) != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {
+                    return Err("volatile or atomic accesses".into());
+                }
+                let (p, ty) = if op == O::LLVMLoad { (LLVMGetOperand(i, 0), LLVMTypeOf(i)) } else { (LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0))) };
+                let (base, off) = address(m, p, &atom);
+                accs.push(Acc { base, off, size: size_of(ty), store: op == O::LLVMStore });
+            },
+            O::LLVMAtomicRMW | O::LLVMAtomicCmpXchg | O::LLVMFence | O::LLVMInvoke | O::LLVMCallBr => return Err("atomic operations, fences or invokes".into()),
+            _ => {}
+        }
+    }
+    let stored: Vec<LLVMValueRef> = accs.iter().filter(|a| a.store).map(|a| a.base).fold(Vec::new(), |mut v, b| {
+        if !v.contains(&b) {
+            v.push(b);
+        }
+        v
+    });
+    if stored.is_empty() {
+        return Err("it stores nothing".into());
+    }
+    let mut objects = Vec::new();
+    for &base in &stored {
+        if !ir::identified_object(base) {
+            return Err("a store through a pointer of unknown origin".into());
+        }
+        let mut a_all: Option<i64> = None;
+        let mut list = Vec::new();
+        for acc in accs.iter().filter(|x| x.base == base) {
+            let off = acc.off.as_ref().ok_or_else(|| format!("'{}' is reached at an address not affine in the counters", ir::value_name(base)))?;
+            let (a, rest) = off.split(outer.iv);
+            let (b, q) = rest.split(jc.iv);
+            let (Some(a), Some(b)) = (a.as_const(), b.as_const()) else {
+                return Err(format!("'{}' is reached at a stride that is not a constant", ir::value_name(base)));
+            };
+            if a <= 0 || a_all.is_some_and(|x| x != a) {
+                return Err(format!("'{}' does not move forward alike in every access", ir::value_name(base)));
+            }
+            a_all = Some(a);
+            list.push((b, q, acc.size));
+        }
+        objects.push((list, a_all.unwrap_or(1)));
+        for acc in accs.iter().filter(|x| x.base != base) {
+            if may_alias(acc.base, base) {
+                return Err(format!("'{}' may be reached through another pointer", ir::value_name(base)));
+            }
+        }
+    }
+    // Within one iteration: no load of a stored object at another place after a store to it.
+    let mut done: Vec<(LLVMValueRef, Option<Poly>)> = Vec::new();
+    for acc in &accs {
+        if acc.store {
+            done.push((acc.base, acc.off.clone()));
+        } else if done.iter().any(|(b, o)| *b == acc.base && *o != acc.off) {
+            return Err(format!("'{}' is loaded after a store to another of its elements", ir::value_name(acc.base)));
+        }
+    }
+    Ok(Nest { outer, header: l.header, body, jiv: jc.iv, jstart: jc.start, jbound: jc.bound, jterm, conds, glue, objects })
+}
+
+/// Whether `to` is reached from `from` inside `l` without passing its header.
+fn reaches(cfg: &Cfg, l: &Loop, from: usize, to: usize) -> bool {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        if b == to {
+            return true;
+        }
+        if !l.contains(b) || b == l.header || std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        work.extend(cfg.succs[b].iter().copied());
+    }
+    false
+}
+
+/// Builds the interchanged nest in front of the original (see the module
+/// doc); returns the new loops' headers.
+fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64) -> Result<Vec<LLVMBasicBlockRef>, String> {
+    let o = &nest.outer;
+    let (h, pre, exit) = (cfg.blocks[nest.header], cfg.blocks[o.preheader], cfg.blocks[o.exit]);
+    let ranks = ir::Ranks::new(f);
+    unsafe {
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        let b = LLVMCreateBuilderInContext(ctx);
+        let ity = LLVMTypeOf(o.iv);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
+        let wide = |b: LLVMBuilderRef, v: LLVMValueRef| if LLVMTypeOf(v) == i64t { v } else { LLVMBuildSExt(b, v, i64t, c"".as_ptr()) };
+        let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
+        let (guard, jh, tph, t, jl) = (new_block(c"ic.guard"), new_block(c"ic.j"), new_block(c"ic.tph"), new_block(c"ic.t"), new_block(c"ic.jlatch"));
+        let loc = inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm);
+        LLVMSetCurrentDebugLocation2(b, loc);
+        // The guard, in 64 bits: trip counts, the invariant conditions, and each object's span.
+        LLVMPositionBuilderAtEnd(b, guard);
+        let (start, step, bound) = (wide(b, o.start), wide(b, o.step), wide(b, o.bound));
+        let (js, jb) = (wide(b, nest.jstart), wide(b, nest.jbound));
+        let trip_j = LLVMBuildSub(b, jb, js, c"".as_ptr());
+        // The outer loop runs once, then while i + step < bound: max(1, ceil((bound - start) / step)).
+        let span = LLVMBuildSub(b, bound, start, c"".as_ptr());
+        // (Divided by one when the step is not positive: the guard fails then.)
+        let divisor = LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, step, k64(0), c"".as_ptr()), step, k64(1), c"".as_ptr());
+        let up = LLVMBuildSDiv(b, LLVMBuildAdd(b, span, LLVMBuildSub(b, divisor, k64(1), c"".as_ptr()), c"".as_ptr()), divisor, c"".as_ptr());
+        let cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, up, k64(1), c"".as_ptr()), up, k64(1), c"".as_ptr());
+        let mut ok = vec![
+            LLVMBuildICmp(b, P::LLVMIntSGT, step, k64(0), c"".as_ptr()),
+            LLVMBuildICmp(b, P::LLVMIntSGE, trip_j, k64(1), c"".as_ptr()),
+            LLVMBuildICmp(b, P::LLVMIntSLT, trip_j, k64(lanes), c"".as_ptr()),
+            LLVMBuildICmp(b, P::LLVMIntSGE, cnt, k64(lanes), c"".as_ptr()),
+        ];
+        for &(c, want) in &nest.conds {
+            ok.push(if want { c } else { LLVMBuildXor(b, c, LLVMConstInt(LLVMTypeOf(c), 1, 0), c"".as_ptr()) });
+        }
+        let jmax = LLVMBuildSub(b, trip_j, k64(1), c"".as_ptr());
+        for (accs, a) in &nest.objects {
+            // Each access's bytes from `base + a·i`, over j: [q + b·js + min(0, b·jmax), … + max(0, b·jmax) + size).
+            let mut lo: Option<LLVMValueRef> = None;
+            let mut hi: Option<LLVMValueRef> = None;
+            for (bj, q, size) in accs {
+                let qv = emit_poly(b, q, &ranks, i64t)?;
+                let at = LLVMBuildAdd(b, qv, LLVMBuildMul(b, k64(*bj), js, c"".as_ptr()), c"".as_ptr());
+                let reach = LLVMBuildMul(b, k64(*bj), jmax, c"".as_ptr());
+                let (l0, h0) = if *bj >= 0 { (at, LLVMBuildAdd(b, at, reach, c"".as_ptr())) } else { (LLVMBuildAdd(b, at, reach, c"".as_ptr()), at) };
+                let h0 = LLVMBuildAdd(b, h0, k64(*size), c"".as_ptr());
+                lo = Some(lo.map_or(l0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSLT, l0, x, c"".as_ptr()), l0, x, c"".as_ptr())));
+                hi = Some(hi.map_or(h0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, h0, x, c"".as_ptr()), h0, x, c"".as_ptr())));
+            }
+            let (Some(lo), Some(hi)) = (lo, hi) else { continue };
+            let moved = LLVMBuildMul(b, k64(*a), step, c"".as_ptr());
+            ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, LLVMBuildSub(b, hi, lo, c"".as_ptr()), moved, c"".as_ptr()));
+        }
+        let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+        let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
+        LLVMBuildCondBr(b, all, jh, h);
+        // The j loop.
+        let jty = LLVMTypeOf(nest.jiv);
+        LLVMPositionBuilderAtEnd(b, jh);
+        let jphi = LLVMBuildPhi(b, jty, c"".as_ptr());
+        LLVMBuildBr(b, tph);
+        LLVMPositionBuilderAtEnd(b, t);
+        let tphi = LLVMBuildPhi(b, ity, c"".as_ptr());
+        let i = LLVMBuildAdd(b, o.start, LLVMBuildMul(b, tphi, o.step, c"".as_ptr()), c"".as_ptr());
+        // The outer loop's values the body uses, then the body: what does
+        // not depend on i (arithmetic of j and invariants, `x[j * step]`'s
+        // index) in the t loop's preheader, the rest in the t loop.
+        let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        map.insert(o.iv, i);
+        map.insert(nest.jiv, jphi);
+        let mut varies: HashSet<LLVMValueRef> = [o.iv].into_iter().collect();
+        let mut made = Vec::new();
+        for &g in nest.glue.iter().chain(ir::instructions(nest.body).iter()) {
+            if g == nest.jiv || g == nest.jterm {
+                continue;
+            }
+            let arith = !matches!(ir::opcode(g), O::LLVMLoad | O::LLVMStore | O::LLVMCall | O::LLVMPHI);
+            let dep = (0..LLVMGetNumOperands(g) as u32).any(|q| varies.contains(&LLVMGetOperand(g, q)));
+            if dep || !arith {
+                varies.insert(g);
+                LLVMPositionBuilderAtEnd(b, t);
+            } else {
+                LLVMPositionBuilderAtEnd(b, tph);
+            }
+            let x = LLVMInstructionClone(g);
+            LLVMInsertIntoBuilder(b, x);
+            map.insert(g, x);
+            made.push(x);
+        }
+        LLVMPositionBuilderAtEnd(b, tph);
+        LLVMBuildBr(b, t);
+        LLVMPositionBuilderAtEnd(b, t);
+        for &x in &made {
+            for q in 0..LLVMGetNumOperands(x) as u32 {
+                let v = LLVMGetOperand(x, q);
+                if let Some(&nv) = map.get(&v) {
+                    LLVMSetOperand(x, q, nv);
+                }
+            }
+        }
+        let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
+        let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, jl);
+        mark_independent(ctx, tterm);
+        ir::add_incoming(tphi, &[(LLVMConstInt(ity, 0, 0), tph), (tnext, t)]);
+        // The j latch: on to the inner bound, then out of the nest.
+        LLVMPositionBuilderAtEnd(b, jl);
+        let jnext = LLVMBuildAdd(b, jphi, LLVMConstInt(jty, 1, 0), c"".as_ptr());
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jh, exit);
+        ir::add_incoming(jphi, &[(nest.jstart, guard), (jnext, jl)]);
+        // The preheader enters the guard; the original nest is its way out.
+        let pre_term = LLVMGetBasicBlockTerminator(pre);
+        for s in 0..LLVMGetNumSuccessors(pre_term) {
+            if LLVMGetSuccessor(pre_term, s) == h {
+                LLVMSetSuccessor(pre_term, s, guard);
+            }
+        }
+        for k in 0..LLVMCountIncoming(o.iv) {
+            if LLVMGetIncomingBlock(o.iv, k) == pre {
+                // (The C API cannot change an incoming block: rebuild the phi.)
+                let incoming: Vec<(LLVMValueRef, LLVMBasicBlockRef)> =
+                    (0..LLVMCountIncoming(o.iv)).map(|q| (LLVMGetIncomingValue(o.iv, q), LLVMGetIncomingBlock(o.iv, q))).map(|(v, from)| (v, if from == pre { guard } else { from })).collect();
+                LLVMPositionBuilderBefore(b, o.iv);
+                let np = LLVMBuildPhi(b, ity, c"".as_ptr());
+                ir::add_incoming(np, &incoming);
+                LLVMReplaceAllUsesWith(o.iv, np);
+                LLVMInstructionEraseFromParent(o.iv);
+                break;
+            }
+        }
+        LLVMDisposeBuilder(b);
+        Ok(vec![jh, t, h])
+    }
+}
+
+/// `p` (over loop invariants) as an `i64` at `b`, its terms in the
+/// function's order (the output is the same on every run).
+unsafe fn emit_poly(b: LLVMBuilderRef, p: &Poly, ranks: &ir::Ranks, i64t: LLVMTypeRef) -> Result<LLVMValueRef, String> {
+    let wide = |v: LLVMValueRef| {
+        if LLVMTypeOf(v) == i64t {
+            Ok(v)
+        } else if LLVMGetTypeKind(LLVMTypeOf(v)) == inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind {
+            Ok(LLVMBuildSExt(b, v, i64t, c"".as_ptr()))
+        } else {
+            Err("an address term that is not an integer".to_string())
+        }
+    };
+    let mut terms: Vec<(&Vec<usize>, i64)> = p.0.iter().map(|(m, &c)| (m, c)).collect();
+    terms.sort_by_key(|(m, _)| m.iter().map(|&v| ranks.of(v as LLVMValueRef)).collect::<Vec<_>>());
+    let mut acc = LLVMConstInt(i64t, 0, 0);
+    for (mono, c) in terms {
+        let mut x = LLVMConstInt(i64t, c as u64, 1);
+        for &v in mono {
+            x = LLVMBuildMul(b, x, wide(v as LLVMValueRef)?, c"".as_ptr());
+        }
+        acc = LLVMBuildAdd(b, acc, x, c"".as_ptr());
+    }
+    Ok(acc)
+}
+
+/// Marks the loop of latch branch `term` with [`INDEPENDENT`].
+unsafe fn mark_independent(ctx: LLVMContextRef, term: LLVMValueRef) {
+    use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+    let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
+    let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+    let name = LLVMMDStringInContext2(ctx, INDEPENDENT.as_ptr().cast(), INDEPENDENT.len());
+    let mut prop = [name];
+    let mut ops = [temp, LLVMMDNodeInContext2(ctx, prop.as_mut_ptr(), 1)];
+    let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2);
+    LLVMMetadataReplaceAllUsesWith(temp, node);
+    LLVMSetMetadata(term, kind, LLVMMetadataAsValue(ctx, node));
+}
+
+/// Whether the loop of latch branch `term` carries [`INDEPENDENT`].
+pub fn is_independent(term: LLVMValueRef) -> bool {
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(term));
+        let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
+        let md = LLVMGetMetadata(term, kind);
+        if md.is_null() {
+            return false;
+        }
+        let n = LLVMGetMDNodeNumOperands(md) as usize;
+        let mut ops = vec![std::ptr::null_mut(); n];
+        LLVMGetMDNodeOperands(md, ops.as_mut_ptr());
+        ops.into_iter().skip(1).any(|p| {
+            if p.is_null() || LLVMIsAMDNode(p).is_null() || LLVMGetMDNodeNumOperands(p) == 0 {
+                return false;
+            }
+            let mut first = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(p) as usize];
+            LLVMGetMDNodeOperands(p, first.as_mut_ptr());
+            let s = first[0];
+            if s.is_null() || LLVMIsAMDString(s).is_null() {
+                return false;
+            }
+            let mut len = 0u32;
+            let ptr = LLVMGetMDString(s, &mut len);
+            !ptr.is_null() && std::slice::from_raw_parts(ptr.cast::<u8>(), len as usize) == INDEPENDENT.as_bytes()
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "interchange_tests.rs"]
+mod tests;

@@ -1,0 +1,110 @@
+//! dsp-interchange on an FFT stage's nest (clang -O2's IR at the
+//! vectorizer-start point) and on the nests it must leave alone; then
+//! dsp-egg-isel on the interchanged loop.
+
+use super::*;
+
+/// `for (i = 0; i < n; i += len) for (j = 0; j < half; j++)` butterflies
+/// of `x[i + j]` and `x[i + j + half]` with twiddles `w[j * step]`.
+const STAGE: &str = r#"
+target datalayout = "e-p:32:32-i64:64-n32"
+define void @stage(ptr noalias %x, ptr noalias %w, i32 %n, i32 %len) {
+entry:
+  %half = ashr exact i32 %len, 1
+  %step = udiv i32 %n, %len
+  %some = icmp sgt i32 %half, 0
+  %go = icmp sgt i32 %n, 0
+  br i1 %go, label %i.ph, label %done
+i.ph:
+  br label %i.h
+i.h:
+  %i = phi i32 [ 0, %i.ph ], [ %i1, %i.l ]
+  br i1 %some, label %j.ph, label %i.l
+j.ph:
+  br label %j
+j:
+  %j0 = phi i32 [ 0, %j.ph ], [ %j1, %j ]
+  %ws = mul nuw nsw i32 %j0, %step
+  %pw = getelementptr inbounds float, ptr %w, i32 %ws
+  %t = load float, ptr %pw, align 4
+  %a = add nsw i32 %j0, %i
+  %b = add nsw i32 %a, %half
+  %pb = getelementptr inbounds float, ptr %x, i32 %b
+  %xb = load float, ptr %pb, align 4
+  %pa = getelementptr inbounds float, ptr %x, i32 %a
+  %xa = load float, ptr %pa, align 4
+  %tb = fmul float %t, %xb
+  %d = fsub float %xa, %tb
+  store float %d, ptr %pb, align 4
+  %s = fadd float %xa, %tb
+  store float %s, ptr %pa, align 4
+  %j1 = add nuw nsw i32 %j0, 1
+  %je = icmp eq i32 %j1, %half
+  br i1 %je, label %j.x, label %j
+j.x:
+  br label %i.l
+i.l:
+  %i1 = add nsw i32 %i, %len
+  %ic = icmp slt i32 %i1, %n
+  br i1 %ic, label %i.h, label %done
+done:
+  ret void
+}
+"#;
+
+fn run_on(ir: &str) -> (bool, Vec<Remark>, String) {
+    crate::testutil::run_on_ftm(ir, run)
+}
+
+#[test]
+fn an_fft_stage_is_interchanged_behind_its_guard() {
+    let (changed, remarks, text) = run_on(STAGE);
+    assert!(changed && remarks.iter().any(|r| r.name == "Interchanged"), "{remarks:?}");
+    // The guard (the step, the inner trip count against the 16 lanes, the
+    // outer one, the span of x's bytes per outer iteration), then the j
+    // loop around the t loop, marked independent; the original nest stays.
+    crate::testutil::check_in_order(&text, &["ic.guard:", "sdiv i64", "icmp slt i64", "br i1", "ic.j:", "ic.t:", "mul i32", "load float", "store float", "!llvm.loop", "ic.jlatch:"]);
+    assert!(text.contains(INDEPENDENT) && text.contains("i.h:") && text.contains("label %i.h.preheader"), "{text}");
+    // The twiddle's index depends on j only: computed before the t loop.
+    let tph = text.split("ic.tph:").nth(1).and_then(|r| r.split("ic.t:").next()).unwrap_or("");
+    assert!(tph.contains("mul nuw nsw i32"), "{text}");
+}
+
+#[test]
+fn the_interchanged_loop_is_vectorized_with_strided_accesses() {
+    let t = crate::testutil::TestModule::parse(STAGE);
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let caps = Caps::new(&m);
+    assert!(run(t.m, &caps).0);
+    let (changed, remarks) = crate::eqsat::run(t.m, &caps, &crate::eqsat::Options::default());
+    let text = t.text();
+    ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(changed, "{remarks:?}");
+    // x at the run-time stride len: strided loads and stores; w[j * step] one value, broadcast.
+    assert!(text.contains("@llvm.experimental.vp.strided.load.v16f32") && text.contains("@llvm.experimental.vp.strided.store.v16f32"), "{remarks:?}\n{text}");
+}
+
+#[test]
+fn nests_it_cannot_prove_are_left_alone() {
+    let cases = [
+        // x may be reached through w.
+        (STAGE.replace("ptr noalias %x, ptr noalias %w", "ptr %x, ptr %w"), "unknown origin"),
+        // A sum carried by the inner loop.
+        (
+            STAGE.replace("%j0 = phi i32 [ 0, %j.ph ], [ %j1, %j ]", "%j0 = phi i32 [ 0, %j.ph ], [ %j1, %j ]\n  %acc = phi float [ 0.0, %j.ph ], [ %s, %j ]").replace("%s = fadd float %xa, %tb", "%s = fadd float %acc, %tb"),
+            "carries values",
+        ),
+        // x loaded at another place after a store to it, in one iteration.
+        (
+            STAGE.replace("%s = fadd float %xa, %tb", "%a1 = add nsw i32 %a, 1\n  %pc = getelementptr inbounds float, ptr %x, i32 %a1\n  %xc = load float, ptr %pc, align 4\n  %s = fadd float %xc, %tb"),
+            "loaded after a store",
+        ),
+        // A store at x[j], the same place in every outer iteration.
+        (STAGE.replace("%pa = getelementptr inbounds float, ptr %x, i32 %a", "%pa = getelementptr inbounds float, ptr %x, i32 %j0"), "does not move forward alike"),
+    ];
+    for (ir, why) in cases {
+        let (changed, remarks, _) = run_on(&ir);
+        assert!(!changed || !remarks.iter().any(|r| r.name == "Interchanged"), "{why}: {remarks:?}");
+        assert!(remarks.iter().any(|r| r.msg.contains(why)), "{why}: {remarks:?}");
+    }
+}
