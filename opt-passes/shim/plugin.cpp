@@ -55,7 +55,7 @@ static cl::opt<bool> DspInterchange("dsp-interchange", cl::init(false),
     cl::desc("run dsp-interchange (a loop interchanged with its short inner loop when the outer iterations are independent) just before dsp-egg-isel at the vectorizer-start extension point"));
 
 static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
-    cl::desc("run dsp-unroll-jam (the loop around a reduction nest unrolled and jammed) just before dsp-outer-vec at the optimizer-last extension point"));
+    cl::desc("run dsp-reduction-jam (a two-deep reduction nest unrolled and jammed) before dsp-egg-isel at the vectorizer-start extension point, and dsp-unroll-jam (the loop around a three-deep reduction nest) just before dsp-outer-vec at the optimizer-last extension point"));
 
 static cl::opt<bool> DspScops("dsp-scops", cl::init(false),
     cl::desc("SCoP detection from clang (off by default; it transforms nothing itself): at the pipeline-start point, the canonical passes it expects, then the SCoPs found and the loop nests rejected as remarks of pass pluto (-Rpass-analysis=pluto)"));
@@ -141,6 +141,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
       });
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {
+        if (DspUnrollJam && Level != OptimizationLevel::O0)
+          FPM.addPass(DspFnPass("dsp-reduction-jam"));
         if (DspInterchange && Level != OptimizationLevel::O0)
           FPM.addPass(DspFnPass("dsp-interchange"));
         if (DspEggIsel && DspEggEarly && Level != OptimizationLevel::O0)

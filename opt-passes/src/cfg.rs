@@ -130,6 +130,23 @@ impl Cfg {
     }
 
     /// Position of a reachable block in reverse post-order (definitions come before uses).
+    /// Whether block `to` is reached from `from` inside loop `l` without
+    /// passing its header (within one iteration).
+    pub fn reaches_in_loop(&self, l: &Loop, from: usize, to: usize) -> bool {
+        let mut seen = vec![false; self.blocks.len()];
+        let mut work = vec![from];
+        while let Some(b) = work.pop() {
+            if b == to {
+                return true;
+            }
+            if !l.contains(b) || b == l.header || std::mem::replace(&mut seen[b], true) {
+                continue;
+            }
+            work.extend(self.succs[b].iter().copied());
+        }
+        false
+    }
+
     pub fn rpo_position(&self, b: usize) -> usize {
         self.rpo_pos[b]
     }

@@ -49,14 +49,7 @@ pub const INDEPENDENT: &str = "dsp.loop.independent";
 /// Runs the pass on every function of `m`: whether it changed, and its
 /// remarks (pass `loop-interchange`).
 pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
-    let mut changed = false;
-    let mut remarks = Vec::new();
-    for f in ir::defined_functions(m) {
-        let (c, r) = run_function(f, caps);
-        changed |= c;
-        remarks.extend(r);
-    }
-    (changed, remarks)
+    crate::wfv::per_function(m, |f| run_function(f, caps))
 }
 
 /// Runs the pass on one function: whether it changed, and its remarks
@@ -220,7 +213,7 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
                 if inside_l(c) {
                     return Err("a branch in the outer loop depends on its counter".into());
                 }
-                let reach = |s: LLVMBasicBlockRef| cfg.index.get(&s).is_some_and(|&s| reaches(cfg, l, s, j.header));
+                let reach = |s: LLVMBasicBlockRef| cfg.index.get(&s).is_some_and(|&s| cfg.reaches_in_loop(l, s, j.header));
                 let (t, e) = unsafe { (reach(LLVMGetSuccessor(i, 0)), reach(LLVMGetSuccessor(i, 1))) };
                 if t == e {
                     return Err("a branch in the outer loop does not decide whether the inner loop runs".into());
@@ -334,22 +327,6 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
         }
     }
     Ok(Nest { outer, header: l.header, body, jiv: jc.iv, jstart: jc.start, jbound: jc.bound, jterm, conds, glue, objects })
-}
-
-/// Whether `to` is reached from `from` inside `l` without passing its header.
-fn reaches(cfg: &Cfg, l: &Loop, from: usize, to: usize) -> bool {
-    let mut seen = vec![false; cfg.blocks.len()];
-    let mut work = vec![from];
-    while let Some(b) = work.pop() {
-        if b == to {
-            return true;
-        }
-        if !l.contains(b) || b == l.header || std::mem::replace(&mut seen[b], true) {
-            continue;
-        }
-        work.extend(cfg.succs[b].iter().copied());
-    }
-    false
 }
 
 /// Builds the interchanged nest in front of the original (see the module

@@ -14,6 +14,7 @@
 //! | `dsp-outer-vec` | outer-loop vectorization without directives: a loop nest's outer loop runs `lanes` iterations side by side when they provably touch disjoint memory ([`wfv::outer`]); clang runs it after `dsp-wfv` with `-mllvm -dsp-outer-vec` (dspcc `-fouter-loop-vectorize`, on from -O2) |
 //! | `dsp-unroll-jam` | unroll-and-jam of the loop around a reduction nest (`for i { for j { for k: s += … } }`): U outer iterations side by side, U independent chains in the inner loop ([`jam`], addresses reasoned about with [`addr`]); clang runs it just before `dsp-outer-vec` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`, on from -O2 with outer-loop vectorization) |
 //! | `dsp-interchange` | a loop interchanged with the short inner loop it holds when, at run time, that one is shorter than the lane count and the outer iterations touch disjoint memory (an FFT's early stages), the new inner loop marked independent for `dsp-egg-isel` ([`interchange`]); clang runs it just before `dsp-egg-isel` with `-mllvm -dsp-interchange` (dspcc `-floop-interchange`, on with egg) |
+//! | `dsp-reduction-jam` | unroll-and-jam of a two-deep reduction nest whose inner loop may start at the outer counter (an autocorrelation's lags): U outer iterations side by side after peeling each one's first iterations, one load shared by U sums ([`rjam`]); clang runs it before `dsp-interchange` and `dsp-egg-isel` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`) |
 //! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
 //! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
@@ -37,6 +38,7 @@ pub mod fpclass;
 pub mod interchange;
 pub mod ir;
 pub mod jam;
+pub mod rjam;
 pub mod loops;
 pub mod mem;
 pub mod minmax;
@@ -67,6 +69,7 @@ pub enum Pass {
     VectorFdiv,
     EggIsel,
     Interchange,
+    ReductionJam,
     ScopPrint,
     ScopRemarks,
 }
@@ -130,6 +133,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "a loop interchanged with its short inner loop when the outer iterations are independent (for dsp-egg-isel)",
     ),
     (
+        "dsp-reduction-jam",
+        Pass::ReductionJam,
+        "a two-deep reduction nest unrolled and jammed, its triangular start peeled (for dsp-egg-isel)",
+    ),
+    (
         "dsp-masked-tail",
         Pass::MaskedTail,
         "vectorized loops' remainders as one masked vector iteration",
@@ -189,7 +197,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel | Pass::Interchange
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel | Pass::Interchange | Pass::ReductionJam
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -222,6 +230,12 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         plugin::emit_remarks("egg", &remarks);
         return Ok(changed);
     }
+    if pass == Pass::ReductionJam {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = rjam::run(module, &caps::Caps::new(m));
+        plugin::emit_remarks("unroll-jam", &remarks);
+        return Ok(changed);
+    }
     if pass == Pass::Interchange {
         let Some(m) = machine.as_ref() else { return Ok(false) };
         let (changed, remarks) = interchange::run(module, &caps::Caps::new(m));
@@ -249,9 +263,15 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     Ok(run(pass, module, machine.as_ref()))
 }
 
-/// Runs the function form of pass `name` (`dsp-egg-isel` and `dsp-interchange` have one) on `f`.
+/// Runs the function form of pass `name` (`dsp-egg-isel`, `dsp-interchange` and `dsp-reduction-jam` have one) on `f`.
 pub fn run_named_on_function(name: &str, f: inkwell::llvm_sys::prelude::LLVMValueRef, isa: &str) -> Result<bool, String> {
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
+    if pass == Pass::ReductionJam {
+        let machine = select_machine(isa)?;
+        let (changed, remarks) = rjam::run_function(f, &caps::Caps::new(&machine));
+        plugin::emit_remarks("unroll-jam", &remarks);
+        return Ok(changed);
+    }
     if pass == Pass::Interchange {
         let machine = select_machine(isa)?;
         let (changed, remarks) = interchange::run_function(f, &caps::Caps::new(&machine));
@@ -285,6 +305,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),
         Pass::Interchange => caps.is_some_and(|c| interchange::run(module, &c).0),
+        Pass::ReductionJam => caps.is_some_and(|c| rjam::run(module, &c).0),
         Pass::ScopPrint | Pass::ScopRemarks => false,
         Pass::Prepare => {
             let w = wide::run(module);

@@ -54,6 +54,19 @@ pub struct Remark {
     pub msg: String,
 }
 
+/// Runs a function pass on every defined function of `m`: whether any
+/// changed, and all their remarks in function order.
+pub fn per_function(m: LLVMModuleRef, mut run: impl FnMut(LLVMValueRef) -> (bool, Vec<Remark>)) -> (bool, Vec<Remark>) {
+    let mut changed = false;
+    let mut remarks = Vec::new();
+    for f in crate::ir::defined_functions(m) {
+        let (c, r) = run(f);
+        changed |= c;
+        remarks.extend(r);
+    }
+    (changed, remarks)
+}
+
 /// How much of its analysis and optimization the vectorizer uses: seed
 /// 001's configurations (§4.1), and automatic candidates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
