@@ -12,7 +12,9 @@
 //!
 //! A nest qualifies when the outer loop is counted and holds exactly one
 //! loop, of one block, counted from `k + c` or an invariant to an
-//! invariant bound; the inner loop carries values starting from
+//! invariant bound; the inner loop carries integer values (sums egg
+//! vectorizes; a strict float sum is left to outer-loop vectorization,
+//! which runs its outer iterations across the lanes) starting from
 //! invariants, loads but stores nothing, and calls only pure functions; the
 //! rest of the outer loop is pure arithmetic, the branch that skips the
 //! inner loop, and stores to identified objects (`restrict` arguments,
@@ -160,6 +162,11 @@ fn check(f: LLVMValueRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String>
             let (Some(s), Some(n)) = (start, next) else { return Err("internal: a carried value without its two entries".into()) };
             if inside_l(s) {
                 return Err("a sum of the inner loop starts from a value of the outer loop".into());
+            }
+            // A strict float sum stays scalar in egg: outer-loop
+            // vectorization (with dsp-unroll-jam around it) serves it better.
+            if unsafe { LLVMGetTypeKind(LLVMTypeOf(i)) } != inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind {
+                return Err("a sum of other than integers (outer-loop vectorization takes those)".into());
             }
             carried.push((i, s, n));
         }

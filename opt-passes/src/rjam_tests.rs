@@ -72,6 +72,8 @@ fn nests_it_cannot_prove_are_left_alone() {
         (AUTOCORR.replace("%s1 = add nsw i32 %p, %s", "%s1 = add nsw i32 %p, %s\n  store i32 %s1, ptr %r, align 4"), "the inner loop stores"),
         // The inner loop starts at 2k.
         (AUTOCORR.replace("[ %k, %i.ph ]", "[ %k2, %i.ph ]").replace("br label %i\ni:", "%k2 = shl i32 %k, 1\n  br label %i\ni:"), "moves other than with the outer counter"),
+        // A float sum.
+        (AUTOCORR.replace("%s = phi i32 [ %s1, %i ], [ 0, %i.ph ]", "%s = phi float [ %s1, %i ], [ 0.0, %i.ph ]").replace("%s1 = add nsw i32 %p, %s", "%pf = sitofp i32 %p to float\n  %s1 = fadd float %pf, %s").replace("%sx = phi i32 [ %s1, %i ]", "%sx = phi float [ %s1, %i ]\n  %sxi = fptosi float %sx to i32").replace("[ %sx, %i.x ]", "[ %sxi, %i.x ]"), "other than integers"),
         // The sum starts from a value of the outer loop.
         (AUTOCORR.replace("[ 0, %i.ph ]", "[ %k, %i.ph ]"), "starts from a value of the outer loop"),
     ];

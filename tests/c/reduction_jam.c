@@ -1,7 +1,8 @@
 // reduction_jam: two-deep reduction nests dsp-reduction-jam runs several
 // outer iterations of side by side (an autocorrelation's lags, whose inner
-// loops start at the lag: peeled first; a triangular and a rectangular
-// matrix-vector product; strict float sums, which must keep their order),
+// loops start at the lag: peeled first; a rectangular product), next to
+// the float sums it leaves to outer-loop vectorization (strict: their
+// order kept either way),
 // at every length around the jam's edges: no lag enters its loop, some do,
 // lag counts that leave a remainder. The output must be the host's, bit
 // for bit.
