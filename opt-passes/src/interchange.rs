@@ -433,7 +433,7 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64) -> Result<Ve
         }
         let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
         let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, jl);
-        mark_independent(ctx, tterm);
+        mark_independent(tterm);
         ir::add_incoming(tphi, &[(LLVMConstInt(ity, 0, 0), tph), (tnext, t)]);
         // The j latch: on to the inner bound, then out of the nest.
         LLVMPositionBuilderAtEnd(b, jl);
@@ -491,8 +491,9 @@ unsafe fn emit_poly(b: LLVMBuilderRef, p: &Poly, ranks: &ir::Ranks, i64t: LLVMTy
 }
 
 /// Marks the loop of latch branch `term` with [`INDEPENDENT`].
-unsafe fn mark_independent(ctx: LLVMContextRef, term: LLVMValueRef) {
+pub(crate) unsafe fn mark_independent(term: LLVMValueRef) {
     use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(term));
     let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
     let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
     let name = LLVMMDStringInContext2(ctx, INDEPENDENT.as_ptr().cast(), INDEPENDENT.len());

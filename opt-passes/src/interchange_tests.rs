@@ -82,6 +82,10 @@ fn the_interchanged_loop_is_vectorized_with_strided_accesses() {
     assert!(changed, "{remarks:?}");
     // x at the run-time stride len: strided loads and stores; w[j * step] one value, broadcast.
     assert!(text.contains("@llvm.experimental.vp.strided.load.v16f32") && text.contains("@llvm.experimental.vp.strided.store.v16f32"), "{remarks:?}\n{text}");
+    // The vector loop is marked independent too (for the pipeliner).
+    // (Egg's other vector loop, the original j loop's, has an overlap check instead.)
+    let marked = text.split("\negg.vloop").skip(1).filter(|blk| blk.split("\n\n").next().unwrap_or("").lines().any(|l| l.contains("br i1") && l.contains("!llvm.loop"))).count();
+    assert_eq!(marked, 1, "{text}");
 }
 
 #[test]

@@ -334,24 +334,49 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         let all = conds.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
         LLVMBuildCondBr(b, all, entry, rest);
         // entry: each copy's iterations before the shared start, in order.
+        // What does not depend on the sums (addresses, loads, products) of
+        // every peeled iteration first, then the sums' chains: independent
+        // work side by side for the scheduler. Copy c's iteration t is at
+        // the first copy's start + c + t (the start moves with the counter).
         LLVMPositionBuilderAtEnd(b, entry);
+        let carried_dep: HashSet<LLVMValueRef> = {
+            let mut dep: HashSet<LLVMValueRef> = nest.carried.iter().map(|x| x.0).collect();
+            for &i in &body_insts {
+                if (0..LLVMGetNumOperands(i) as u32).any(|q| dep.contains(&LLVMGetOperand(i, q))) {
+                    dep.insert(i);
+                }
+            }
+            dep
+        };
+        let mut at: HashMap<usize, LLVMValueRef> = HashMap::new();
+        let mut peeled: Vec<(usize, HashMap<LLVMValueRef, LLVMValueRef>)> = Vec::new();
+        for c in 0..u {
+            let peel = if nest.slope == 1 { u - 1 - c } else { 0 };
+            for t in 0..peel {
+                let iv = *at.entry(c + t).or_insert_with(|| if c + t == 0 { start_of(0) } else { LLVMBuildAdd(b, start_of(0), ic((c + t) as i64), c"".as_ptr()) });
+                let mut map = maps[c].clone();
+                map.insert(jc.iv, iv);
+                for &i in body_insts.iter().filter(|i| !carried_dep.contains(i)) {
+                    let x = clone_at(b, i, &map);
+                    map.insert(i, x);
+                }
+                peeled.push((c, map));
+            }
+        }
         let mut acc: Vec<HashMap<LLVMValueRef, LLVMValueRef>> = vec![HashMap::new(); u];
         for c in 0..u {
             for &(p, s, _) in &nest.carried {
                 acc[c].insert(p, s);
             }
-            let peel = if nest.slope == 1 { u - 1 - c } else { 0 };
-            for t in 0..peel {
-                let mut map = maps[c].clone();
-                map.insert(jc.iv, LLVMBuildAdd(b, start_of(c), ic(t as i64), c"".as_ptr()));
-                map.extend(acc[c].iter().map(|(&k, &v)| (k, v)));
-                for &i in &body_insts {
-                    let x = clone_at(b, i, &map);
-                    map.insert(i, x);
-                }
-                for &(p, _, n) in &nest.carried {
-                    acc[c].insert(p, map[&n]);
-                }
+        }
+        for (c, mut map) in peeled {
+            map.extend(acc[c].iter().map(|(&k, &v)| (k, v)));
+            for &i in body_insts.iter().filter(|i| carried_dep.contains(i)) {
+                let x = clone_at(b, i, &map);
+                map.insert(i, x);
+            }
+            for &(p, _, n) in &nest.carried {
+                acc[c].insert(p, map[&n]);
             }
         }
         LLVMBuildBr(b, jb);

@@ -165,6 +165,8 @@ pub struct Lifted {
     /// Runtime conditions for the vector loop: pairs of classes that may be
     /// the same memory, each step's accesses to them disjoint.
     pub disjoint: Vec<Disjoint>,
+    /// The loop was marked independent ([`LoopBody::independent`]).
+    pub independent: bool,
 }
 
 /// Two address classes that advance together but may overlap: a step's
@@ -324,7 +326,7 @@ pub fn lift(m: LLVMModuleRef, body: &LoopBody, lanes: usize, copies: usize) -> R
         return Err("the loop stores nothing and carries nothing".into());
     }
     lf.e.add(VecLang::List(list.into_boxed_slice()));
-    Ok(Lifted { expr: lf.e, elem, lanes, copies, classes: lf.classes, args: lf.args, outputs, inductions, disjoint })
+    Ok(Lifted { expr: lf.e, elem, lanes, copies, classes: lf.classes, args: lf.args, outputs, inductions, disjoint, independent: body.independent })
 }
 
 fn is_int(v: LLVMValueRef) -> bool {

@@ -221,7 +221,11 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             ind_next.insert(i.phi, LLVMBuildAdd(b, p, LLVMConstInt(LLVMTypeOf(p), (i.step * copies) as u64, 1), nm()));
         }
         let more = LLVMBuildICmp(b, P::LLVMIntNE, k1, vtc, nm());
-        LLVMBuildCondBr(b, more, vloop, mid);
+        let latch = LLVMBuildCondBr(b, more, vloop, mid);
+        if lifted.independent {
+            // Its steps are iterations of an independent loop: so are they.
+            crate::interchange::mark_independent(latch);
+        }
         ir::add_incoming(k, &[(c(0), enter), (k1, vloop)]);
         for p in &carried_order {
             ir::add_incoming(carried[p], &[(starts[p], enter), (*next.get(p).ok_or("internal: a carried value without its next")?, vloop)]);

@@ -449,6 +449,38 @@ impl V {
 }
 
 impl Bb {
+    /// Whether the block's terminator carries loop property `name` in its
+    /// `llvm.loop` metadata (`!{!"name"}` or `!{!"name", …}`).
+    pub fn loop_property(self, name: &str) -> bool {
+        unsafe {
+            let term = LLVMGetBasicBlockTerminator(self.0);
+            if term.is_null() {
+                return false;
+            }
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(term));
+            let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
+            let md = LLVMGetMetadata(term, kind);
+            if md.is_null() {
+                return false;
+            }
+            let mut ops = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(md) as usize];
+            LLVMGetMDNodeOperands(md, ops.as_mut_ptr());
+            ops.into_iter().skip(1).any(|p| {
+                if p.is_null() || LLVMIsAMDNode(p).is_null() || LLVMGetMDNodeNumOperands(p) == 0 {
+                    return false;
+                }
+                let mut first = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(p) as usize];
+                LLVMGetMDNodeOperands(p, first.as_mut_ptr());
+                if first[0].is_null() || LLVMIsAMDString(first[0]).is_null() {
+                    return false;
+                }
+                let mut len = 0u32;
+                let s = LLVMGetMDString(first[0], &mut len);
+                !s.is_null() && std::slice::from_raw_parts(s.cast::<u8>(), len as usize) == name.as_bytes()
+            })
+        }
+    }
+
     pub fn instructions(self) -> Vec<V> {
         unsafe {
             let mut out = Vec::new();

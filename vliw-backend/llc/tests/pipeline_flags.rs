@@ -278,3 +278,54 @@ fn pipelined_code_runs_like_ordinary_loops() {
         }
     }
 }
+
+/// `b[i * s] += a[i * s]` through pointers that may be one array: a
+/// dependence from each iteration's store to the next one's loads bounds
+/// the loop, unless the loop is marked `dsp.loop.independent` (what
+/// dsp-interchange proves under its run-time guard).
+fn strided_ir(independent: bool) -> String {
+    let md = if independent { ", !llvm.loop !0" } else { "" };
+    format!(
+        r#"target datalayout = "e-m:e-p:32:32:32-a:0-n16:32-i64:64:64-i32:32:32-i16:16:16-i1:8:8-f32:32:32-f64:64:64-v32:32:32-v64:64:64-v512:512:512-v1024:1024:1024-v2048:2048:2048"
+target triple = "hexagon-unknown-unknown-elf"
+define void @f(ptr %a, ptr %b, i32 %s, i32 %n) {{
+entry:
+  %go = icmp sgt i32 %n, 0
+  br i1 %go, label %l, label %x
+l:
+  %i = phi i32 [ 0, %entry ], [ %i1, %l ]
+  %o = mul i32 %i, %s
+  %pa = getelementptr inbounds i32, ptr %a, i32 %o
+  %pb = getelementptr inbounds i32, ptr %b, i32 %o
+  %va = load i32, ptr %pa, align 4
+  %vb = load i32, ptr %pb, align 4
+  %m = mul i32 %va, %vb
+  %r = add i32 %m, %vb
+  store i32 %r, ptr %pb, align 4
+  %i1 = add nuw nsw i32 %i, 1
+  %e = icmp eq i32 %i1, %n
+  br i1 %e, label %x, label %l{md}
+x:
+  ret void
+}}
+!0 = distinct !{{!0, !1}}
+!1 = !{{!"dsp.loop.independent"}}
+"#
+    )
+}
+
+#[test]
+fn a_loop_marked_independent_has_no_recurrence_through_memory() {
+    let Some(_) = bitcode("independent", "unused.c", "int f(int x) { return x; }\n") else { return };
+    let rec = |independent: bool| {
+        let ll = tmp(&format!("s{independent}.ll"));
+        std::fs::write(&ll, strided_ir(independent)).unwrap();
+        let records = report(&ll, &["-O2"]);
+        let ok = pipelined(&records);
+        assert_eq!(ok.len(), 1, "{records:?}");
+        ok[0].num("rec_mii").unwrap()
+    };
+    let (plain, marked) = (rec(false), rec(true));
+    assert!(plain > 1.0, "a store to b and the next iteration's load of b (or a): {plain}");
+    assert_eq!(marked, 1.0, "only the counter's recurrence");
+}

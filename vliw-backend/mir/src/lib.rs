@@ -209,6 +209,11 @@ pub struct BlockData {
     /// Lines printed as `#` comments before the block in `-S` output (the
     /// software pipeliner's report before a pipelined loop).
     pub comments: Vec<String>,
+    /// The block is a one-block loop whose iterations touch disjoint memory
+    /// (the IR's `dsp.loop.independent`, proven by dsp-interchange under a
+    /// run-time guard): the pipeliner needs no memory dependence from one
+    /// iteration to a later one.
+    pub independent: bool,
 }
 
 /// What a stack object is for.
@@ -301,6 +306,7 @@ impl Function {
             name: name.into(),
             fixed: None,
             comments: Vec::new(),
+            independent: false,
         });
         Block(self.blocks.len() as u32 - 1)
     }

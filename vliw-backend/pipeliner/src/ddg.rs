@@ -376,6 +376,8 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
         objects.push(body[i].object);
     }
     let limit = 1 << 20;
+    // A loop marked independent: no memory dependence reaches a later iteration.
+    let independent = f.block(l).independent;
     let mut groups: Vec<Vec<Access>> = Vec::new();
     let mut group_of: Vec<Option<usize>> = vec![None; accesses.len()];
     let mut pairs: Vec<(usize, usize)> = Vec::new();
@@ -402,13 +404,20 @@ pub fn build(m: &Machine, f: &Function, c: &Candidate, ctl: &ControlInstrs) -> R
                     let s = pa.coef;
                     let (oa, ob, za, zb) = (pa.offset, pb.offset, *za as i64, *zb as i64);
                     // a(i) → b(i+d), d ≥ 0: oa - ob - zb < s·d < oa - ob + za.
-                    if let Some(d) = min_distance(s, oa - ob - zb, oa - ob + za, 0, limit) {
+                    if let Some(d) = min_distance(s, oa - ob - zb, oa - ob + za, 0, limit).filter(|&d| d == 0 || !independent) {
                         g.add_edge(*a, *b, delay(*awr, *bwr), d as u32, DepKind::Memory);
                     }
                     // b(i) → a(i+d), d ≥ 1.
+                    if independent {
+                        continue;
+                    }
                     if let Some(d) = min_distance(s, ob - oa - za, ob - oa + zb, 1, limit) {
                         g.add_edge(*b, *a, delay(*bwr, *awr), d as u32, DepKind::Memory);
                     }
+                }
+                _ if independent => {
+                    // Only the order within an iteration.
+                    g.add_edge(*a, *b, delay(*awr, *bwr), 0, DepKind::Memory);
                 }
                 (Some(pa), Some(pb), Some(za), Some(zb)) => {
                     // Different bases: checked at run time.
