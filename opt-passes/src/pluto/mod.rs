@@ -1,0 +1,165 @@
+//! The pass `dsp-pluto` (issue 12 item 2): every SCoP of a function
+//! ([`crate::scop`]) scheduled by PLuTo (seed 002: Farkas-linearized
+//! legality, bounding function, permutable bands, SCC cuts), its
+//! permutable bands tiled (seed 002's tiling, PLDI'08 §5) and the result
+//! generated back into LLVM IR in place of the region:
+//!
+//! - [`model`]: the detected SCoP as the polyhedral core's model, or why
+//!   not (scalars crossing blocks, arrays that may alias: left alone with a
+//!   remark; see there);
+//! - [`dsp_pluto::transform`]: dependences, schedule, tiling, the exact
+//!   legality check of the result, the loop AST;
+//! - [`region`]: what the region must satisfy to be replaced, and the
+//!   switch from the old code to the new;
+//! - [`codegen`]: the AST as IR (Polly's `IslNodeBuilder`/`BlockGenerator`
+//!   way: new loops in fresh blocks, statements' blocks cloned with their
+//!   induction variables remapped).
+//!
+//! A SCoP whose schedule is the original order with nothing tiled is left
+//! alone. Whatever fails — no schedule, an unsupported construct, a module
+//! the verifier refuses — leaves the IR as it was, with a remark of pass
+//! `pluto`: `-Rpass=pluto` (the hyperplanes of each statement, the bands,
+//! the tile sizes), `-Rpass-missed=pluto` (why a SCoP was not
+//! transformed), `-Rpass-analysis=pluto` (what detection rejected; SCoPs
+//! left as they were). Parameters: `dsp-pluto<sizes=32,32,8;no-tile>`.
+
+pub mod codegen;
+pub mod model;
+pub mod region;
+pub mod unswitch;
+
+use dsp_pluto::schedule;
+use dsp_pluto::tile::TileOptions;
+use inkwell::llvm_sys::prelude::*;
+
+use crate::ir;
+use crate::scop::{self, Scop};
+use crate::wfv::{Remark, RemarkKind};
+
+/// The pass's options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Tile permutable bands of two loops or more.
+    pub tile: bool,
+    /// Tile sizes, one per tiled band row in order; rows past the end get
+    /// `default_size`.
+    pub sizes: Vec<i64>,
+    pub default_size: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { tile: true, sizes: Vec::new(), default_size: 32 }
+    }
+}
+
+impl Options {
+    /// `sizes=N,N,…` (also `tile-sizes=`), `default-size=N`, `no-tile`, separated by `;`.
+    pub fn parse(params: &str) -> Result<Options, String> {
+        let mut o = Options::default();
+        for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            let num = |s: &str| -> Result<i64, String> {
+                match s.trim().parse::<i64>() {
+                    Ok(n) if n >= 1 => Ok(n),
+                    _ => Err(format!("dsp-pluto: tile size '{s}' is not a positive integer")),
+                }
+            };
+            if let Some(v) = p.strip_prefix("sizes=").or_else(|| p.strip_prefix("tile-sizes=")) {
+                o.sizes = v.split(',').filter(|s| !s.trim().is_empty()).map(num).collect::<Result<_, _>>()?;
+            } else if let Some(v) = p.strip_prefix("default-size=") {
+                o.default_size = num(v)?;
+            } else if p == "no-tile" {
+                o.tile = false;
+            } else if p == "tile" {
+                o.tile = true;
+            } else {
+                return Err(format!("dsp-pluto: unknown parameter '{p}'"));
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// What happened to one SCoP.
+enum Outcome {
+    Transformed(String),
+    Unchanged(String),
+}
+
+/// Runs the pass on every defined function of `module`: whether anything
+/// changed, and the remarks.
+pub fn run(module: LLVMModuleRef, opts: &Options) -> (bool, Vec<Remark>) {
+    let mut changed = false;
+    let mut remarks = Vec::new();
+    for f in ir::defined_functions(module) {
+        let found = scop::detect_function(module, f);
+        for rej in &found.rejections {
+            let at = if rej.reason.at.is_null() { f } else { rej.reason.at };
+            let msg = format!("loop at {} is not a SCoP ({}): {}", rej.header, rej.reason.kind.name(), rej.reason.msg);
+            remarks.push(Remark { kind: RemarkKind::Analysis, at, name: rej.reason.kind.name(), msg });
+        }
+        for s in &found.scops {
+            let at = s.stmts.first().and_then(|st| st.accesses.first()).map(|a| a.inst).unwrap_or(f);
+            let what = format!("SCoP {}..{} in {}", s.entry, s.exit, found.function);
+            match transform(module, f, s, opts) {
+                Ok(Outcome::Transformed(msg)) => {
+                    changed = true;
+                    remarks.push(Remark { kind: RemarkKind::Passed, at, name: "transformed", msg: format!("{what} transformed: {msg}") });
+                }
+                Ok(Outcome::Unchanged(msg)) => remarks.push(Remark { kind: RemarkKind::Analysis, at, name: "unchanged", msg: format!("{what} left as it was: {msg}") }),
+                Err(msg) => remarks.push(Remark { kind: RemarkKind::Missed, at, name: "not-transformed", msg: format!("{what} not transformed: {msg}") }),
+            }
+        }
+    }
+    (changed, remarks)
+}
+
+/// Schedules, tiles and regenerates one SCoP.
+fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -> Result<Outcome, String> {
+    model::check(s)?;
+    region::check(f, s)?;
+    let m = model::build(s)?;
+    let tiling = opts.tile.then(|| TileOptions { sizes: opts.sizes.clone(), default_size: opts.default_size, ..TileOptions::default() });
+    let t = dsp_pluto::transform(&m, &schedule::Options::default(), tiling.as_ref()).map_err(|e| e.to_string())?;
+    let desc = describe(&m, &t);
+    if std::env::var_os("DSP_PLUTO_DEBUG").is_some() {
+        eprintln!("dsp-pluto: {}:\n{}{}", s.entry, t.schedule.pretty(&m), t.ast.pretty(&m.params));
+    }
+    if model::is_identity(&m, &t) {
+        return Ok(Outcome::Unchanged(format!("the schedule is the original order and nothing is tiled ({desc})")));
+    }
+    let g = codegen::generate(f, s, &t.ast)?;
+    let sw = region::switch_to(f, s, g.start);
+    if let Err(e) = ir::verify(module) {
+        if std::env::var_os("DSP_PLUTO_DEBUG").is_some() {
+            eprintln!("dsp-pluto: invalid code:\n{e}\n{}", ir::print_module(module));
+        }
+        sw.undo();
+        codegen::discard(&g.blocks);
+        return Err(format!("the generated code does not verify (left as it was): {}", e.lines().next().unwrap_or("")));
+    }
+    drop(sw);
+    Ok(Outcome::Transformed(desc))
+}
+
+/// The schedule's hyperplanes, bands and tiles, on one line.
+fn describe(m: &dsp_pluto::scop::Scop, t: &dsp_pluto::Transformed) -> String {
+    let mut out = t.schedule.pretty(m).trim_end().replace('\n', "; ");
+    if let Some(tiled) = &t.tiled {
+        for b in &tiled.bands {
+            let sizes: Vec<String> = b.sizes.iter().map(|x| x.to_string()).collect();
+            out.push_str(&format!(
+                "; band [{}..{}) tiled {}{}{}",
+                b.band.start,
+                b.band.start + b.band.len,
+                sizes.join("x"),
+                if b.innermost_parallel { ", innermost point loop parallel" } else { "" },
+                if b.wavefront_parallel { ", tile wavefront parallel" } else { "" }
+            ));
+        }
+        if tiled.bands.is_empty() {
+            out.push_str("; no band of two loops or more to tile");
+        }
+    }
+    out
+}
