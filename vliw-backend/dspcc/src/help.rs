@@ -33,6 +33,10 @@ OPTIONS:
   -funroll-and-jam -fno-unroll-and-jam     the loop around a reduction nest runs 2 or 4 iterations side by side
                                            (independent chains in the inner loop; on with outer-loop
                                            vectorization; remarks: -Rpass=unroll-jam)
+  -fpolyhedral -fno-polyhedral             PLuTo's polyhedral scheduling and tiling of affine loop nests (SCoPs),
+                                           regenerated with exact bounds (off by default; remarks:
+                                           -Rpass=pluto, -Rpass-missed=pluto, -Rpass-analysis=pluto)
+  --tile-sizes=N,N,...                     its tile sizes, one per tiled loop, outermost first (default 32)
   -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
                                            (Newton-Raphson, exactly rounded) when the divider is scalar only
                                            (default; remarks: -Rpass=vector-fdiv)
