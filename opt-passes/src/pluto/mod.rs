@@ -21,12 +21,19 @@
 //! `pluto`: `-Rpass=pluto` (the hyperplanes of each statement, the bands,
 //! the tile sizes), `-Rpass-missed=pluto` (why a SCoP was not
 //! transformed), `-Rpass-analysis=pluto` (what detection rejected; SCoPs
-//! left as they were). Parameters: `dsp-pluto<sizes=32,32,8;no-tile>`.
+//! left as they were). A SCoP whose arrays fit in L1D is left alone unless
+//! tile sizes are given or `always` ([`profit`]). Parameters:
+//! `dsp-pluto<sizes=32,32,8;default-size=N;always;no-tile>`.
 
 pub mod codegen;
 pub mod model;
+pub mod profit;
 pub mod region;
 pub mod unswitch;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod legality_tests;
 
 use dsp_pluto::schedule;
 use dsp_pluto::tile::TileOptions;
@@ -45,16 +52,21 @@ pub struct Options {
     /// `default_size`.
     pub sizes: Vec<i64>,
     pub default_size: i64,
+    /// Transform even when the data fits in L1D ([`profit`]); implied by
+    /// explicit `sizes`.
+    pub always: bool,
+    /// The machine's L1D capacity in bytes, if it has one.
+    pub l1d: Option<u64>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { tile: true, sizes: Vec::new(), default_size: 32 }
+        Options { tile: true, sizes: Vec::new(), default_size: 32, always: false, l1d: None }
     }
 }
 
 impl Options {
-    /// `sizes=N,N,…` (also `tile-sizes=`), `default-size=N`, `no-tile`, separated by `;`.
+    /// `sizes=N,N,…` (also `tile-sizes=`), `default-size=N`, `always`, `no-tile`, separated by `;`.
     pub fn parse(params: &str) -> Result<Options, String> {
         let mut o = Options::default();
         for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
@@ -68,6 +80,8 @@ impl Options {
                 o.sizes = v.split(',').filter(|s| !s.trim().is_empty()).map(num).collect::<Result<_, _>>()?;
             } else if let Some(v) = p.strip_prefix("default-size=") {
                 o.default_size = num(v)?;
+            } else if p == "always" {
+                o.always = true;
             } else if p == "no-tile" {
                 o.tile = false;
             } else if p == "tile" {
@@ -118,6 +132,11 @@ pub fn run(module: LLVMModuleRef, opts: &Options) -> (bool, Vec<Remark>) {
 fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -> Result<Outcome, String> {
     model::check(s)?;
     region::check(f, s)?;
+    if !opts.always && opts.sizes.is_empty() {
+        if let Some(why) = profit::not_worth_tiling(s, opts.l1d) {
+            return Ok(Outcome::Unchanged(why));
+        }
+    }
     let m = model::build(s)?;
     let tiling = opts.tile.then(|| TileOptions { sizes: opts.sizes.clone(), default_size: opts.default_size, ..TileOptions::default() });
     let t = dsp_pluto::transform(&m, &schedule::Options::default(), tiling.as_ref()).map_err(|e| e.to_string())?;
