@@ -3,8 +3,9 @@
 //! Polly's `IslNodeBuilder` and `BlockGenerator` do it:
 //!
 //! - the new loop nest is built in fresh blocks; each `for` is a guard
-//!   (`lower ≤ upper`), a preheader, a header with the counter's phi and a
-//!   bottom test (`t < upper`, so the counter never steps past the bound);
+//!   (`lower ≤ upper`), a preheader, a header with the counter's phi and
+//!   the canonical bottom test `t + 1 < upper + 1` (no wrap: the bounds are
+//!   those of the program's own loops);
 //!   bounds are exact: `max`/`min` over `ceil`/`floor` divisions of affine
 //!   expressions by positive constants (signed division corrected by the
 //!   remainder's sign), alternatives combined by `min`/`max`;
@@ -317,6 +318,8 @@ impl Gen<'_> {
         let (pre, header, after) = (self.block("pluto.preheader"), self.block("pluto.loop"), self.block("pluto.exit"));
         unsafe {
             let guard = LLVMBuildICmp(self.b, P::LLVMIntSLE, lb, ub, c"".as_ptr());
+            // The canonical bottom test `t + 1 < ub + 1` (no wrap: `ub` is a bound of the program's own loops).
+            let end = LLVMBuildNSWAdd(self.b, ub, self.cst(1), c"".as_ptr());
             LLVMBuildCondBr(self.b, guard, pre, after);
             self.at_end(pre);
             LLVMBuildBr(self.b, header);
@@ -328,8 +331,8 @@ impl Gen<'_> {
             self.nodes(body)?;
             self.vars[var] = None;
             let latch = self.current();
-            let next = LLVMBuildAdd(self.b, phi, self.cst(1), c"".as_ptr());
-            let more = LLVMBuildICmp(self.b, P::LLVMIntSLT, phi, ub, c"".as_ptr());
+            let next = LLVMBuildNSWAdd(self.b, phi, self.cst(1), c"".as_ptr());
+            let more = LLVMBuildICmp(self.b, P::LLVMIntSLT, next, end, c"".as_ptr());
             LLVMBuildCondBr(self.b, more, header, after);
             ir::add_incoming(phi, &[(next, latch)]);
         }

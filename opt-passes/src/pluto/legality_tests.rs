@@ -85,7 +85,7 @@ fn program(seed: u64) -> (String, String) {
 #[test]
 fn random_affine_nests_print_what_they_printed() {
     let mut transformed = 0;
-    for seed in 1..=14u64 {
+    for seed in 1..=20u64 {
         let (c, params) = program(seed);
         let before = canonical(&format!("random{seed}"), &c);
         let (after, remarks) = transform(&before, &params);
@@ -94,5 +94,5 @@ fn random_affine_nests_print_what_they_printed() {
         }
         assert_eq!(lli("random", &before), lli("random", &after), "seed {seed} ({params}):\n{c}\n{remarks:?}");
     }
-    assert!(transformed >= 7, "only {transformed} of 14 random kernels transformed");
+    assert!(transformed >= 10, "only {transformed} of 20 random kernels transformed");
 }
