@@ -226,7 +226,10 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     if pass == Pass::Pluto {
         let mut opts = pluto::Options::parse(split_params(name).1.unwrap_or(""))?;
         // The machine's L1D decides whether tiling can pay (pluto::profit); none without a machine.
-        opts.l1d = select_machine(isa).ok().and_then(|m| m.data_cache(1).map(|c| c.size as u64));
+        if let Ok(m) = select_machine(isa) {
+            opts.l1d = m.data_cache(1).map(|c| c.size as u64);
+            opts.lanes = m.vector_lanes(32).map_or(1, |l| l as i64);
+        }
         let (changed, remarks) = pluto::run(module, &opts);
         plugin::emit_remarks("pluto", &remarks);
         return Ok(changed);

@@ -29,6 +29,7 @@ pub mod codegen;
 pub mod model;
 pub mod profit;
 pub mod region;
+pub mod tilesize;
 pub mod unswitch;
 #[cfg(test)]
 mod tests;
@@ -55,13 +56,16 @@ pub struct Options {
     /// Transform even when the data fits in L1D ([`profit`]); implied by
     /// explicit `sizes`.
     pub always: bool,
-    /// The machine's L1D capacity in bytes, if it has one.
+    /// The machine's L1D capacity in bytes, if it has one: with no `sizes`
+    /// given, the tile sizes come from seed 004's model ([`tilesize`]).
     pub l1d: Option<u64>,
+    /// The machine's vector lanes (tile sizes of at least one vector are whole vectors).
+    pub lanes: i64,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { tile: true, sizes: Vec::new(), default_size: 32, always: false, l1d: None }
+        Options { tile: true, sizes: Vec::new(), default_size: 32, always: false, l1d: None, lanes: 1 }
     }
 }
 
@@ -138,9 +142,11 @@ fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -
         }
     }
     let m = model::build(s)?;
-    let tiling = opts.tile.then(|| TileOptions { sizes: opts.sizes.clone(), default_size: opts.default_size, ..TileOptions::default() });
-    let t = dsp_pluto::transform(&m, &schedule::Options::default(), tiling.as_ref()).map_err(|e| e.to_string())?;
-    let desc = describe(&m, &t);
+    let (t, sizes_note) = schedule_and_tile(s, &m, opts).map_err(|e| e.to_string())?;
+    let mut desc = describe(&m, &t);
+    if let Some(n) = sizes_note {
+        desc.push_str(&format!("; tile sizes by seed 004's model: {n}"));
+    }
     if std::env::var_os("DSP_PLUTO_DEBUG").is_some() {
         eprintln!("dsp-pluto: {}:\n{}{}", s.entry, t.schedule.pretty(&m), t.ast.pretty(&m.params));
     }
@@ -159,6 +165,34 @@ fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -
     }
     drop(sw);
     Ok(Outcome::Transformed(desc))
+}
+
+/// PLuTo's schedule, then the tiling (sizes given, or from seed 004's
+/// model when the machine has an L1D: [`tilesize`]), the core's exact
+/// check and the AST — [`dsp_pluto::transform`] with the sizes chosen
+/// between scheduling and tiling.
+fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp_pluto::Result<(dsp_pluto::Transformed, Option<String>)> {
+    use dsp_pluto::{ast, deps, tile, verify};
+    let d = deps::compute(m, false)?;
+    let sch = schedule::schedule(m, &d, &schedule::Options::default())?;
+    if !opts.tile {
+        let p = ast::ScheduledProgram::new(m, &sch)?;
+        verify::verify(m, &d, &p)?;
+        let a = ast::generate(&p)?;
+        return Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: None, ast: a }, None));
+    }
+    let (sizes, note) = match opts.l1d {
+        Some(l1d) if opts.sizes.is_empty() => {
+            let elem: Vec<u64> = s.arrays.iter().map(|a| a.elem_size).collect();
+            let (sz, note) = tilesize::choose(m, &sch, &elem, l1d / 2, opts.lanes.max(1));
+            (sz, Some(note))
+        }
+        _ => (opts.sizes.clone(), None),
+    };
+    let tiled = tile::tile(m, &d, &sch, &TileOptions { sizes, default_size: opts.default_size, ..TileOptions::default() })?;
+    verify::verify_tiling(m, &d, &sch, &tiled)?;
+    let a = ast::generate(&tiled.program)?;
+    Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: Some(tiled), ast: a }, note))
 }
 
 /// The schedule's hyperplanes, bands and tiles, on one line.
