@@ -4,8 +4,10 @@
 //!
 //! - the new loop nest is built in fresh blocks; each `for` is a guard
 //!   (`lower ≤ upper`), a preheader, a header with the counter's phi and
-//!   the canonical bottom test `t + 1 < upper + 1` (no wrap: the bounds are
-//!   those of the program's own loops);
+//!   the canonical bottom test `t + 1 != upper + 1` (the guard made
+//!   `lower ≤ upper`; no wrap: the bounds are those of the program's own
+//!   loops; `!=` stays as it is through instcombine, which the innermost-loop
+//!   vectorizers expect);
 //!   bounds are exact: `max`/`min` over `ceil`/`floor` divisions of affine
 //!   expressions by positive constants (signed division corrected by the
 //!   remainder's sign), alternatives combined by `min`/`max`;
@@ -332,7 +334,7 @@ impl Gen<'_> {
             self.vars[var] = None;
             let latch = self.current();
             let next = LLVMBuildNSWAdd(self.b, phi, self.cst(1), c"".as_ptr());
-            let more = LLVMBuildICmp(self.b, P::LLVMIntSLT, next, end, c"".as_ptr());
+            let more = LLVMBuildICmp(self.b, P::LLVMIntNE, next, end, c"".as_ptr());
             LLVMBuildCondBr(self.b, more, header, after);
             ir::add_incoming(phi, &[(next, latch)]);
         }

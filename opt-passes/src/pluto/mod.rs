@@ -183,8 +183,32 @@ fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp
     }
     let (sizes, note) = match opts.l1d {
         Some(l1d) if opts.sizes.is_empty() => {
+            // The core's intra-tile order (at the default sizes) says which row ends innermost.
+            let first = tile::tile(m, &d, &sch, &TileOptions { default_size: opts.default_size, ..TileOptions::default() })?;
+            if let Some(b) = first.bands.iter().find(|b| !b.innermost_parallel) {
+                return Err(dsp_pluto::Error::NoSchedule(format!(
+                    "not worth it: the innermost point loop of band [{}..{}) would carry a dependence (no vectorization; give --tile-sizes to tile anyway)",
+                    b.band.start,
+                    b.band.start + b.band.len
+                )));
+            }
+            // Only a band that ends at the innermost loop row has the nest's innermost loop;
+            // without one, that loop must carry nothing either.
+            let last_loop = sch.kinds.iter().rposition(|k| *k == schedule::RowKind::Loop);
+            let in_band = |r: usize| first.bands.iter().any(|b| r >= b.band.start && r < b.band.start + b.band.len);
+            if let Some(r) = last_loop.filter(|&r| !in_band(r) && sch.carries[r]) {
+                return Err(dsp_pluto::Error::NoSchedule(format!("not worth it: the innermost loop (row {r}) would carry a dependence (no vectorization; give --tile-sizes to tile anyway)")));
+            }
+            let inner: Vec<Option<(usize, i64)>> = first
+                .bands
+                .iter()
+                .map(|b| {
+                    let ends_inside = Some(b.band.start + b.band.len - 1) == last_loop;
+                    b.point_order.last().filter(|_| ends_inside).and_then(|&r| extent_of_row(s, m, &sch, r).map(|e| (r, e)))
+                })
+                .collect();
             let elem: Vec<u64> = s.arrays.iter().map(|a| a.elem_size).collect();
-            let (sz, note) = tilesize::choose(m, &sch, &elem, l1d / 2, opts.lanes.max(1));
+            let (sz, note) = tilesize::choose(m, &sch, &elem, l1d / 2, opts.lanes.max(1), &inner);
             (sz, Some(note))
         }
         _ => (opts.sizes.clone(), None),
@@ -193,6 +217,31 @@ fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp
     verify::verify_tiling(m, &d, &sch, &tiled)?;
     let a = ast::generate(&tiled.program)?;
     Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: Some(tiled), ast: a }, note))
+}
+
+/// The number of values schedule row `r` takes, when it is one of the
+/// original loops (a unit row) with constant bounds in every statement
+/// that has it: the largest such trip count.
+fn extent_of_row(s: &Scop, m: &dsp_pluto::scop::Scop, sch: &schedule::Schedule, r: usize) -> Option<i64> {
+    let mut best = None;
+    for (k, st) in m.stmts.iter().enumerate() {
+        let d = st.depth();
+        let row = &sch.rows[k][r];
+        let nz: Vec<usize> = (0..d).filter(|&j| row.coeffs[j] != 0).collect();
+        if nz.is_empty() {
+            continue;
+        }
+        if nz.len() != 1 || row.coeffs[nz[0]].abs() != 1 {
+            return None;
+        }
+        let lp = &s.loops[s.stmts[k].loops[nz[0]]];
+        let cst = |e: &crate::scop::AffExpr| e.coeffs.iter().all(|&c| c == 0).then_some(e.constant);
+        let lo = lp.lower.iter().map(cst).collect::<Option<Vec<i64>>>()?.into_iter().max()?;
+        let hi = lp.upper.iter().map(cst).collect::<Option<Vec<i64>>>()?.into_iter().min()?;
+        let e = (hi - lo + 1).max(1);
+        best = Some(best.map_or(e, |b: i64| b.max(e)));
+    }
+    best
 }
 
 /// The schedule's hyperplanes, bands and tiles, on one line.

@@ -264,3 +264,30 @@ fn options_parse() {
     assert!(!Options::parse("no-tile").unwrap().tile);
     assert!(Options::parse("sizes=0").is_err() && Options::parse("sizes=x").is_err() && Options::parse("bogus").is_err());
 }
+
+#[test]
+fn automatic_tile_sizes_follow_the_cache_and_skip_what_would_not_vectorize() {
+    let before = canonical("auto", MATMUL);
+    let t = TestModule::parse(&before);
+    // A 1 KB L1D: the model's tiles, the innermost loop (j, 11 long) whole.
+    let opts = Options { l1d: Some(1024), lanes: 4, always: true, ..Options::default() };
+    let (_, remarks) = run(t.m, &opts);
+    let after = t.text();
+    ir::verify(t.m).unwrap();
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Passed && r.msg.contains("in kernel transformed") && r.msg.contains("tile sizes by seed 004's model") && r.msg.contains("whole")), "{:?}", remarks.iter().map(|r| &r.msg).collect::<Vec<_>>());
+    assert_eq!(lli("auto", &before), lli("auto", &after));
+    // A fused, skewed stencil: its innermost loop would carry a dependence.
+    let jacobi = r#"
+static float A[64], B[64];
+void kernel(void) {
+  for (int t = 0; t < 6; t++) {
+    for (int i = 1; i < 63; i++) B[i] = 0.3f * (A[i - 1] + A[i] + A[i + 1]);
+    for (int j = 1; j < 63; j++) A[j] = B[j];
+  }
+}
+"#;
+    let ir = canonical("auto-jacobi", jacobi);
+    let t = TestModule::parse(&ir);
+    let (_, remarks) = run(t.m, &opts);
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Missed && r.msg.contains("not worth it")), "{:?}", remarks.iter().map(|r| &r.msg).collect::<Vec<_>>());
+}
