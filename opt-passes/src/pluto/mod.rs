@@ -234,14 +234,42 @@ fn extent_of_row(s: &Scop, m: &dsp_pluto::scop::Scop, sch: &schedule::Schedule, 
         if nz.len() != 1 || row.coeffs[nz[0]].abs() != 1 {
             return None;
         }
-        let lp = &s.loops[s.stmts[k].loops[nz[0]]];
-        let cst = |e: &crate::scop::AffExpr| e.coeffs.iter().all(|&c| c == 0).then_some(e.constant);
-        let lo = lp.lower.iter().map(cst).collect::<Option<Vec<i64>>>()?.into_iter().max()?;
-        let hi = lp.upper.iter().map(cst).collect::<Option<Vec<i64>>>()?.into_iter().min()?;
+        let (lo, hi) = loop_range(s, s.stmts[k].loops[nz[0]], 0)?;
         let e = (hi - lo + 1).max(1);
         best = Some(best.map_or(e, |b: i64| b.max(e)));
     }
     best
+}
+
+/// The values loop `l`'s iterator can take at most, by interval
+/// arithmetic over the enclosing loops' ranges (a triangular `j <= i`
+/// takes `i`'s largest value); `None` when a bound has a parameter.
+fn loop_range(s: &Scop, l: usize, depth: usize) -> Option<(i64, i64)> {
+    let lp = s.loops.get(l)?;
+    if depth > 16 {
+        return None;
+    }
+    let mut chain = Vec::new();
+    let mut p = lp.parent;
+    while let Some(x) = p {
+        chain.push(x);
+        p = s.loops[x].parent;
+    }
+    chain.reverse();
+    let outer: Vec<(i64, i64)> = chain.iter().map(|&a| loop_range(s, a, depth + 1)).collect::<Option<_>>()?;
+    let range = |e: &crate::scop::AffExpr| -> Option<(i64, i64)> {
+        let (mut lo, mut hi) = (e.constant, e.constant);
+        for (k, &c) in e.coeffs.iter().enumerate().filter(|(_, c)| **c != 0) {
+            let (a, b) = *outer.get(k)?;
+            let (x, y) = (c.checked_mul(a)?, c.checked_mul(b)?);
+            lo = lo.checked_add(x.min(y))?;
+            hi = hi.checked_add(x.max(y))?;
+        }
+        Some((lo, hi))
+    };
+    let lo = lp.lower.iter().map(|e| range(e).map(|r| r.0)).collect::<Option<Vec<i64>>>()?.into_iter().max()?;
+    let hi = lp.upper.iter().map(|e| range(e).map(|r| r.1)).collect::<Option<Vec<i64>>>()?.into_iter().min()?;
+    Some((lo, hi))
 }
 
 /// The schedule's hyperplanes, bands and tiles, on one line.
