@@ -63,6 +63,9 @@ static cl::opt<bool> DspPolyhedral("dsp-polyhedral", cl::init(false),
 static cl::opt<std::string> DspTileSizes("dsp-tile-sizes", cl::init(""),
     cl::desc("dsp-pluto's tile sizes, one per tiled band row (N,N,...; default 32)"));
 
+static cl::opt<std::string> DspPlutoReport("dsp-pluto-report", cl::init(""),
+    cl::desc("dsp-pluto writes what it did with every SCoP and rejected loop nest to this JSON file"));
+
 static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
     cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
 
@@ -142,8 +145,14 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
         }
         if (DspScops)
           MPM.addPass(DspPass("dsp-scop-remarks"));
-        if (DspPolyhedral)
-          MPM.addPass(DspPass(DspTileSizes.empty() ? std::string("dsp-pluto") : "dsp-pluto<sizes=" + DspTileSizes + ">"));
+        if (DspPolyhedral) {
+          std::string Params;
+          if (!DspTileSizes.empty())
+            Params += "sizes=" + DspTileSizes;
+          if (!DspPlutoReport.empty())
+            Params += (Params.empty() ? "" : ";") + std::string("report=") + DspPlutoReport;
+          MPM.addPass(DspPass(Params.empty() ? std::string("dsp-pluto") : "dsp-pluto<" + Params + ">"));
+        }
       });
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {

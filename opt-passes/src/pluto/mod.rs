@@ -23,12 +23,14 @@
 //! transformed), `-Rpass-analysis=pluto` (what detection rejected; SCoPs
 //! left as they were). A SCoP whose arrays fit in L1D is left alone unless
 //! tile sizes are given or `always` ([`profit`]). Parameters:
-//! `dsp-pluto<sizes=32,32,8;default-size=N;always;no-tile>`.
+//! `dsp-pluto<sizes=32,32,8;default-size=N;always;no-tile;report=FILE>`
+//! ([`report`]: the same as JSON, dspcc `--polyhedral-report=FILE`).
 
 pub mod codegen;
 pub mod model;
 pub mod profit;
 pub mod region;
+pub mod report;
 pub mod tilesize;
 pub mod unswitch;
 #[cfg(test)]
@@ -61,16 +63,18 @@ pub struct Options {
     pub l1d: Option<u64>,
     /// The machine's vector lanes (tile sizes of at least one vector are whole vectors).
     pub lanes: i64,
+    /// Write what happened to every SCoP and rejected nest here as JSON ([`report`]).
+    pub report: Option<String>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { tile: true, sizes: Vec::new(), default_size: 32, always: false, l1d: None, lanes: 1 }
+        Options { tile: true, sizes: Vec::new(), default_size: 32, always: false, l1d: None, lanes: 1, report: None }
     }
 }
 
 impl Options {
-    /// `sizes=N,N,…` (also `tile-sizes=`), `default-size=N`, `always`, `no-tile`, separated by `;`.
+    /// `sizes=N,N,…` (also `tile-sizes=`), `default-size=N`, `always`, `no-tile`, `report=FILE`, separated by `;`.
     pub fn parse(params: &str) -> Result<Options, String> {
         let mut o = Options::default();
         for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
@@ -84,6 +88,8 @@ impl Options {
                 o.sizes = v.split(',').filter(|s| !s.trim().is_empty()).map(num).collect::<Result<_, _>>()?;
             } else if let Some(v) = p.strip_prefix("default-size=") {
                 o.default_size = num(v)?;
+            } else if let Some(v) = p.strip_prefix("report=") {
+                o.report = Some(v.to_string());
             } else if p == "always" {
                 o.always = true;
             } else if p == "no-tile" {
@@ -107,29 +113,48 @@ enum Outcome {
 /// Runs the pass on every defined function of `module`: whether anything
 /// changed, and the remarks.
 pub fn run(module: LLVMModuleRef, opts: &Options) -> (bool, Vec<Remark>) {
+    let (changed, remarks, entries) = run_all(module, opts);
+    if let Some(path) = &opts.report {
+        if let Err(e) = std::fs::write(path, report::json(&entries)) {
+            eprintln!("dsp-opt-passes: warning: --polyhedral-report {path}: {e}");
+        }
+    }
+    (changed, remarks)
+}
+
+fn run_all(module: LLVMModuleRef, opts: &Options) -> (bool, Vec<Remark>, Vec<report::Entry>) {
     let mut changed = false;
     let mut remarks = Vec::new();
+    let mut entries = Vec::new();
     for f in ir::defined_functions(module) {
         let found = scop::detect_function(module, f);
         for rej in &found.rejections {
             let at = if rej.reason.at.is_null() { f } else { rej.reason.at };
             let msg = format!("loop at {} is not a SCoP ({}): {}", rej.header, rej.reason.kind.name(), rej.reason.msg);
+            entries.push(report::Entry { function: found.function.clone(), region: rej.header.clone(), outcome: "not-a-scop", reason: rej.reason.kind.name().to_string(), message: msg.clone() });
             remarks.push(Remark { kind: RemarkKind::Analysis, at, name: rej.reason.kind.name(), msg });
         }
         for s in &found.scops {
             let at = s.stmts.first().and_then(|st| st.accesses.first()).map(|a| a.inst).unwrap_or(f);
             let what = format!("SCoP {}..{} in {}", s.entry, s.exit, found.function);
-            match transform(module, f, s, opts) {
+            let (kind, name, msg) = match transform(module, f, s, opts) {
                 Ok(Outcome::Transformed(msg)) => {
                     changed = true;
-                    remarks.push(Remark { kind: RemarkKind::Passed, at, name: "transformed", msg: format!("{what} transformed: {msg}") });
+                    (RemarkKind::Passed, "transformed", msg)
                 }
-                Ok(Outcome::Unchanged(msg)) => remarks.push(Remark { kind: RemarkKind::Analysis, at, name: "unchanged", msg: format!("{what} left as it was: {msg}") }),
-                Err(msg) => remarks.push(Remark { kind: RemarkKind::Missed, at, name: "not-transformed", msg: format!("{what} not transformed: {msg}") }),
-            }
+                Ok(Outcome::Unchanged(msg)) => (RemarkKind::Analysis, "unchanged", msg),
+                Err(msg) => (RemarkKind::Missed, "not-transformed", msg),
+            };
+            let verb = match kind {
+                RemarkKind::Passed => "transformed",
+                RemarkKind::Analysis => "left as it was",
+                RemarkKind::Missed => "not transformed",
+            };
+            entries.push(report::Entry { function: found.function.clone(), region: format!("{}..{}", s.entry, s.exit), outcome: name, reason: String::new(), message: msg.clone() });
+            remarks.push(Remark { kind, at, name, msg: format!("{what} {verb}: {msg}") });
         }
     }
-    (changed, remarks)
+    (changed, remarks, entries)
 }
 
 /// Schedules, tiles and regenerates one SCoP.

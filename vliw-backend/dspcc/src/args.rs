@@ -215,6 +215,8 @@ pub struct Options {
     pub polyhedral: Option<bool>,
     /// `--tile-sizes=N,N,…`, as given (checked).
     pub tile_sizes: Option<String>,
+    /// `--polyhedral-report=FILE`: what `dsp-pluto` did, as JSON.
+    pub polyhedral_report: Option<String>,
     /// Vector float division and square root on the vector units
     /// (`-fvector-fdiv`, the default) or lane by lane on the scalar divider
     /// (`-fno-vector-fdiv`), the last one given.
@@ -289,6 +291,7 @@ impl Default for Options {
             unroll_jam: None,
             polyhedral: None,
             tile_sizes: None,
+            polyhedral_report: None,
             vector_fdiv: true,
             vec_function: true,
             vec_function_auto: false,
@@ -505,6 +508,7 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             _ if ["-Rpass=", "-Rpass-missed=", "-Rpass-analysis="].iter().any(|f| a.starts_with(f)) => o.remarks.push(a.to_string()),
             _ if a.starts_with("--modulo-scheduler=") => o.modulo_scheduler = Some(scheduler(a, &a["--modulo-scheduler=".len()..])?),
             _ if a.starts_with("--ilp-time-limit=") => o.ilp_time_limit = Some(seconds(a, &a["--ilp-time-limit=".len()..])?),
+            _ if a.starts_with("--polyhedral-report=") => o.polyhedral_report = Some(a["--polyhedral-report=".len()..].to_string()),
             _ if a.starts_with("--tile-sizes=") => o.tile_sizes = Some(tile_sizes(a, &a["--tile-sizes=".len()..])?),
             _ if a.starts_with("--egg-limits=") => o.egg_limits = Some(egg_limits(a, &a["--egg-limits=".len()..])?),
             _ if a.starts_with("--pipeline-report=") => o.pipeline_report = Some(a["--pipeline-report=".len()..].to_string()),

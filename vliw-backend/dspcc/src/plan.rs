@@ -323,7 +323,8 @@ impl Planner<'_> {
 
     /// PLuTo's scheduling and tiling (the plugin's `dsp-pluto`, at the
     /// pipeline-start point): `-fpolyhedral`, off by default (measured: see
-    /// README "Status"), never at -O0; `--tile-sizes=` passed on.
+    /// README "Status"), never at -O0; `--tile-sizes=` and
+    /// `--polyhedral-report=` passed on.
     fn polyhedral_flags(&self) -> Vec<String> {
         if !self.o.polyhedral.unwrap_or(false) || matches!(self.o.opt, '0') {
             return Vec::new();
@@ -331,6 +332,9 @@ impl Planner<'_> {
         let mut v = vec!["-mllvm".to_string(), "-dsp-polyhedral".to_string()];
         if let Some(t) = &self.o.tile_sizes {
             v.extend(["-mllvm".to_string(), format!("-dsp-tile-sizes={t}")]);
+        }
+        if let Some(r) = &self.o.polyhedral_report {
+            v.extend(["-mllvm".to_string(), format!("-dsp-pluto-report={r}")]);
         }
         v
     }

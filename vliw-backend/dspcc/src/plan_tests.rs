@@ -284,4 +284,5 @@ fn polyhedral_tiling_is_off_by_default_and_passes_its_tile_sizes() {
     assert!(plan_for("-fpolyhedral --tile-sizes=0,4 -c x.c").is_err());
     assert!(plan_for("-fpolyhedral --tile-sizes=a -c x.c").is_err());
     assert!(plan_for("-fpolyhedral --tile-sizes= -c x.c").is_err());
+    assert!(has(&jobs("-O3 -fpolyhedral --polyhedral-report=r.json -c x.c")[0].1, &["-mllvm", "-dsp-pluto-report=r.json"]));
 }
