@@ -3,7 +3,8 @@
 //! parametric nests at sizes 0, 1, 2, odd and past a tile) built by the host
 //! `cc -m32` and by `dspcc -O3 -fpolyhedral` with the program's small tile
 //! sizes (its `// dsp-cflags:` line, so that tiles are partial and many),
-//! run on `dsp-sim --strict` on `ftm`: stdout and exit status must be
+//! run on `dsp-sim --strict` on every shipped machine (`ftm`, `ftm8`,
+//! `ftm32`: different lanes, so different tile sizes and vector code): stdout and exit status must be
 //! identical, and `-Rpass=pluto` must say that its kernel was transformed
 //! (a program the pass would leave alone tests nothing).
 //! `DIFF_FILTER=SUBSTRING` restricts the programs by name.
@@ -11,7 +12,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use dsp_e2e_tests::{root, run, scratch, tool};
+use dsp_e2e_tests::{machines, root, run, scratch, tool};
 
 /// Host flags of the differential suite's references.
 const HOST_FLAGS: &[&str] = &["-m32", "-std=c11", "-msse2", "-mfpmath=sse", "-ffp-contract=off", "-O2"];
@@ -35,7 +36,7 @@ fn dsp_cflags(src: &PathBuf) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// One program: `Err` with what differs.
+/// One program on every machine: `Err` with what differs.
 fn check(src: &PathBuf, dir: &std::path::Path) -> Result<(), String> {
     let name = src.file_stem().unwrap().to_string_lossy().into_owned();
     let host = dir.join(format!("{name}.host"));
@@ -44,8 +45,16 @@ fn check(src: &PathBuf, dir: &std::path::Path) -> Result<(), String> {
         return Err(format!("host build: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let reference = run(&mut Command::new(&host));
-    let exe = dir.join(format!("{name}.dsp"));
-    let build = run(Command::new(tool("dspcc")).args(["--isa=ftm", "-O3", "-ffp-contract=off", "-Rpass=pluto", "-Rpass-missed=pluto"]).args(dsp_cflags(src)).arg(src).arg("-o").arg(&exe).arg("-lm"));
+    for m in machines() {
+        check_on(src, dir, m, &reference).map_err(|e| format!("on {m}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn check_on(src: &PathBuf, dir: &std::path::Path, machine: &str, reference: &std::process::Output) -> Result<(), String> {
+    let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+    let exe = dir.join(format!("{name}.{machine}"));
+    let build = run(Command::new(tool("dspcc")).arg(format!("--isa={machine}")).args(["-O3", "-ffp-contract=off", "-Rpass=pluto", "-Rpass-missed=pluto"]).args(dsp_cflags(src)).arg(src).arg("-o").arg(&exe).arg("-lm"));
     let remarks = String::from_utf8_lossy(&build.stderr).into_owned();
     if !build.status.success() {
         return Err(format!("dspcc: {remarks}"));
@@ -53,7 +62,7 @@ fn check(src: &PathBuf, dir: &std::path::Path) -> Result<(), String> {
     if !remarks.lines().any(|l| l.contains("remark: SCoP") && l.contains(" transformed:")) {
         return Err(format!("no SCoP transformed:\n{remarks}"));
     }
-    let actual = run(Command::new(tool("dsp-sim")).args(["--isa", "ftm", "--strict", "--max-cycles", "2000000000"]).arg(&exe));
+    let actual = run(Command::new(tool("dsp-sim")).args(["--isa", machine, "--strict", "--max-cycles", "2000000000"]).arg(&exe));
     if actual.status.code() != reference.status.code() {
         return Err(format!("exit status {:?}, host {:?}: {}", actual.status.code(), reference.status.code(), String::from_utf8_lossy(&actual.stderr)));
     }

@@ -302,7 +302,7 @@ fn describe(m: &dsp_pluto::scop::Scop, t: &dsp_pluto::Transformed) -> String {
     let mut out = t.schedule.pretty(m).trim_end().replace('\n', "; ");
     if let Some(tiled) = &t.tiled {
         for b in &tiled.bands {
-            let sizes: Vec<String> = b.sizes.iter().map(|x| x.to_string()).collect();
+            let sizes: Vec<String> = b.sizes.iter().map(|&x| if x >= tilesize::UNTILED { "whole".to_string() } else { x.to_string() }).collect();
             out.push_str(&format!(
                 "; band [{}..{}) tiled {}{}{}",
                 b.band.start,
