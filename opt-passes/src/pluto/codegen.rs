@@ -93,6 +93,49 @@ pub fn generate(f: LLVMValueRef, scop: &Scop, ast: &Ast) -> Res<Generated> {
     }
 }
 
+/// The run-time alias check at builder `b` ([`super::alias`]): for every
+/// may-alias pair of `scop`, the byte ranges `ranges` gives are disjoint.
+pub fn alias_condition(f: LLVMValueRef, scop: &Scop, ranges: &[super::alias::ArrayRange], b: LLVMBuilderRef) -> Res<LLVMValueRef> {
+    let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(f)) };
+    let ty = unsafe { LLVMInt64TypeInContext(ctx) };
+    let mut g = Gen { scop, ctx, f, b, ty, params: Vec::new(), vars: Vec::new(), blocks: Vec::new(), region: scop.blocks.iter().copied().collect(), loc: std::ptr::null_mut() };
+    for p in &scop.params {
+        if int_width(p.value).is_none() {
+            return Err(format!("parameter {} is not an integer", p.name));
+        }
+        let v = g.cast(p.value, ty);
+        g.params.push(v);
+    }
+    // Per array: [start, end) in bytes.
+    let mut span = std::collections::HashMap::new();
+    for r in ranges {
+        let arr = &scop.arrays[r.array];
+        let lo = g.bound(&LoopBound { alternatives: r.accesses.iter().map(|a| a.lo.clone()).collect() }, false)?;
+        let hi = g.bound(&LoopBound { alternatives: r.accesses.iter().map(|a| a.hi.clone()).collect() }, true)?;
+        unsafe {
+            let base = LLVMBuildPtrToInt(b, arr.base, ty, c"".as_ptr());
+            let size = g.cst(arr.elem_size as i64);
+            let start = LLVMBuildAdd(b, base, LLVMBuildMul(b, lo, size, c"".as_ptr()), c"".as_ptr());
+            let end = LLVMBuildAdd(b, base, LLVMBuildMul(b, LLVMBuildAdd(b, hi, g.cst(1), c"".as_ptr()), size, c"".as_ptr()), c"".as_ptr());
+            span.insert(r.array, (start, end));
+        }
+    }
+    let mut all: Option<LLVMValueRef> = None;
+    for &(x, y) in &scop.may_alias {
+        let (&(sx, ex), &(sy, ey)) = (span.get(&x).ok_or("no range")?, span.get(&y).ok_or("no range")?);
+        unsafe {
+            let before = LLVMBuildICmp(b, P::LLVMIntULE, ex, sy, c"".as_ptr());
+            let after = LLVMBuildICmp(b, P::LLVMIntULE, ey, sx, c"".as_ptr());
+            let ok = LLVMBuildOr(b, before, after, c"".as_ptr());
+            all = Some(match all {
+                None => ok,
+                Some(a) => LLVMBuildAnd(b, a, ok, c"".as_ptr()),
+            });
+        }
+    }
+    all.ok_or_else(|| "no may-alias pair".to_string())
+}
+
 /// Deletes blocks made by [`generate`] (their instructions first: they use each other).
 pub fn discard(blocks: &[LLVMBasicBlockRef]) {
     unsafe {

@@ -26,6 +26,7 @@
 //! `dsp-pluto<sizes=32,32,8;default-size=N;always;no-tile;report=FILE>`
 //! ([`report`]: the same as JSON, dspcc `--polyhedral-report=FILE`).
 
+pub mod alias;
 pub mod codegen;
 pub mod model;
 pub mod profit;
@@ -178,8 +179,18 @@ fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -
     if model::is_identity(&m, &t) {
         return Ok(Outcome::Unchanged(format!("the schedule is the original order and nothing is tiled ({desc})")));
     }
+    // Arrays that may alias: the new code behind a run-time check of their ranges.
+    let ranges = if s.may_alias.is_empty() { None } else { Some(alias::ranges(s, &m)?) };
     let g = codegen::generate(f, s, &t.ast)?;
-    let sw = region::switch_to(f, s, g.start);
+    let check = |b: LLVMBuilderRef| codegen::alias_condition(f, s, ranges.as_deref().unwrap_or(&[]), b);
+    let sw = match region::switch_to(f, s, g.start, ranges.as_ref().map(|_| &check as &dyn Fn(LLVMBuilderRef) -> Result<LLVMValueRef, String>)) {
+        Ok(sw) => sw,
+        Err(e) => {
+            codegen::discard(&g.blocks);
+            return Err(format!("run-time alias check: {e}"));
+        }
+    };
+    let desc = if s.may_alias.is_empty() { desc } else { format!("{desc}; behind a run-time check that {} pair(s) of arrays do not overlap", s.may_alias.len()) };
     if let Err(e) = ir::verify(module) {
         if std::env::var_os("DSP_PLUTO_DEBUG").is_some() {
             eprintln!("dsp-pluto: invalid code:\n{e}\n{}", ir::print_module(module));

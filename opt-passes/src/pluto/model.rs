@@ -7,9 +7,9 @@
 //! −1 has its variable as iterator, so its row of the original schedule is
 //! `−i` (the iterations run downwards); a loop stepping by any other
 //! constant has the iteration count as iterator (row `+t`). What the core
-//! cannot take — scalars crossing blocks (Polly's Phi/Value arrays) and
-//! pairs of arrays that may alias — is refused by [`check`] with the reason,
-//! before anything is built.
+//! cannot take — scalars crossing blocks (Polly's Phi/Value arrays) — is
+//! refused by [`check`] with the reason, before anything is built (pairs
+//! of arrays that may alias get a run-time check: [`super::alias`]).
 
 use dsp_pluto::poly::{Aff, Polyhedron};
 use dsp_pluto::scop as ps;
@@ -24,12 +24,6 @@ fn aff(e: &AffExpr) -> Aff {
 pub fn check(scop: &Scop) -> Result<(), String> {
     if let Some(a) = scop.arrays.iter().find(|a| matches!(a.kind, ArrayKind::Phi | ArrayKind::Value)) {
         return Err(format!("scalar {} crosses blocks (scalar dependences are not transformed yet)", a.name));
-    }
-    if let Some(&(a, b)) = scop.may_alias.first() {
-        return Err(format!(
-            "arrays {} and {} may alias (pointer arguments without restrict; no run-time alias check yet)",
-            scop.arrays[a].name, scop.arrays[b].name
-        ));
     }
     if scop.exit_block.is_none() {
         return Err("the region ends in a return".into());

@@ -6,7 +6,9 @@
 //!   need the new code to produce it), and the block after the region has
 //!   no phi taking a value from the region.
 //! - Entry: the region's first block keeps its predecessors' edges (its
-//!   phis stay valid); the branch into it becomes `br i1 true, new, old`.
+//!   phis stay valid); the branch into it becomes `br i1 true, new, old`,
+//!   or `br i1 COND, new, old` with a run-time condition (the alias
+//!   checks of [`super::alias`]).
 //!   When the first block has phis, its one outside predecessor ends in an
 //!   unconditional branch, which is replaced; else a new block holding the
 //!   branch, inserted just before it, takes the outside edges (and becomes
@@ -85,15 +87,19 @@ fn outside_preds(f: LLVMValueRef, scop: &Scop) -> Vec<LLVMBasicBlockRef> {
 
 /// How control was switched to the new code, to undo it.
 pub enum Switch {
-    /// The predecessor's unconditional branch was replaced by `br i1 true`.
-    Replaced { pred: LLVMBasicBlockRef, loc: LLVMMetadataRef, entry: LLVMBasicBlockRef },
-    /// A new block with `br i1 true` took these (predecessor, successor index) edges.
+    /// The predecessor's unconditional branch was replaced by a
+    /// conditional one (after the condition's instructions, which follow
+    /// `prev`, the predecessor's last instruction before its branch).
+    Replaced { pred: LLVMBasicBlockRef, prev: LLVMValueRef, loc: LLVMMetadataRef, entry: LLVMBasicBlockRef },
+    /// A new block with the condition and the branch took these (predecessor, successor index) edges.
     Redirected { block: LLVMBasicBlockRef, edges: Vec<(LLVMBasicBlockRef, u32)>, entry: LLVMBasicBlockRef },
 }
 
 /// Branches from the region's entry to `start` (the new code) instead of
-/// the old region ([`check`] must have passed).
-pub fn switch_to(f: LLVMValueRef, scop: &Scop, start: LLVMBasicBlockRef) -> Switch {
+/// the old region when `cond` (built at the builder it is given; `None`:
+/// always) holds ([`check`] must have passed). On an error of `cond`
+/// nothing is changed.
+pub fn switch_to(f: LLVMValueRef, scop: &Scop, start: LLVMBasicBlockRef, cond: Option<&dyn Fn(LLVMBuilderRef) -> Result<LLVMValueRef, String>>) -> Result<Switch, String> {
     let entry = scop.entry_block;
     let preds = outside_preds(f, scop);
     let has_phis = ir::instructions(entry).first().is_some_and(|&i| ir::opcode(i) == O::LLVMPHI);
@@ -103,12 +109,22 @@ pub fn switch_to(f: LLVMValueRef, scop: &Scop, start: LLVMBasicBlockRef) -> Swit
         if has_phis {
             let pred = preds[0];
             let old = LLVMGetBasicBlockTerminator(pred);
-            let b = ir::Builder::before(old);
-            LLVMBuildCondBr(b.raw(), yes, start, entry);
-            // A detached branch would still count as an edge: deleted, rebuilt on undo.
+            let prev = LLVMGetPreviousInstruction(old);
             let loc = LLVMInstructionGetDebugLoc(old);
+            let b = ir::Builder::before(old);
+            let sw = Switch::Replaced { pred, prev, loc, entry };
+            let c = match cond.map(|c| c(b.raw())) {
+                None => yes,
+                Some(Ok(c)) => c,
+                Some(Err(e)) => {
+                    erase_after(pred, prev, old);
+                    return Err(e);
+                }
+            };
+            LLVMBuildCondBr(b.raw(), c, start, entry);
+            // A detached branch would still count as an edge: deleted, rebuilt on undo.
             LLVMInstructionEraseFromParent(old);
-            return Switch::Replaced { pred, loc, entry };
+            return Ok(sw);
         }
         let block = LLVMInsertBasicBlockInContext(ctx, entry, c"pluto.enter".as_ptr());
         let b = ir::Builder::at_end(block);
@@ -116,7 +132,18 @@ pub fn switch_to(f: LLVMValueRef, scop: &Scop, start: LLVMBasicBlockRef) -> Swit
         if !first.is_null() {
             LLVMSetCurrentDebugLocation2(b.raw(), LLVMInstructionGetDebugLoc(first));
         }
-        LLVMBuildCondBr(b.raw(), yes, start, entry);
+        let c = match cond.map(|c| c(b.raw())) {
+            None => yes,
+            Some(Ok(c)) => c,
+            Some(Err(e)) => {
+                for i in ir::instructions(block).into_iter().rev() {
+                    LLVMInstructionEraseFromParent(i);
+                }
+                LLVMDeleteBasicBlock(block);
+                return Err(e);
+            }
+        };
+        LLVMBuildCondBr(b.raw(), c, start, entry);
         let mut edges = Vec::new();
         for p in preds {
             let term = LLVMGetBasicBlockTerminator(p);
@@ -127,18 +154,32 @@ pub fn switch_to(f: LLVMValueRef, scop: &Scop, start: LLVMBasicBlockRef) -> Swit
                 }
             }
         }
-        Switch::Redirected { block, edges, entry }
+        Ok(Switch::Redirected { block, edges, entry })
+    }
+}
+
+/// Erases the instructions of `bb` after `prev` (all when null) up to, not including, `stop` (null: to the end).
+fn erase_after(bb: LLVMBasicBlockRef, prev: LLVMValueRef, stop: LLVMValueRef) {
+    unsafe {
+        let mut i = if prev.is_null() { LLVMGetFirstInstruction(bb) } else { LLVMGetNextInstruction(prev) };
+        let mut doomed = Vec::new();
+        while !i.is_null() && i != stop {
+            doomed.push(i);
+            i = LLVMGetNextInstruction(i);
+        }
+        for i in doomed.into_iter().rev() {
+            LLVMInstructionEraseFromParent(i);
+        }
     }
 }
 
 impl Switch {
-    /// Restores the branches as they were.
+    /// Restores the branches as they were (the condition's instructions gone).
     pub fn undo(self) {
         unsafe {
             match self {
-                Switch::Replaced { pred, loc, entry } => {
-                    let now = LLVMGetBasicBlockTerminator(pred);
-                    LLVMInstructionEraseFromParent(now);
+                Switch::Replaced { pred, prev, loc, entry } => {
+                    erase_after(pred, prev, std::ptr::null_mut());
                     let b = ir::Builder::at_end(pred);
                     LLVMSetCurrentDebugLocation2(b.raw(), loc);
                     LLVMBuildBr(b.raw(), entry);
@@ -146,6 +187,9 @@ impl Switch {
                 Switch::Redirected { block, edges, entry } => {
                     for (p, k) in edges {
                         LLVMSetSuccessor(LLVMGetBasicBlockTerminator(p), k, entry);
+                    }
+                    for i in ir::instructions(block).into_iter().rev() {
+                        LLVMInstructionEraseFromParent(i);
                     }
                     LLVMDeleteBasicBlock(block);
                 }
