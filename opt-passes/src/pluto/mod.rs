@@ -5,8 +5,10 @@
 //! generated back into LLVM IR in place of the region:
 //!
 //! - [`model`]: the detected SCoP as the polyhedral core's model, or why
-//!   not (scalars crossing blocks, arrays that may alias: left alone with a
-//!   remark; see there);
+//!   not (scalars crossing blocks: left alone with a remark; see there);
+//! - [`profit`], [`tilesize`]: whether tiling can pay (data beyond L1D) and
+//!   the tile sizes (seed 004's reuse model, the innermost loop whole);
+//! - [`alias`]: run-time checks for arrays that may alias;
 //! - [`dsp_pluto::transform`]: dependences, schedule, tiling, the exact
 //!   legality check of the result, the loop AST;
 //! - [`region`]: what the region must satisfy to be replaced, and the
