@@ -29,9 +29,12 @@ const MAX_SCALE: i64 = 4096;
 /// The size of a row left whole (one tile spans any loop of a program).
 pub const UNTILED: i64 = 1 << 24;
 
-/// Per statement, per loop row: the row's direction in the statement's
-/// iterator space, times `det` (None when the rows are not of full rank).
-fn directions(scop: &Scop, sch: &Schedule) -> Vec<Option<(Vec<Vec<i64>>, Vec<usize>, i64)>> {
+/// A statement's loop rows inverted: `adj` (its columns are the rows'
+/// directions in iterator space, times `det`), the rows chosen, `det`.
+type Inverse = (Vec<Vec<i64>>, Vec<usize>, i64);
+
+/// Per statement: [`Inverse`] (None when the rows are not of full rank).
+fn directions(scop: &Scop, sch: &Schedule) -> Vec<Option<Inverse>> {
     let mut out = Vec::new();
     for (s, st) in scop.stmts.iter().enumerate() {
         let d = st.depth();
