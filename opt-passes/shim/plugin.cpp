@@ -60,6 +60,15 @@ static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
 static cl::opt<bool> DspScops("dsp-scops", cl::init(false),
     cl::desc("SCoP detection from clang (off by default; it transforms nothing itself): at the pipeline-start point, the canonical passes it expects, then the SCoPs found and the loop nests rejected as remarks of pass pluto (-Rpass-analysis=pluto)"));
 
+static cl::opt<bool> DspPolyhedral("dsp-polyhedral", cl::init(false),
+    cl::desc("run dsp-pluto (PLuTo: SCoPs scheduled, permutable bands tiled, loop nests regenerated) at the pipeline-start point after the canonical passes it expects; remarks of pass pluto"));
+
+static cl::opt<std::string> DspTileSizes("dsp-tile-sizes", cl::init(""),
+    cl::desc("dsp-pluto's tile sizes, one per tiled band row (N,N,...; default 32)"));
+
+static cl::opt<std::string> DspPlutoReport("dsp-pluto-report", cl::init(""),
+    cl::desc("dsp-pluto writes what it did with every SCoP and rejected loop nest to this JSON file"));
+
 static cl::opt<bool> DspOuterVec("dsp-outer-vec", cl::init(false),
     cl::desc("run dsp-outer-vec (outer loops of nests vectorized whole) after dsp-wfv at the optimizer-last extension point"));
 
@@ -130,14 +139,23 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
       });
   PB.registerPipelineStartEPCallback(
       [&PB](ModulePassManager &MPM, OptimizationLevel Level) {
-        if (!DspScops || Level == OptimizationLevel::O0)
+        if ((!DspScops && !DspPolyhedral) || Level == OptimizationLevel::O0)
           return;
         // The canonical form detection expects (opt-passes/tests/scop.rs), then detection.
         if (Error E = PB.parsePassPipeline(MPM, "function(mem2reg,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,loop-simplify,lcssa,loop-rotate,indvars)")) {
           errs() << "dsp-opt-passes: " << toString(std::move(E)) << "\n";
           return;
         }
-        MPM.addPass(DspPass("dsp-scop-remarks"));
+        if (DspScops)
+          MPM.addPass(DspPass("dsp-scop-remarks"));
+        if (DspPolyhedral) {
+          std::string Params;
+          if (!DspTileSizes.empty())
+            Params += "sizes=" + DspTileSizes;
+          if (!DspPlutoReport.empty())
+            Params += (Params.empty() ? "" : ";") + std::string("report=") + DspPlutoReport;
+          MPM.addPass(DspPass(Params.empty() ? std::string("dsp-pluto") : "dsp-pluto<" + Params + ">"));
+        }
       });
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel Level) {

@@ -17,6 +17,7 @@
 //! | `dsp-reduction-jam` | unroll-and-jam of a two-deep reduction nest whose inner loop may start at the outer counter (an autocorrelation's lags): U outer iterations side by side after peeling each one's first iterations, one load shared by U sums ([`rjam`]); clang runs it before `dsp-interchange` and `dsp-egg-isel` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`) |
 //! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
 //! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
+//! | `dsp-pluto` | PLuTo (seed 002): each SCoP scheduled, its permutable bands tiled and the loop AST generated back into IR in place of the region ([`pluto`], the core in `dsp-pluto`); clang runs it after the canonical passes at the pipeline-start point with `-mllvm -dsp-polyhedral` (dspcc `-fpolyhedral`); `dsp-pluto<sizes=N,N;no-tile>` |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -44,6 +45,7 @@ pub mod mem;
 pub mod minmax;
 pub mod overflow;
 pub mod plugin;
+pub mod pluto;
 pub mod scop;
 pub mod tail;
 pub mod vdiv;
@@ -72,6 +74,7 @@ pub enum Pass {
     ReductionJam,
     ScopPrint,
     ScopRemarks,
+    Pluto,
 }
 
 /// Pass names (as `-passes=` takes them) and what each does.
@@ -153,6 +156,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         Pass::ScopRemarks,
         "SCoP detection as remarks of pass pluto only (clang -mllvm -dsp-scops runs it)",
     ),
+    (
+        "dsp-pluto",
+        Pass::Pluto,
+        "PLuTo: SCoPs scheduled, permutable bands tiled, the loop nest regenerated (params: sizes=N,N,...;no-tile)",
+    ),
 ];
 
 /// The pass called `name` (parameters in `<…>` after it, as in
@@ -167,6 +175,7 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
         (_, None) => Some(pass),
         (Pass::Wfv, Some(p)) => wfv::Options::parse(p).ok().map(|_| pass),
         (Pass::EggIsel, Some(p)) => eqsat::Options::parse(p).ok().map(|_| pass),
+        (Pass::Pluto, Some(p)) => pluto::Options::parse(p).ok().map(|_| pass),
         _ => None,
     }
 }
@@ -242,6 +251,17 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         plugin::emit_remarks("loop-interchange", &remarks);
         return Ok(changed);
     }
+    if pass == Pass::Pluto {
+        let mut opts = pluto::Options::parse(split_params(name).1.unwrap_or(""))?;
+        // The machine's L1D decides whether tiling can pay (pluto::profit); none without a machine.
+        if let Ok(m) = select_machine(isa) {
+            opts.l1d = m.data_cache(1).map(|c| c.size as u64);
+            opts.lanes = m.vector_lanes(32).map_or(1, |l| l as i64);
+        }
+        let (changed, remarks) = pluto::run(module, &opts);
+        plugin::emit_remarks("pluto", &remarks);
+        return Ok(changed);
+    }
     if pass == Pass::ScopRemarks {
         plugin::emit_remarks("pluto", &scop::run(module).1);
         return Ok(false);
@@ -307,6 +327,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::Interchange => caps.is_some_and(|c| interchange::run(module, &c).0),
         Pass::ReductionJam => caps.is_some_and(|c| rjam::run(module, &c).0),
         Pass::ScopPrint | Pass::ScopRemarks => false,
+        Pass::Pluto => pluto::run(module, &pluto::Options::default()).0,
         Pass::Prepare => {
             let w = wide::run(module);
             let a = overflow::run(module);

@@ -279,7 +279,12 @@ struct Gen<'a> {
     scalar_of_row: Vec<Option<usize>>,
     /// The context in the loop-variable space.
     ctx: Polyhedron,
+    /// Separations made so far ([`MAX_SEPARATIONS`] at most).
+    separations: std::cell::Cell<usize>,
 }
+
+/// At most this many separations per AST (each copies a loop nest).
+const MAX_SEPARATIONS: usize = 12;
 
 impl Gen<'_> {
     /// Whether term `a` never beats `b` in a lower bound's max (`a ≤ b`)
@@ -384,6 +389,9 @@ impl Gen<'_> {
             return Ok(out);
         }
         let k = self.loop_of_row[row].ok_or_else(|| Error::Invalid("row neither loop nor scalar".into()))?;
+        if let Some(nodes) = self.separate(row, k, group, known)? {
+            return Ok(nodes);
+        }
         let mut lows: Vec<Vec<Term>> = Vec::new();
         let mut ups: Vec<Vec<Term>> = Vec::new();
         for &i in group {
@@ -421,6 +429,91 @@ impl Gen<'_> {
         *known = saved;
         let (lows, ups) = (self.simplify_bound(&lows, false)?, self.simplify_bound(&ups, true)?);
         Ok(vec![Node::For { var: k, lower: LoopBound { alternatives: lows }, upper: LoopBound { alternatives: ups }, body }])
+    }
+
+    /// Separation on a statement's existence (as CLooG separates): when a
+    /// statement of the group has instances at loop `k` only under
+    /// conditions on the outer loops that the other statements do not
+    /// share (a statement fused at `k == 0` of a tiled band: `t2 ≤ 0`),
+    /// the loop is generated twice, `if (conds) loop(group) ; if (not
+    /// conds) loop(group without it)`, the negation as disjoint pieces.
+    /// Otherwise the loop's bounds would be the hull of all statements'
+    /// and the statement a guard inside it.
+    fn separate(&self, row: usize, k: usize, group: &[usize], known: &mut Vec<Vec<Constraint>>) -> Result<Option<Vec<Node>>> {
+        if group.len() < 2 || self.separations.get() >= MAX_SEPARATIONS {
+            return Ok(None);
+        }
+        for (gi, &i) in group.iter().enumerate() {
+            let conds: Vec<Constraint> = self.ts[i].proj[k]
+                .cons
+                .iter()
+                .filter(|c| c.aff.coeffs[k..self.ctx.n_dims].iter().all(|&x| x == 0) && !c.aff.coeffs[..k].iter().all(|&x| x == 0))
+                .filter(|c| !known[i].contains(c))
+                .cloned()
+                .collect();
+            // Only conditions another statement of the group can violate.
+            let mut conds2 = Vec::new();
+            for c in conds {
+                if self.violated_by_other(i, k, group, &c)? {
+                    conds2.push(c);
+                }
+            }
+            let conds = conds2;
+            if conds.is_empty() {
+                continue;
+            }
+            self.separations.set(self.separations.get() + 1);
+            let to_cond = |c: &Constraint| match c.kind {
+                Kind::Eq => Cond::Eq(c.aff.clone()),
+                Kind::Ineq => Cond::Ge(c.aff.clone()),
+            };
+            let mut out = Vec::new();
+            let saved = known.clone();
+            known[i].extend(conds.iter().cloned());
+            let body = self.level(row, group, known)?;
+            *known = saved;
+            out.push(Node::If { conds: conds.iter().map(to_cond).collect(), body });
+            let rest: Vec<usize> = group.iter().enumerate().filter(|&(g, _)| g != gi).map(|(_, &j)| j).collect();
+            // not (c1 and … and cm) = the disjoint pieces c1..c(j-1), not cj.
+            for j in 0..conds.len() {
+                let prefix: Vec<Cond> = conds[..j].iter().map(to_cond).collect();
+                let a = &conds[j].aff;
+                let one = Aff::cst(a.len(), 1);
+                let mut negs = vec![a.scale(-1)?.sub(&one)?];
+                if conds[j].kind == Kind::Eq {
+                    negs.push(a.sub(&one)?);
+                }
+                for n in negs {
+                    let mut cs = prefix.clone();
+                    cs.push(Cond::Ge(n));
+                    let body = self.level(row, &rest, known)?;
+                    out.push(Node::If { conds: cs, body });
+                }
+            }
+            return Ok(Some(out));
+        }
+        Ok(None)
+    }
+
+    /// Whether some statement of `group` other than `i` may have instances
+    /// at loop `k` where `c` does not hold.
+    fn violated_by_other(&self, i: usize, k: usize, group: &[usize], c: &Constraint) -> Result<bool> {
+        let one = Aff::cst(c.aff.len(), 1);
+        let mut negs = vec![c.aff.scale(-1)?.sub(&one)?];
+        if c.kind == Kind::Eq {
+            negs.push(c.aff.sub(&one)?);
+        }
+        for &j in group.iter().filter(|&&j| j != i) {
+            for n in &negs {
+                let mut q = self.ts[j].proj[k].clone();
+                q.add_ineq(n.clone())?;
+                q.simplify()?;
+                if !q.is_trivially_empty() && !q.surely_empty() {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     fn leaf(&self, i: usize, known: &[Constraint]) -> Result<Node> {
@@ -471,7 +564,7 @@ pub fn generate(p: &ScheduledProgram) -> Result<Ast> {
     let mut ctx = p.context.insert_dims(0, nl)?;
     ctx.simplify()?;
     let mut known = vec![ctx.cons.clone(); ts.len()];
-    let g = Gen { p, ts, loop_of_row, scalar_of_row, ctx };
+    let g = Gen { p, ts, loop_of_row, scalar_of_row, ctx, separations: std::cell::Cell::new(0) };
     let group: Vec<usize> = (0..g.ts.len()).collect();
     let body = g.level(0, &group, &mut known)?;
     Ok(Ast { n_loops: nl, n_params: p.n_params, loop_rows, parallel, context: p.context.clone(), body })

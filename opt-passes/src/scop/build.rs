@@ -128,6 +128,9 @@ struct RawLoop {
     lower: Vec<Aff>,
     upper: Vec<Aff>,
     step: i64,
+    iv: LLVMValueRef,
+    start: LLVMValueRef,
+    secondary: Vec<(LLVMValueRef, LLVMValueRef, i64)>,
 }
 
 struct RawAccess {
@@ -250,7 +253,23 @@ pub fn build(shape: &Shape, module: LLVMModuleRef, f: LLVMValueRef, nodes: &[Nod
     };
     // No block after the run: it ends in a return.
     let exit = exit_of(shape, nodes).map(name).unwrap_or_else(|| "ret".to_string());
-    b.finish(ir::value_name(f), entry, exit)
+    let region = Region { blocks: blocks.iter().map(|&k| shape.cfg.blocks[k]).collect(), entry: first_block(nodes).map(|k| shape.cfg.blocks[k]), exit: exit_of(shape, nodes).map(|k| shape.cfg.blocks[k]) };
+    b.finish(ir::value_name(f), entry, exit, region)
+}
+
+/// The region's blocks as code generation needs them.
+struct Region {
+    blocks: Vec<LLVMBasicBlockRef>,
+    entry: Option<LLVMBasicBlockRef>,
+    exit: Option<LLVMBasicBlockRef>,
+}
+
+/// The block control enters the run at.
+fn first_block(nodes: &[Node]) -> Option<usize> {
+    match nodes.first()? {
+        Node::Loop(l) => Some(l.header),
+        Node::If { block, .. } | Node::Block(block) | Node::Opaque { block, .. } => Some(*block),
+    }
 }
 
 /// Checks that control enters the run only at its first block (or at the
@@ -349,7 +368,7 @@ impl Builder<'_> {
                     let unit = iv.step.abs() == 1;
                     let (lower, upper) = if unit { (lower, upper) } else { (vec![Aff::constant(0)], Vec::new()) };
                     let id = self.loops.len();
-                    self.loops.push(RawLoop { parent: place.loops.last().copied(), header: l.header, phi: iterator_atom(iv), cons: cons.clone(), lower, upper, step: iv.step });
+                    self.loops.push(RawLoop { parent: place.loops.last().copied(), header: l.header, phi: iterator_atom(iv), cons: cons.clone(), lower, upper, step: iv.step, iv: iv.phi, start: iv.start, secondary: iv.secondary.clone() });
                     let mut inner = place.clone();
                     inner.loops.push(id);
                     inner.prefix.push(*next);
@@ -511,7 +530,7 @@ impl Builder<'_> {
     }
 
     /// The SCoP, with every expression over (iterators, parameters).
-    fn finish(mut self, function: String, entry: String, exit: String) -> Result<Scop, Reject> {
+    fn finish(mut self, function: String, entry: String, exit: String, region: Region) -> Result<Scop, Reject> {
         self.unify_shapes()?;
         let mut params: Vec<usize> = Vec::new();
         let mut note = |a: &Aff| {
@@ -559,7 +578,8 @@ impl Builder<'_> {
             let constraints = l.cons.iter().map(|c| Ok(Constraint { expr: conv(&c.aff, &space, at)?, equality: c.eq })).collect::<Result<_, Reject>>()?;
             let children = self.loops.iter().enumerate().filter(|(_, c)| c.parent == Some(k)).map(|(i, _)| i).collect();
             let header = value_ref(unsafe { LLVMBasicBlockAsValue(self.shape.cfg.blocks[l.header]) });
-            loops.push(Loop { parent: l.parent, children, depth: chain.len(), header, lower, upper, constraints, step: l.step });
+            let header_block = self.shape.cfg.blocks[l.header];
+            loops.push(Loop { parent: l.parent, children, depth: chain.len(), header, lower, upper, constraints, step: l.step, iv: l.iv, start: l.start, secondary: l.secondary.clone(), header_block });
         }
         let mut stmts = Vec::new();
         for (k, s) in self.stmts.iter().enumerate() {
@@ -573,11 +593,12 @@ impl Builder<'_> {
                 accesses.push(Access { kind: a.kind, array: a.array, subscripts, elem_size: a.elem_size, inst: a.inst });
             }
             let block = value_ref(unsafe { LLVMBasicBlockAsValue(bb) });
-            stmts.push(Stmt { name: format!("S{k}"), block, loops: s.loops.clone(), domain, schedule: s.schedule.clone(), accesses, at });
+            stmts.push(Stmt { name: format!("S{k}"), block, loops: s.loops.clone(), domain, schedule: s.schedule.clone(), accesses, at, bb });
         }
         let params = params.iter().map(|&p| Param { name: value_ref(p as LLVMValueRef), value: p as LLVMValueRef }).collect();
         let may_alias = may_alias(&self.arrays, &stmts);
-        Ok(Scop { function, entry, exit, params, loops, stmts, arrays: self.arrays, may_alias })
+        let entry_block = region.entry.ok_or_else(|| Reject::new(RejectKind::Unsupported, std::ptr::null_mut(), "empty region"))?;
+        Ok(Scop { function, entry, exit, params, loops, stmts, arrays: self.arrays, may_alias, blocks: region.blocks, entry_block, exit_block: region.exit })
     }
 }
 

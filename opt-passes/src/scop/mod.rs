@@ -157,6 +157,15 @@ pub struct Loop {
     /// iterator counts iterations from 0 (the variable is `start + step ×
     /// iterator`, as it appears in subscripts and conditions).
     pub step: i64,
+    /// Code generation: the header phi the latch tests (the induction
+    /// variable), its start value (from outside the loop) and the header's
+    /// other phis stepping by constants (secondary inductions: phi, start,
+    /// step per iteration).
+    pub iv: LLVMValueRef,
+    pub start: LLVMValueRef,
+    pub secondary: Vec<(LLVMValueRef, LLVMValueRef, i64)>,
+    /// Code generation: the header block.
+    pub header_block: LLVMBasicBlockRef,
 }
 
 /// How an array is reached.
@@ -229,6 +238,8 @@ pub struct Stmt {
     pub accesses: Vec<Access>,
     /// Debug only: the block's first instruction.
     pub at: LLVMValueRef,
+    /// Code generation: the block.
+    pub bb: LLVMBasicBlockRef,
 }
 
 /// A static control part.
@@ -246,6 +257,11 @@ pub struct Scop {
     /// Pairs of arrays (indices, smaller first) that may be the same memory,
     /// at least one written: run-time checks for whoever transforms.
     pub may_alias: Vec<(usize, usize)>,
+    /// Code generation: the region's blocks, its first block and the block
+    /// control reaches after it (`None` when the region returns).
+    pub blocks: Vec<LLVMBasicBlockRef>,
+    pub entry_block: LLVMBasicBlockRef,
+    pub exit_block: Option<LLVMBasicBlockRef>,
 }
 
 /// Why a loop nest is not (part of) a SCoP.

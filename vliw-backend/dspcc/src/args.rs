@@ -216,6 +216,14 @@ pub struct Options {
     /// `-floop-interchange` (`Some(true)`) or `-fno-loop-interchange`, the
     /// last one given; `None`: with egg's instruction selection.
     pub interchange: Option<bool>,
+    /// PLuTo's polyhedral scheduling and tiling (`dsp-pluto`):
+    /// `-fpolyhedral` (`Some(true)`) or `-fno-polyhedral`, the last one
+    /// given; `None`: off (see `Target::polyhedral_flags`).
+    pub polyhedral: Option<bool>,
+    /// `--tile-sizes=N,N,…`, as given (checked).
+    pub tile_sizes: Option<String>,
+    /// `--polyhedral-report=FILE`: what `dsp-pluto` did, as JSON.
+    pub polyhedral_report: Option<String>,
     /// Vector float division and square root on the vector units
     /// (`-fvector-fdiv`, the default) or lane by lane on the scalar divider
     /// (`-fno-vector-fdiv`), the last one given.
@@ -289,6 +297,9 @@ impl Default for Options {
             outer_vec: None,
             unroll_jam: None,
             interchange: None,
+            polyhedral: None,
+            tile_sizes: None,
+            polyhedral_report: None,
             vector_fdiv: true,
             vec_function: true,
             vec_function_auto: false,
@@ -457,6 +468,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-unroll-and-jam" => o.unroll_jam = Some(false),
             "-floop-interchange" => o.interchange = Some(true),
             "-fno-loop-interchange" => o.interchange = Some(false),
+            "-fpolyhedral" => o.polyhedral = Some(true),
+            "-fno-polyhedral" => o.polyhedral = Some(false),
             "-fvector-fdiv" => o.vector_fdiv = true,
             "-fno-vector-fdiv" => o.vector_fdiv = false,
             "-fvec-function" => o.vec_function = true,
@@ -505,6 +518,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             _ if ["-Rpass=", "-Rpass-missed=", "-Rpass-analysis="].iter().any(|f| a.starts_with(f)) => o.remarks.push(a.to_string()),
             _ if a.starts_with("--modulo-scheduler=") => o.modulo_scheduler = Some(scheduler(a, &a["--modulo-scheduler=".len()..])?),
             _ if a.starts_with("--ilp-time-limit=") => o.ilp_time_limit = Some(seconds(a, &a["--ilp-time-limit=".len()..])?),
+            _ if a.starts_with("--polyhedral-report=") => o.polyhedral_report = Some(a["--polyhedral-report=".len()..].to_string()),
+            _ if a.starts_with("--tile-sizes=") => o.tile_sizes = Some(tile_sizes(a, &a["--tile-sizes=".len()..])?),
             _ if a.starts_with("--egg-limits=") => o.egg_limits = Some(egg_limits(a, &a["--egg-limits=".len()..])?),
             _ if a.starts_with("--pipeline-report=") => o.pipeline_report = Some(a["--pipeline-report=".len()..].to_string()),
             _ if a.starts_with("-o") => o.output = Some(a[2..].to_string()),
@@ -566,6 +581,15 @@ fn seconds(flag: &str, v: &str) -> Result<String, ArgError> {
 }
 
 /// `NODES,ITERATIONS,MS`, three positive numbers.
+/// `--tile-sizes=N,N,…`: positive integers.
+fn tile_sizes(flag: &str, v: &str) -> Result<String, ArgError> {
+    let ok = !v.is_empty() && v.split(',').all(|n| n.parse::<u32>().is_ok_and(|n| n >= 1));
+    if !ok {
+        return Err(ArgError(format!("invalid value '{v}' in '{flag}' (expected tile sizes N,N,...: positive numbers)")));
+    }
+    Ok(v.to_string())
+}
+
 fn egg_limits(flag: &str, v: &str) -> Result<String, ArgError> {
     let parts: Vec<&str> = v.split(',').collect();
     if parts.len() == 3 && parts.iter().all(|p| p.trim().parse::<u64>().is_ok_and(|x| x > 0)) {

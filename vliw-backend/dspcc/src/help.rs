@@ -37,6 +37,12 @@ OPTIONS:
                                            time, that one is shorter than a vector and the outer iterations are
                                            independent (an FFT's early stages; on with -fegg-isel; remarks:
                                            -Rpass=loop-interchange)
+  -fpolyhedral -fno-polyhedral             PLuTo's polyhedral scheduling and tiling of affine loop nests (SCoPs),
+                                           regenerated with exact bounds (off by default; remarks:
+                                           -Rpass=pluto, -Rpass-missed=pluto, -Rpass-analysis=pluto)
+  --tile-sizes=N,N,...                     its tile sizes, one per tiled loop, outermost first (default: seed 004's
+                                           reuse model within the L1D, the innermost loop whole)
+  --polyhedral-report=FILE.json            what it did with every SCoP and rejected loop nest, as JSON
   -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
                                            (Newton-Raphson, exactly rounded) when the divider is scalar only
                                            (default; remarks: -Rpass=vector-fdiv)

@@ -317,8 +317,27 @@ impl Planner<'_> {
         .chain(self.wfv_flags())
         .chain(self.t.interchange_flags(self.o.interchange.unwrap_or(self.egg_isel())))
         .chain(self.egg_flags())
+        .chain(self.polyhedral_flags())
         .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())
         .collect()
+    }
+
+    /// PLuTo's scheduling and tiling (the plugin's `dsp-pluto`, at the
+    /// pipeline-start point): `-fpolyhedral`, off by default (measured: see
+    /// README "Status"), never at -O0; `--tile-sizes=` and
+    /// `--polyhedral-report=` passed on.
+    fn polyhedral_flags(&self) -> Vec<String> {
+        if !self.o.polyhedral.unwrap_or(false) || matches!(self.o.opt, '0') {
+            return Vec::new();
+        }
+        let mut v = vec!["-mllvm".to_string(), "-dsp-polyhedral".to_string()];
+        if let Some(t) = &self.o.tile_sizes {
+            v.extend(["-mllvm".to_string(), format!("-dsp-tile-sizes={t}")]);
+        }
+        if let Some(r) = &self.o.polyhedral_report {
+            v.extend(["-mllvm".to_string(), format!("-dsp-pluto-report={r}")]);
+        }
+        v
     }
 
     /// The function vectorizer's options (`-fvec-function-opt=`, `-fvec-function=auto`).

@@ -14,8 +14,8 @@
 //! Every build gets [`COMMON_CFLAGS`] (no contraction, `sqrtf` without
 //! errno) and so does the host reference (`gcc -m32`, [`runner::HOST_FLAGS`]
 //! besides), so the outputs agree bit for bit. A configuration is one line
-//! of [`CONFIGS`]: adding one (our own polyhedral tiling, when it exists) is
-//! adding a line.
+//! of [`CONFIGS`]: adding one is adding a line (`pluto` is our own
+//! polyhedral scheduling and tiling, `dsp-pluto`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -92,6 +92,7 @@ struct Config {
 /// within 3% of it; see the bench README.
 const CONFIGS: &[Config] = &[
     Config { name: "O3", about: "dspcc -O3", flags: &["-O3"] },
+    Config { name: "pluto", about: "dspcc -O3 -fpolyhedral (our PLuTo: schedule, tiling, codegen)", flags: &["-O3", "-fpolyhedral"] },
     Config { name: "Polly", about: "dspcc -O3 -mllvm -polly", flags: &["-O3", "-mllvm", "-polly"] },
     Config {
         name: "Polly-u",
