@@ -170,7 +170,10 @@ fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -
         }
     }
     let m = model::build(s)?;
-    let (t, sizes_note) = schedule_and_tile(s, &m, opts).map_err(|e| e.to_string())?;
+    let (t, sizes_note) = match schedule_and_tile(s, &m, opts).map_err(|e| e.to_string())? {
+        Ok(x) => x,
+        Err(why) => return Ok(Outcome::Unchanged(why)),
+    };
     let mut desc = describe(&m, &t);
     if let Some(n) = sizes_note {
         desc.push_str(&format!("; tile sizes by seed 004's model: {n}"));
@@ -209,22 +212,30 @@ fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -
 /// model when the machine has an L1D: [`tilesize`]), the core's exact
 /// check and the AST — [`dsp_pluto::transform`] with the sizes chosen
 /// between scheduling and tiling.
-fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp_pluto::Result<(dsp_pluto::Transformed, Option<String>)> {
+/// `Ok(Err(why))`: automatic tiling judged it not worth it.
+type Scheduled = Result<(dsp_pluto::Transformed, Option<String>), String>;
+
+fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp_pluto::Result<Scheduled> {
     use dsp_pluto::{ast, deps, tile, verify};
     let d = deps::compute(m, false)?;
-    let sch = schedule::schedule(m, &d, &schedule::Options::default())?;
+    // The bounding function's w must reach the dependence distances, which
+    // for constant loop bounds are constants of the program's size.
+    let largest = m.stmts.iter().flat_map(|st| st.domain.cons.iter().map(|c| c.aff.constant.unsigned_abs())).max().unwrap_or(0);
+    let defaults = schedule::Options::default();
+    let sopts = schedule::Options { bound_bound: defaults.bound_bound.max(i64::try_from(largest.saturating_mul(2)).unwrap_or(i64::MAX / 4)), ..defaults };
+    let sch = schedule::schedule(m, &d, &sopts)?;
     if !opts.tile {
         let p = ast::ScheduledProgram::new(m, &sch)?;
         verify::verify(m, &d, &p)?;
         let a = ast::generate(&p)?;
-        return Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: None, ast: a }, None));
+        return Ok(Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: None, ast: a }, None)));
     }
     let (sizes, note) = match opts.l1d {
         Some(l1d) if opts.sizes.is_empty() => {
             // The core's intra-tile order (at the default sizes) says which row ends innermost.
             let first = tile::tile(m, &d, &sch, &TileOptions { default_size: opts.default_size, ..TileOptions::default() })?;
             if let Some(b) = first.bands.iter().find(|b| !b.innermost_parallel) {
-                return Err(dsp_pluto::Error::NoSchedule(format!(
+                return Ok(Err(format!(
                     "not worth it: the innermost point loop of band [{}..{}) would carry a dependence (no vectorization; give --tile-sizes to tile anyway)",
                     b.band.start,
                     b.band.start + b.band.len
@@ -235,7 +246,7 @@ fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp
             let last_loop = sch.kinds.iter().rposition(|k| *k == schedule::RowKind::Loop);
             let in_band = |r: usize| first.bands.iter().any(|b| r >= b.band.start && r < b.band.start + b.band.len);
             if let Some(r) = last_loop.filter(|&r| !in_band(r) && sch.carries[r]) {
-                return Err(dsp_pluto::Error::NoSchedule(format!("not worth it: the innermost loop (row {r}) would carry a dependence (no vectorization; give --tile-sizes to tile anyway)")));
+                return Ok(Err(format!("not worth it: the innermost loop (row {r}) would carry a dependence (no vectorization; give --tile-sizes to tile anyway)")));
             }
             let inner: Vec<Option<(usize, i64)>> = first
                 .bands
@@ -254,7 +265,7 @@ fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp
     let tiled = tile::tile(m, &d, &sch, &TileOptions { sizes, default_size: opts.default_size, ..TileOptions::default() })?;
     verify::verify_tiling(m, &d, &sch, &tiled)?;
     let a = ast::generate(&tiled.program)?;
-    Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: Some(tiled), ast: a }, note))
+    Ok(Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: Some(tiled), ast: a }, note)))
 }
 
 /// The number of values schedule row `r` takes, when it is one of the

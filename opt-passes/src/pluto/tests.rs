@@ -288,7 +288,7 @@ void kernel(void) {
     let ir = canonical("auto-jacobi", jacobi);
     let t = TestModule::parse(&ir);
     let (_, remarks) = run(t.m, &opts);
-    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Missed && r.msg.contains("not worth it")), "{:?}", remarks.iter().map(|r| &r.msg).collect::<Vec<_>>());
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Analysis && r.msg.contains("left as it was: not worth it")), "{:?}", remarks.iter().map(|r| &r.msg).collect::<Vec<_>>());
 }
 
 #[test]
