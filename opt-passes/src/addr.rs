@@ -242,3 +242,43 @@ pub fn may_alias(a: LLVMValueRef, b: LLVMValueRef) -> bool {
     }
     !(ir::identified_object(a) && ir::identified_object(b))
 }
+
+/// A load or store of a loop nest: its pointer, its bytes, whether it stores.
+pub struct MemOp {
+    pub ptr: LLVMValueRef,
+    pub size: i64,
+    pub store: bool,
+}
+
+/// What instruction `i` does to memory, for the nest transformations
+/// (unroll-and-jam, the reduction jam, the interchange): a plain load or
+/// store, `None` for anything that touches no memory (calls to pure
+/// functions, `llvm.fma`/`llvm.fmuladd`), an error naming why otherwise
+/// (volatile or atomic accesses, calls that may touch memory, fences,
+/// invokes).
+pub fn mem_op(m: LLVMModuleRef, i: LLVMValueRef) -> Result<Option<MemOp>, String> {
+    let op = ir::opcode(i);
+    unsafe {
+        match op {
+            O::LLVMCall => {
+                let ok = crate::wfv::attrs::is_pure_call(i) || ir::called_intrinsic(i).is_some_and(|n| n.starts_with("llvm.fmuladd") || n.starts_with("llvm.fma"));
+                if ok {
+                    Ok(None)
+                } else {
+                    Err(format!("it calls '{}', which may touch memory", ir::value_name(LLVMGetCalledValue(i))))
+                }
+            }
+            O::LLVMLoad | O::LLVMStore => {
+                if LLVMGetVolatile(i) != 0 || LLVMGetOrdering(i) != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {
+                    return Err("volatile or atomic accesses".into());
+                }
+                let store = op == O::LLVMStore;
+                let (ptr, ty) = if store { (LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0))) } else { (LLVMGetOperand(i, 0), LLVMTypeOf(i)) };
+                let size = inkwell::llvm_sys::target::LLVMStoreSizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m), ty) as i64;
+                Ok(Some(MemOp { ptr, size, store }))
+            }
+            O::LLVMAtomicRMW | O::LLVMAtomicCmpXchg | O::LLVMFence | O::LLVMInvoke | O::LLVMCallBr => Err("atomic operations, fences or invokes".into()),
+            _ => Ok(None),
+        }
+    }
+}

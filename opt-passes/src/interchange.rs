@@ -36,15 +36,15 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
 
-use crate::addr::{address, counted, may_alias, phi_start, Poly};
+use crate::addr::{address, counted, may_alias, mem_op, phi_start, Poly};
 use crate::caps::Caps;
 use crate::cfg::{Cfg, Loop};
 use crate::ir;
 use crate::wfv::{Remark, RemarkKind};
 
 /// The loop property that marks a loop whose iterations touch disjoint
-/// memory (set here, read by dsp-egg-isel).
-pub const INDEPENDENT: &str = "dsp.loop.independent";
+/// memory (set here, read by dsp-egg-isel and the backend's pipeliner).
+pub const INDEPENDENT: &str = dsp_vec_contract::INDEPENDENT_LOOP_PROPERTY;
 
 /// Runs the pass on every function of `m`: whether it changed, and its
 /// remarks (pass `loop-interchange`).
@@ -55,49 +55,22 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
 /// Runs the pass on one function: whether it changed, and its remarks
 /// (pass `loop-interchange`).
 pub fn run_function(f: LLVMValueRef, caps: &Caps) -> (bool, Vec<Remark>) {
-    let mut remarks = Vec::new();
-    let Some(lanes) = caps.m.vector_lanes(32) else { return (false, remarks) };
-    if unsafe { LLVMCountBasicBlocks(f) } == 0 {
-        return (false, remarks);
-    }
+    let Some(lanes) = caps.m.vector_lanes(32) else { return (false, Vec::new()) };
     let m = unsafe { LLVMGetGlobalParent(f) };
-    let mut changed = crate::loops::canonicalize(f);
-    let mut tried: Vec<LLVMBasicBlockRef> = Vec::new();
-    loop {
-        let cfg = Cfg::new(f);
-        let loops = cfg.loops();
-        let Some((l, j)) = candidate(&cfg, &loops, &tried) else { break };
-        tried.push(cfg.blocks[l.header]);
-        let at = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l.latches[0]]) };
-        match check(m, &cfg, l, j).and_then(|nest| interchange(f, &cfg, &nest, lanes as i64)) {
-            Ok(made) => {
-                changed = true;
-                tried.extend(made);
-                remarks.push(Remark {
-                    kind: RemarkKind::Passed,
-                    at,
-                    name: "Interchanged",
-                    msg: format!("loop interchanged with its inner loop where that one is shorter than {lanes} iterations: the outer loop's independent iterations innermost"),
-                });
-            }
-            Err(why) => remarks.push(Remark { kind: RemarkKind::Missed, at, name: "NotInterchanged", msg: format!("loop not interchanged: {why}") }),
-        }
-        crate::loops::canonicalize(f);
-    }
-    if changed {
-        ir::delete_dead(f);
-    }
+    let (changed, tried) = crate::loops::rewrite_two_deep_nests(f, |_, _| true, |cfg, l, j| check(m, cfg, l, j).and_then(|nest| interchange(f, cfg, &nest, lanes as i64)));
+    let remarks = tried
+        .into_iter()
+        .map(|(at, r)| match r {
+            Ok(()) => Remark {
+                kind: RemarkKind::Passed,
+                at,
+                name: "Interchanged",
+                msg: format!("loop interchanged with its inner loop where that one is shorter than {lanes} iterations: the outer loop's independent iterations innermost"),
+            },
+            Err(why) => Remark { kind: RemarkKind::Missed, at, name: "NotInterchanged", msg: format!("loop not interchanged: {why}") },
+        })
+        .collect();
     (changed, remarks)
-}
-
-/// The next loop (not tried) around exactly one loop, that one innermost
-/// and of one block.
-fn candidate<'a>(cfg: &Cfg, loops: &'a [Loop], tried: &[LLVMBasicBlockRef]) -> Option<(&'a Loop, &'a Loop)> {
-    loops.iter().filter(|l| !tried.contains(&cfg.blocks[l.header])).find_map(|l| {
-        let inner: Vec<&Loop> = loops.iter().filter(|q| q.header != l.header && l.contains(q.header)).collect();
-        let [j] = inner[..] else { return None };
-        (j.size() == 1).then_some((l, j))
-    })
 }
 
 /// An outer loop stepping its counter by an invariant amount.
@@ -252,7 +225,6 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
     glue.sort_by_key(|v| order.get(v).copied().unwrap_or(usize::MAX));
     // Accesses: affine in the two counters.
     let atom = |v: LLVMValueRef| !inside_l(v) || v == outer.iv || v == jc.iv;
-    let size_of = |ty: LLVMTypeRef| unsafe { inkwell::llvm_sys::target::LLVMStoreSizeOfType(inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m), ty) as i64 };
     struct Acc {
         base: LLVMValueRef,
         off: Option<Poly>,
@@ -261,24 +233,9 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
     }
     let mut accs: Vec<Acc> = Vec::new();
     for i in ir::instructions(body) {
-        let op = ir::opcode(i);
-        match op {
-            O::LLVMCall => {
-                let ok = crate::wfv::attrs::is_pure_call(i) || ir::called_intrinsic(i).is_some_and(|n| n.starts_with("llvm.fmuladd") || n.starts_with("llvm.fma"));
-                if !ok {
-                    return Err(format!("it calls '{}', which may touch memory", ir::value_name(unsafe { LLVMGetCalledValue(i) })));
-                }
-            }
-            O::LLVMLoad | O::LLVMStore => unsafe {
-                if LLVMGetVolatile(i) != 0 || LLVMGetOrdering(i) != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {
-                    return Err("volatile or atomic accesses".into());
-                }
-                let (p, ty) = if op == O::LLVMLoad { (LLVMGetOperand(i, 0), LLVMTypeOf(i)) } else { (LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0))) };
-                let (base, off) = address(m, p, &atom);
-                accs.push(Acc { base, off, size: size_of(ty), store: op == O::LLVMStore });
-            },
-            O::LLVMAtomicRMW | O::LLVMAtomicCmpXchg | O::LLVMFence | O::LLVMInvoke | O::LLVMCallBr => return Err("atomic operations, fences or invokes".into()),
-            _ => {}
+        if let Some(a) = mem_op(m, i)? {
+            let (base, off) = address(m, a.ptr, &atom);
+            accs.push(Acc { base, off, size: a.size, store: a.store });
         }
     }
     let stored: Vec<LLVMValueRef> = accs.iter().filter(|a| a.store).map(|a| a.base).fold(Vec::new(), |mut v, b| {
@@ -491,46 +448,13 @@ unsafe fn emit_poly(b: LLVMBuilderRef, p: &Poly, ranks: &ir::Ranks, i64t: LLVMTy
 }
 
 /// Marks the loop of latch branch `term` with [`INDEPENDENT`].
-pub(crate) unsafe fn mark_independent(term: LLVMValueRef) {
-    use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(term));
-    let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
-    let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
-    let name = LLVMMDStringInContext2(ctx, INDEPENDENT.as_ptr().cast(), INDEPENDENT.len());
-    let mut prop = [name];
-    let mut ops = [temp, LLVMMDNodeInContext2(ctx, prop.as_mut_ptr(), 1)];
-    let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), 2);
-    LLVMMetadataReplaceAllUsesWith(temp, node);
-    LLVMSetMetadata(term, kind, LLVMMetadataAsValue(ctx, node));
+pub(crate) fn mark_independent(term: LLVMValueRef) {
+    ir::add_loop_property(term, INDEPENDENT, None);
 }
 
 /// Whether the loop of latch branch `term` carries [`INDEPENDENT`].
 pub fn is_independent(term: LLVMValueRef) -> bool {
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(term));
-        let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
-        let md = LLVMGetMetadata(term, kind);
-        if md.is_null() {
-            return false;
-        }
-        let n = LLVMGetMDNodeNumOperands(md) as usize;
-        let mut ops = vec![std::ptr::null_mut(); n];
-        LLVMGetMDNodeOperands(md, ops.as_mut_ptr());
-        ops.into_iter().skip(1).any(|p| {
-            if p.is_null() || LLVMIsAMDNode(p).is_null() || LLVMGetMDNodeNumOperands(p) == 0 {
-                return false;
-            }
-            let mut first = vec![std::ptr::null_mut(); LLVMGetMDNodeNumOperands(p) as usize];
-            LLVMGetMDNodeOperands(p, first.as_mut_ptr());
-            let s = first[0];
-            if s.is_null() || LLVMIsAMDString(s).is_null() {
-                return false;
-            }
-            let mut len = 0u32;
-            let ptr = LLVMGetMDString(s, &mut len);
-            !ptr.is_null() && std::slice::from_raw_parts(ptr.cast::<u8>(), len as usize) == INDEPENDENT.as_bytes()
-        })
-    }
+    crate::wfv::directives::has_loop_property(term, INDEPENDENT)
 }
 
 #[cfg(test)]

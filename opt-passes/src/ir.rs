@@ -630,6 +630,35 @@ mod tests {
     }
 }
 
+/// Adds the property `!{!"name"}` (or `!{!"name", i32 value}`) to the loop
+/// closed by the branch `latch`, keeping its other properties. The new
+/// loop ID refers to itself first (made through a temporary node, as the C
+/// API allows).
+pub fn add_loop_property(latch: LLVMValueRef, name: &str, value: Option<i32>) {
+    use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(latch));
+        let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
+        let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+        let mut ops: Vec<LLVMMetadataRef> = vec![temp];
+        let old = LLVMGetMetadata(latch, kind);
+        if !old.is_null() {
+            let n = LLVMGetMDNodeNumOperands(old) as usize;
+            let mut vals = vec![std::ptr::null_mut(); n];
+            LLVMGetMDNodeOperands(old, vals.as_mut_ptr());
+            ops.extend(vals.into_iter().skip(1).map(|v| LLVMValueAsMetadata(v)));
+        }
+        let mut prop = vec![LLVMMDStringInContext2(ctx, name.as_ptr().cast(), name.len())];
+        if let Some(v) = value {
+            prop.push(LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), v as u64, 1)));
+        }
+        ops.push(LLVMMDNodeInContext2(ctx, prop.as_mut_ptr(), prop.len()));
+        let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
+        LLVMMetadataReplaceAllUsesWith(temp, node);
+        LLVMSetMetadata(latch, kind, LLVMMetadataAsValue(ctx, node));
+    }
+}
+
 /// Whether `p` is an object of its own: a global variable, a stack object
 /// or a `noalias` argument (two different such objects never overlap).
 pub fn identified_object(p: LLVMValueRef) -> bool {

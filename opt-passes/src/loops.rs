@@ -83,6 +83,48 @@ pub fn canonicalize(f: LLVMValueRef) -> bool {
     changed
 }
 
+/// Drives a transformation of two-deep nests (`dsp-interchange`,
+/// `dsp-reduction-jam`) over function `f`: in canonical form, each loop
+/// that holds exactly one loop, of one block, for which `inner` holds, is
+/// given once to `rewrite` (the CFG rebuilt after every rewrite; the loops
+/// it returns are not tried again). Returns whether anything changed and,
+/// per nest tried, the outer loop's latch branch with `rewrite`'s result;
+/// dead code is deleted when something changed.
+pub fn rewrite_two_deep_nests(
+    f: LLVMValueRef,
+    inner: impl Fn(&Cfg, &Loop) -> bool,
+    mut rewrite: impl FnMut(&Cfg, &Loop, &Loop) -> Result<Vec<LLVMBasicBlockRef>, String>,
+) -> (bool, Vec<(LLVMValueRef, Result<(), String>)>) {
+    let mut out = Vec::new();
+    if unsafe { LLVMCountBasicBlocks(f) } == 0 {
+        return (false, out);
+    }
+    let mut changed = canonicalize(f);
+    let mut tried: Vec<LLVMBasicBlockRef> = Vec::new();
+    loop {
+        let cfg = Cfg::new(f);
+        let loops = cfg.loops();
+        let nest = loops.iter().filter(|l| !tried.contains(&cfg.blocks[l.header])).find_map(|l| {
+            let held: Vec<&Loop> = loops.iter().filter(|q| q.header != l.header && l.contains(q.header)).collect();
+            let [j] = held[..] else { return None };
+            (j.size() == 1 && inner(&cfg, j)).then_some((l, j))
+        });
+        let Some((l, j)) = nest else { break };
+        tried.push(cfg.blocks[l.header]);
+        let at = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l.latches[0]]) };
+        let result = rewrite(&cfg, l, j).map(|made| {
+            changed = true;
+            tried.extend(made);
+        });
+        out.push((at, result));
+        canonicalize(f);
+    }
+    if changed {
+        ir::delete_dead(f);
+    }
+    (changed, out)
+}
+
 /// Whether the edges out of block `b` can be redirected.
 fn splittable(cfg: &Cfg, b: usize) -> bool {
     unsafe {

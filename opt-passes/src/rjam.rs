@@ -31,7 +31,7 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
 use isa_tablegen::SemOp;
 
-use crate::addr::{counted, may_alias, poly, Counted};
+use crate::addr::{counted, may_alias, mem_op, poly, Counted};
 use crate::caps::Caps;
 use crate::cfg::{Cfg, Loop};
 use crate::ir;
@@ -44,35 +44,20 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
 
 /// Runs the pass on one function.
 pub fn run_function(f: LLVMValueRef, caps: &Caps) -> (bool, Vec<Remark>) {
-    let mut remarks = Vec::new();
-    if unsafe { LLVMCountBasicBlocks(f) } == 0 {
-        return (false, remarks);
-    }
     let u = factor(caps);
     if u < 2 {
-        return (false, remarks);
+        return (false, Vec::new());
     }
-    let mut changed = crate::loops::canonicalize(f);
-    let mut tried: Vec<LLVMBasicBlockRef> = Vec::new();
-    loop {
-        let cfg = Cfg::new(f);
-        let loops = cfg.loops();
-        let Some((l, j)) = candidate(&cfg, &loops, &tried) else { break };
-        tried.push(cfg.blocks[l.header]);
-        let at = unsafe { LLVMGetBasicBlockTerminator(cfg.blocks[l.latches[0]]) };
-        match check(f, &cfg, l, j).and_then(|nest| jam(f, &cfg, l, &nest, u)) {
-            Ok(made) => {
-                changed = true;
-                tried.extend(made);
-                remarks.push(Remark { kind: RemarkKind::Passed, at, name: "ReductionJam", msg: format!("loop unrolled by {u} and jammed: {u} reductions side by side in its inner loop") });
-            }
-            Err(why) => remarks.push(Remark { kind: RemarkKind::Missed, at, name: "NotReductionJammed", msg: format!("loop not unrolled and jammed: {why}") }),
-        }
-        crate::loops::canonicalize(f);
-    }
-    if changed {
-        ir::delete_dead(f);
-    }
+    // An inner loop carrying a value besides its counter.
+    let carries = |cfg: &Cfg, j: &Loop| ir::instructions(cfg.blocks[j.header]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).count() >= 2;
+    let (changed, tried) = crate::loops::rewrite_two_deep_nests(f, carries, |cfg, l, j| check(f, cfg, l, j).and_then(|nest| jam(f, cfg, l, &nest, u)));
+    let remarks = tried
+        .into_iter()
+        .map(|(at, r)| match r {
+            Ok(()) => Remark { kind: RemarkKind::Passed, at, name: "ReductionJam", msg: format!("loop unrolled by {u} and jammed: {u} reductions side by side in its inner loop") },
+            Err(why) => Remark { kind: RemarkKind::Missed, at, name: "NotReductionJammed", msg: format!("loop not unrolled and jammed: {why}") },
+        })
+        .collect();
     (changed, remarks)
 }
 
@@ -88,17 +73,6 @@ fn factor(caps: &Caps) -> usize {
     let Some(mac) = Target::new(caps.m, Elem::I32).ok().and_then(|t| t.find(SemOp::Mac, Some(Opnd::V), &[Opnd::V, Opnd::V, Opnd::V])) else { return 0 };
     let units: u32 = mac.units.iter().map(|&u| caps.m.units[u.0 as usize].count.max(1)).sum();
     (units.max(2) as usize).next_power_of_two().min(4)
-}
-
-/// The next loop (not tried) around exactly one loop, that one of one
-/// block and carrying a value besides its counter.
-fn candidate<'a>(cfg: &Cfg, loops: &'a [Loop], tried: &[LLVMBasicBlockRef]) -> Option<(&'a Loop, &'a Loop)> {
-    loops.iter().filter(|l| !tried.contains(&cfg.blocks[l.header])).find_map(|l| {
-        let inner: Vec<&Loop> = loops.iter().filter(|q| q.header != l.header && l.contains(q.header)).collect();
-        let [j] = inner[..] else { return None };
-        let phis = ir::instructions(cfg.blocks[j.header]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).count();
-        (j.size() == 1 && phis >= 2).then_some((l, j))
-    })
 }
 
 /// What the jam needs of a nest that qualifies.
@@ -170,21 +144,11 @@ fn check(f: LLVMValueRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String>
             }
             carried.push((i, s, n));
         }
-        match op {
-            O::LLVMStore => return Err("the inner loop stores".into()),
-            O::LLVMLoad => unsafe {
-                if LLVMGetVolatile(i) != 0 || LLVMGetOrdering(i) != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {
-                    return Err("volatile or atomic accesses".into());
-                }
-                loads.push(LLVMGetOperand(i, 0));
-            },
-            O::LLVMCall => {
-                if !crate::wfv::attrs::is_pure_call(i) && !ir::called_intrinsic(i).is_some_and(|n| n.starts_with("llvm.fmuladd") || n.starts_with("llvm.fma")) {
-                    return Err(format!("it calls '{}', which may touch memory", ir::value_name(unsafe { LLVMGetCalledValue(i) })));
-                }
-            }
-            O::LLVMAtomicRMW | O::LLVMAtomicCmpXchg | O::LLVMFence | O::LLVMInvoke | O::LLVMCallBr => return Err("atomic operations, fences or invokes".into()),
-            _ => {}
+        if op == O::LLVMStore {
+            return Err("the inner loop stores".into());
+        }
+        if let Some(a) = mem_op(m, i)? {
+            loads.push(a.ptr);
         }
     }
     // The outer loop outside the inner one: before it, or on its exit path.
@@ -440,10 +404,8 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         for c in 0..u {
             let mut map = maps[c].clone();
             // The inner loop's values as its last iteration left them.
-            for &(p, _, n) in &nest.carried {
-                let k = nest.carried.iter().position(|x| x.0 == p).unwrap_or(0);
+            for (k, &(p, _, _)) in nest.carried.iter().enumerate() {
                 map.insert(p, phis[c][k]);
-                map.insert(n, *inner_maps[c].get(&n).or_else(|| shared.get(&n)).unwrap_or(&n));
             }
             for &i in &body_insts {
                 if let Some(&v) = inner_maps[c].get(&i).or_else(|| shared.get(&i)) {

@@ -31,6 +31,12 @@ pub const FN_ATTR: &str = "dsp-vec-function";
 /// The first operand of the loop property marking a `vec-function` loop.
 pub const LOOP_PROPERTY: &str = "dsp.vec_function.loop";
 
+/// The loop property (`!{!"dsp.loop.independent"}`) of a loop whose
+/// iterations touch disjoint memory, proven by opt-passes' `dsp-interchange`
+/// under its run-time guard: `dsp-egg-isel` skips its dependence checks,
+/// and the backend's pipeliner its memory dependences between iterations.
+pub const INDEPENDENT_LOOP_PROPERTY: &str = "dsp.loop.independent";
+
 /// Which variants a vector function needs (§3.5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MaskMode {

@@ -22,8 +22,6 @@ use dsp_egg_isel::target::{Opnd, Target};
 use dsp_egg_isel::throughput::{self, Stores};
 use dsp_egg_isel::lang::VecLang;
 use inkwell::llvm_sys::core::*;
-use inkwell::llvm_sys::debuginfo::LLVMTemporaryMDNode;
-use inkwell::llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith;
 use inkwell::llvm_sys::prelude::*;
 
 use crate::caps::Caps;
@@ -117,31 +115,8 @@ pub fn run_function(f: LLVMValueRef, caps: &Caps, opts: &Options) -> (bool, Vec<
 
 /// Marks the loop whose latch branch is `latch` as vectorized
 /// (`llvm.loop.isvectorized`), so that LLVM's loop vectorizer leaves it.
-/// Its other loop properties are kept; the new loop ID refers to itself
-/// first (made through a temporary node, as the C API allows).
 fn mark_vectorized(latch: LLVMValueRef) {
-    unsafe {
-        let ctx = LLVMGetTypeContext(LLVMTypeOf(latch));
-        let kind = LLVMGetMDKindIDInContext(ctx, c"llvm.loop".as_ptr(), 9);
-        let temp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
-        let mut ops: Vec<LLVMMetadataRef> = vec![temp];
-        let old = LLVMGetMetadata(latch, kind);
-        if !old.is_null() {
-            let n = LLVMGetMDNodeNumOperands(old) as usize;
-            let mut vals = vec![std::ptr::null_mut(); n];
-            LLVMGetMDNodeOperands(old, vals.as_mut_ptr());
-            for v in vals.into_iter().skip(1) {
-                ops.push(LLVMValueAsMetadata(v));
-            }
-        }
-        let name = LLVMMDStringInContext2(ctx, c"llvm.loop.isvectorized".as_ptr(), 22);
-        let one = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0));
-        let mut prop = [name, one];
-        ops.push(LLVMMDNodeInContext2(ctx, prop.as_mut_ptr(), 2));
-        let node = LLVMMDNodeInContext2(ctx, ops.as_mut_ptr(), ops.len());
-        LLVMMetadataReplaceAllUsesWith(temp, node);
-        LLVMSetMetadata(latch, kind, LLVMMetadataAsValue(ctx, node));
-    }
+    ir::add_loop_property(latch, "llvm.loop.isvectorized", Some(1));
 }
 
 /// The latch branches of `f`'s innermost loops.

@@ -180,6 +180,13 @@ fn is_vectorized(id: LLVMValueRef) -> bool {
     })
 }
 
+/// Whether the loop closed by `br` has the property `name` (`!{!"name", …}`
+/// in its loop ID, follow-up IDs included).
+pub fn has_loop_property(br: LLVMValueRef, name: &str) -> bool {
+    let id = unsafe { LLVMGetMetadata(br, LLVMGetMDKindID(c"llvm.loop".as_ptr(), 9)) };
+    !id.is_null() && loop_properties(id).iter().any(|p| p.first().and_then(|&s| md_string(s)).as_deref() == Some(name))
+}
+
 /// Whether the loop closed by `br` is marked `vectorize(disable)` or
 /// `vectorize_width(1)` (`llvm.loop.vectorize.enable` false, width 1).
 pub fn vectorization_disabled(br: LLVMValueRef) -> bool {

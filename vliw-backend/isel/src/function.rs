@@ -127,7 +127,7 @@ pub fn lower_function(m: &Machine, dl: Dl, opts: &IselOptions, func: V) -> Resul
         let mb = fx.f.new_block(if n.is_empty() { format!("bb{i}") } else { n });
         fx.bmap.insert(*b, mb);
         fx.origin.push(Some(*b));
-        fx.f.block_mut(mb).independent = b.loop_property("dsp.loop.independent");
+        fx.f.block_mut(mb).independent = b.loop_property(dsp_vec_contract::INDEPENDENT_LOOP_PROPERTY);
         if b.as_value().users().iter().any(|u| u.block_address_label().is_some()) {
             fx.f.address_taken.push(mb);
         }

@@ -32,11 +32,8 @@ use crate::vector::{chunk_lanes, has_vmem, vmem_typed};
 /// Tries the patterns at instruction `i`; true when `i` is done with.
 pub fn lower(fx: &mut Fx, i: V, op: Op) -> Result<bool, String> {
     match op {
-        // (A volatile access keeps its order against every other: no object.)
-        Op::LLVMLoad if i.is_volatile() => widening_load(fx, i),
-        Op::LLVMStore if i.is_volatile() => narrowing_store(fx, i),
-        Op::LLVMLoad => crate::memory::with_object(fx, i.operand(0), |fx| widening_load(fx, i)),
-        Op::LLVMStore => crate::memory::with_object(fx, i.operand(1), |fx| narrowing_store(fx, i)),
+        Op::LLVMLoad => crate::memory::with_object(fx, i, i.operand(0), |fx| widening_load(fx, i)),
+        Op::LLVMStore => crate::memory::with_object(fx, i, i.operand(1), |fx| narrowing_store(fx, i)),
         Op::LLVMTrunc => Ok(defer_trunc(fx, i)?),
         Op::LLVMMul => Ok(defer_mul(fx, i)?),
         Op::LLVMAdd => mac(fx, i),

@@ -49,8 +49,8 @@ pub fn lower(fx: &mut Fx, i: V, base: &str) -> Result<(), String> {
         "masked.store" => store(fx, i),
         "masked.gather" => gather(fx, i),
         "masked.scatter" => scatter(fx, i),
-        "experimental.vp.strided.load" => crate::memory::with_object(fx, i.operand(0), |fx| strided_load(fx, i)),
-        "experimental.vp.strided.store" => crate::memory::with_object(fx, i.operand(1), |fx| strided_store(fx, i)),
+        "experimental.vp.strided.load" => crate::memory::with_object(fx, i, i.operand(0), |fx| strided_load(fx, i)),
+        "experimental.vp.strided.store" => crate::memory::with_object(fx, i, i.operand(1), |fx| strided_store(fx, i)),
         _ => active_lane_mask(fx, i),
     }
 }
@@ -73,7 +73,7 @@ pub(crate) fn mask_chunks(fx: &mut Fx, m: V, chunks: u32) -> Result<Vec<Reg>, St
 const TYS: [Ty; 3] = [Ty::I32, Ty::U32, Ty::F32];
 
 fn load(fx: &mut Fx, i: V) -> Result<(), String> {
-    crate::memory::with_object(fx, i.operand(0), |fx| masked_load(fx, i))
+    crate::memory::with_object(fx, i, i.operand(0), |fx| masked_load(fx, i))
 }
 
 fn masked_load(fx: &mut Fx, i: V) -> Result<(), String> {
@@ -111,7 +111,7 @@ fn masked_load(fx: &mut Fx, i: V) -> Result<(), String> {
 }
 
 fn store(fx: &mut Fx, i: V) -> Result<(), String> {
-    crate::memory::with_object(fx, i.operand(1), |fx| masked_store(fx, i))
+    crate::memory::with_object(fx, i, i.operand(1), |fx| masked_store(fx, i))
 }
 
 fn masked_store(fx: &mut Fx, i: V) -> Result<(), String> {

@@ -389,11 +389,8 @@ pub fn lower_load(fx: &mut Fx, i: V) -> Result<(), String> {
     let addr = address(fx, i.operand(0))?;
     let t = i.ty();
     let align = i.alignment().max(1);
-    // (A volatile access keeps its order against every other: no object.)
-    fx.object = if i.is_volatile() { None } else { object_of(fx, i.operand(0)) };
-    let v = load_val(fx, &addr, t, align, i.is_volatile());
-    fx.object = None;
-    fx.set(i, v?);
+    let v = with_object(fx, i, i.operand(0), |fx| load_val(fx, &addr, t, align, i.is_volatile()))?;
+    fx.set(i, v);
     Ok(())
 }
 
@@ -403,17 +400,15 @@ pub fn lower_store(fx: &mut Fx, i: V) -> Result<(), String> {
     let x = fx.val(val)?;
     let addr = address(fx, i.operand(1))?;
     let align = i.alignment().max(1);
-    fx.object = if i.is_volatile() { None } else { object_of(fx, i.operand(1)) };
-    let r = store_val(fx, &addr, &x, t, align, i.is_volatile());
-    fx.object = None;
-    r
+    with_object(fx, i, i.operand(1), |fx| store_val(fx, &addr, &x, t, align, i.is_volatile()))
 }
 
-/// Runs `f` with the accesses it emits marked as reaching the object `p` is
-/// based on (see [`object_of`]): for the fused and masked accesses that do
-/// not go through [`lower_load`] and [`lower_store`].
-pub fn with_object<T>(fx: &mut Fx, p: V, f: impl FnOnce(&mut Fx) -> Result<T, String>) -> Result<T, String> {
-    fx.object = object_of(fx, p);
+/// Runs `f` with the accesses it emits for `access` marked as reaching the
+/// object its pointer `p` is based on (see [`object_of`]); a volatile load
+/// or store gets none, keeping its order against every other access.
+pub fn with_object<T>(fx: &mut Fx, access: V, p: V, f: impl FnOnce(&mut Fx) -> Result<T, String>) -> Result<T, String> {
+    let volatile = matches!(access.opcode(), Some(Op::LLVMLoad | Op::LLVMStore)) && access.is_volatile();
+    fx.object = if volatile { None } else { object_of(fx, p) };
     let r = f(fx);
     fx.object = None;
     r

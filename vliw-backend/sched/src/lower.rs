@@ -156,13 +156,15 @@ fn regs_of(m: &Machine, rs: impl IntoIterator<Item = PReg>) -> Vec<PReg> {
 }
 
 /// Builds an operation from an instruction and its operands, deriving
-/// uses, defs and the memory access from the instruction's semantics.
+/// uses, defs and the memory access from the instruction's semantics;
+/// `object` is the object a memory access reaches, when known.
 pub fn make_op(
     m: &Machine,
     instr: InstrId,
     guard: Option<(PReg, bool)>,
     operands: Vec<LOperand>,
     loc: Option<Loc>,
+    object: Option<dsp_mir::MemObject>,
 ) -> LOp {
     let ins = m.instr(instr);
     let sem = &ins.sem;
@@ -245,7 +247,7 @@ pub fn make_op(
             base,
             offset,
             size,
-            object: None,
+            object,
         })
     } else {
         None
@@ -286,7 +288,7 @@ impl Ctx<'_> {
         operands: Vec<LOperand>,
         loc: Option<Loc>,
     ) -> LOp {
-        make_op(self.m, instr, guard, operands, loc)
+        make_op(self.m, instr, guard, operands, loc, None)
     }
 
     fn operand(&self, o: &Operand, loc: &Option<Loc>) -> Result<LOperand, LowerError> {
@@ -369,11 +371,7 @@ impl Ctx<'_> {
                     Some(g) => Some((self.phys(g.reg, &loc)?, g.negate)),
                     None => None,
                 };
-                let mut op = self.op(*instr, guard, operands, loc);
-                if let Some(mem) = &mut op.mem {
-                    mem.object = inst.object;
-                }
-                Ok(Some(op))
+                Ok(Some(make_op(self.m, *instr, guard, operands, loc, inst.object)))
             }
             InstKind::Copy { dst, src } => {
                 let (d, s) = (self.phys(*dst, &loc)?, self.phys(*src, &loc)?);

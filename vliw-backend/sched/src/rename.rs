@@ -209,9 +209,5 @@ pub fn rename_function(m: &Machine, blocks: &mut [LBlock]) -> usize {
 /// access reaches.
 fn remake(m: &Machine, op: LOp) -> LOp {
     let object = op.mem.as_ref().and_then(|a| a.object);
-    let mut new = make_op(m, op.instr, op.guard, op.operands, op.loc);
-    if let Some(mem) = &mut new.mem {
-        mem.object = object;
-    }
-    new
+    make_op(m, op.instr, op.guard, op.operands, op.loc, object)
 }
