@@ -224,6 +224,15 @@ impl Sem {
     pub fn is_call(&self) -> bool {
         matches!(self.op, SemOp::Call | SemOp::CallR)
     }
+    /// Whether running the operation where its result is not needed is
+    /// harmless: no memory access, no control transfer, no system call and
+    /// no fault (a divide by zero faults).
+    pub fn can_speculate(&self) -> bool {
+        !(self.is_branch()
+            || self.reads_memory()
+            || self.writes_memory()
+            || matches!(self.op, SemOp::Div | SemOp::Rem | SemOp::Syscall))
+    }
     pub fn reads_memory(&self) -> bool {
         matches!(
             self.op,

@@ -200,6 +200,9 @@ pub struct Options {
     /// elimination) on the machine IR: `-fmove-loop-invariants` /
     /// `-fno-move-loop-invariants`; `None`: on from -O1.
     pub licm: Option<bool>,
+    /// Branch delay slots filled from the branch target:
+    /// `-fbranch-target-fill` / `-fno-branch-target-fill`; `None`: on from -O1.
+    pub target_fill: Option<bool>,
     /// Vectorized loops' tails as one masked iteration: `-fmasked-tail`
     /// (`Some(true)`) or `-fno-masked-tail` (`Some(false)`), the last one
     /// given; `None`: on from -O2 (see `Target::masked_tail_flags`).
@@ -293,6 +296,7 @@ impl Default for Options {
             lsr: None,
             modulo_sched_all: false,
             licm: None,
+            target_fill: None,
             masked_tail: None,
             outer_vec: None,
             unroll_jam: None,
@@ -460,6 +464,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-loop-strength-reduce" => o.lsr = Some(false),
             "-fmove-loop-invariants" => o.licm = Some(true),
             "-fno-move-loop-invariants" => o.licm = Some(false),
+            "-fbranch-target-fill" => o.target_fill = Some(true),
+            "-fno-branch-target-fill" => o.target_fill = Some(false),
             "-fmasked-tail" => o.masked_tail = Some(true),
             "-fno-masked-tail" => o.masked_tail = Some(false),
             "-fouter-loop-vectorize" => o.outer_vec = Some(true),

@@ -73,6 +73,9 @@ OPTIONS:
   -fmove-loop-invariants -fno-move-loop-invariants
                                            loop-invariant code motion, value numbering and dead-code
                                            elimination on the machine IR (on from -O1)
+  -fbranch-target-fill -fno-branch-target-fill
+                                           branch delay slots left as nops take the target's first
+                                           bundles (on from -O1)
   --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
   -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX
                       optimization remarks of clang's passes and of the pipeliner ('sms')

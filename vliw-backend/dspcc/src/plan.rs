@@ -544,6 +544,9 @@ impl Planner<'_> {
         if o.licm == Some(false) {
             args.push("--no-licm".into());
         }
+        if o.target_fill == Some(false) {
+            args.push("--no-branch-target-fill".into());
+        }
         if o.sections {
             args.push("--function-sections".into());
         }

@@ -53,6 +53,9 @@ pub struct LlcOptions {
     /// pointer increments) before selection. `LlcOptions::at_level` sets it
     /// from -O1 on.
     pub lsr: bool,
+    /// Fill branch delay slots that hold nops with the target's first
+    /// bundles (`dsp_sched::fill`). `LlcOptions::at_level` sets it from -O1 on.
+    pub target_fill: bool,
     /// Value numbering, dead-code elimination and loop-invariant code
     /// motion on the selected machine IR (`dsp_pipeliner::licm`).
     /// `LlcOptions::at_level` sets it from -O1 on.
@@ -70,6 +73,7 @@ impl LlcOptions {
             counted_loops: opt_level >= 2,
             lsr: opt_level >= 1,
             clean_loops: opt_level >= 1,
+            target_fill: opt_level >= 1,
             pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
         }
@@ -91,6 +95,7 @@ fn sched_options(opts: &LlcOptions) -> dsp_sched::SchedOptions {
         comments: opts.comments,
         pack: full,
         fill_delay_slots: full,
+        fill_from_target: full && opts.target_fill,
         rename: full,
         sections: opts.sections,
     }

@@ -67,6 +67,11 @@ struct Cli {
     /// motion on the machine IR (on from -O1: see dsp_pipeliner::licm).
     #[arg(long)]
     no_licm: bool,
+    /// Leave branch delay slots the block's own operations did not fill as
+    /// nops (by default from -O1 they take the branch target's first
+    /// bundles: see dsp_sched::fill).
+    #[arg(long)]
+    no_branch_target_fill: bool,
     /// Put each function and data object in its own section (.text.NAME,
     /// .data.NAME, ...) for dsp-ld --gc-sections.
     #[arg(long)]
@@ -253,6 +258,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         counted_loops: (cli.opt >= 2 || pipeline.is_some()) && !cli.no_counted_loops,
         lsr: cli.opt >= 1 && !cli.no_lsr,
         clean_loops: cli.opt >= 1 && !cli.no_licm,
+        target_fill: cli.opt >= 1 && !cli.no_branch_target_fill,
         pipeline,
         ..LlcOptions::at_level(cli.opt)
     };

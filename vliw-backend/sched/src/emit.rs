@@ -130,7 +130,10 @@ pub fn function(
             }
         }
         let _ = writeln!(out, "{}:", b.label);
-        for bundle in &b.bundles {
+        for (k, bundle) in b.bundles.iter().enumerate() {
+            for (_, entry) in b.entries.iter().filter(|(at, _)| *at == k) {
+                let _ = writeln!(out, "{entry}:");
+            }
             if comments {
                 if let Some(loc) = bundle.iter().find_map(|o| o.loc.as_ref()) {
                     let key = (loc.file.clone(), loc.line);

@@ -22,6 +22,7 @@
 pub mod ddg;
 pub mod delay;
 pub mod emit;
+pub mod fill;
 pub mod fixed;
 pub mod layout;
 pub mod list;
@@ -52,6 +53,9 @@ pub struct SchedOptions {
     /// Fill branch and call delay slots with the region's own operations
     /// (off: the transfer follows the last operation; delay slots are nops).
     pub fill_delay_slots: bool,
+    /// Fill nop delay slots left by `fill_delay_slots` with the branch
+    /// target's first bundles (see [`fill`]; needs `fill_delay_slots`).
+    pub fill_from_target: bool,
     /// Rename registers to break the false dependences allocation left.
     pub rename: bool,
     /// Each function and data object in its own section (`.text.NAME`,
@@ -66,6 +70,7 @@ impl Default for SchedOptions {
             comments: false,
             pack: true,
             fill_delay_slots: true,
+            fill_from_target: true,
             rename: true,
             sections: false,
         }
@@ -110,6 +115,8 @@ pub struct FunctionStats {
     pub delay_slots: usize,
     /// Delay-slot bundles holding useful operations.
     pub delay_slots_filled: usize,
+    /// Of those, bundles copied from the branch target ([`fill`]).
+    pub delay_slots_from_target: usize,
     /// Values moved to another register to break false dependences.
     pub renamed: usize,
 }
@@ -132,6 +139,17 @@ pub struct ScheduledBlock {
     pub bundles: Vec<Vec<LOp>>,
     /// Printed as `#` lines before the label (`dsp_mir::BlockData::comments`).
     pub comments: Vec<String>,
+    /// The bundle holding the block's closing branch when it is a single
+    /// branch operation with its delay slots the block's last bundles.
+    pub transfer: Option<usize>,
+    /// A block with a fixed schedule (the software pipeliner's).
+    pub fixed: bool,
+    /// Control goes on to the next block in the layout after the last
+    /// bundle (no transfer ends the block).
+    pub falls_through: bool,
+    /// Labels inside the block: (bundle index, label), where branches whose
+    /// delay slots hold the bundles before it enter ([`fill`]).
+    pub entries: Vec<(usize, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -165,8 +183,8 @@ pub fn schedule_function(
         name: f.name.clone(),
         ..FunctionStats::default()
     };
+    let live_in = liveness::compute(&mut blocks);
     if opts.rename {
-        liveness::compute(&mut blocks);
         stats.renamed = rename::rename_function(m, &mut blocks);
     }
     let mut out = Vec::with_capacity(blocks.len());
@@ -174,6 +192,7 @@ pub fn schedule_function(
     let mut fixed_code = std::collections::HashMap::new();
     for b in blocks {
         let mut bundles: Vec<Vec<LOp>> = Vec::new();
+        let mut transfer = None;
         let mut regions: &[lower::Region] = &b.regions;
         if let Some(plan) = &b.fixed {
             let fb = fixed::bundles(m, plan, &b.regions[0].body)
@@ -222,6 +241,11 @@ pub fn schedule_function(
                 )
             })?;
             let base = bundles.len();
+            transfer = (control.len() == 1
+                && control[0].class == OpClass::Branch
+                && rs.delay_slots.end == rs.bundles.len())
+            .then(|| rs.bundles.iter().position(|b| b.contains(&Item::Ctrl(0))).map(|k| base + k))
+            .flatten();
             for (k, items) in rs.bundles.iter().enumerate() {
                 let ops: Vec<LOp> = items
                     .iter()
@@ -246,7 +270,20 @@ pub fn schedule_function(
             label: b.label,
             bundles,
             comments: f.block(b.block).comments.clone(),
+            transfer,
+            fixed: b.fixed.is_some(),
+            falls_through: b.fixed.is_none() && b.regions.last().is_some_and(|r| r.control.is_none()),
+            entries: Vec::new(),
         });
+    }
+    if opts.fill_delay_slots && opts.fill_from_target {
+        let n = fill::from_targets(m, &mut out, &live_in);
+        stats.delay_slots_filled += n;
+        stats.delay_slots_from_target = n;
+        let all = out.iter().flat_map(|b| b.bundles.iter().flatten());
+        let (nops, ops): (Vec<&LOp>, Vec<&LOp>) = all.partition(|o| o.class == OpClass::Nop);
+        stats.ops = ops.len();
+        stats.nops = nops.len();
     }
     fixed::check(m, f, &fixed_code).map_err(|e| error(f, e, None))?;
     Ok(ScheduledFunction {

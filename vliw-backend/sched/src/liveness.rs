@@ -48,8 +48,9 @@ fn through_block(b: &mut LBlock, live_out: Set, record: bool) -> Set {
     live
 }
 
-/// Computes `live_out` of every region of `blocks`.
-pub fn compute(blocks: &mut [LBlock]) {
+/// Computes `live_out` of every region of `blocks`; returns the registers
+/// live into each block (in the order of `blocks`).
+pub fn compute(blocks: &mut [LBlock]) -> Vec<Vec<PReg>> {
     let index: HashMap<Block, usize> = blocks
         .iter()
         .enumerate()
@@ -81,4 +82,5 @@ pub fn compute(blocks: &mut [LBlock]) {
         let out = out_of(i, blocks, &live_in);
         through_block(&mut blocks[i], out, true);
     }
+    live_in.into_iter().map(|s| s.into_iter().collect()).collect()
 }

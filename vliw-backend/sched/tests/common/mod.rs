@@ -291,12 +291,17 @@ pub fn run(m: &Machine, module: &Module, extra: &[&str]) -> Run {
 }
 
 /// Every scheduling mode: everything on (the default), packed without
-/// renaming, packed without delay-slot filling, one operation per bundle.
+/// renaming, without filling delay slots from branch targets, packed without
+/// delay-slot filling, one operation per bundle.
 pub fn all_modes() -> Vec<SchedOptions> {
     vec![
         SchedOptions::default(),
         SchedOptions {
             rename: false,
+            ..SchedOptions::default()
+        },
+        SchedOptions {
+            fill_from_target: false,
             ..SchedOptions::default()
         },
         SchedOptions {
