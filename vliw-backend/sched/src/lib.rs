@@ -10,7 +10,8 @@
 //! non-pipelined units (`resource`), `delay` places the call or branch so
 //! that the region's last bundles are its delay slots (filled with the
 //! region's own operations, or nops) and every result lands before control
-//! leaves, and `verify` checks the result. `emit` writes the text.
+//! leaves, and `verify` checks the result; `fill` then gives delay slots
+//! still holding nops the branch target's first bundles. `emit` writes the text.
 //! Blocks with a fixed schedule (the software pipeliner's) skip renaming,
 //! list scheduling and delay-slot placement: `fixed` emits their bundles as
 //! given and checks them, with their neighbours, against the machine.
@@ -183,9 +184,12 @@ pub fn schedule_function(
         name: f.name.clone(),
         ..FunctionStats::default()
     };
-    let live_in = liveness::compute(&mut blocks);
+    let mut live_in = liveness::compute(&mut blocks);
     if opts.rename {
         stats.renamed = rename::rename_function(m, &mut blocks);
+        if opts.fill_delay_slots && opts.fill_from_target {
+            live_in = liveness::compute(&mut blocks);
+        }
     }
     let mut out = Vec::with_capacity(blocks.len());
     let control_height = m.control.delay_slots + 1;
