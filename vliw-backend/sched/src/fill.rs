@@ -156,7 +156,10 @@ pub fn from_targets(m: &Machine, blocks: &mut [ScheduledBlock], live_in: &[Vec<P
         let z = blocks[i].bundles[at + 1..].iter().rev().take_while(|b| is_nop_bundle(b)).count();
         let positions = stream(blocks, t, z + 1);
         let target: Vec<Vec<LOp>> = positions.iter().map(|&(b, k)| blocks[b].bundles[k].clone()).collect();
-        let conditional = blocks[i].bundles[at][k_op].guard.is_some();
+        // Guarded, or a branch on a register (brnz/brz): either way it
+        // may fall through.
+        let br = &blocks[i].bundles[at][k_op];
+        let conditional = br.guard.is_some() || m.instr(br.instr).sem.op != isa_tablegen::SemOp::Br;
         let k = how_many(m, blocks, i, &target, z, conditional, live_in);
         if k == 0 {
             continue;

@@ -549,12 +549,22 @@ fn renaming_breaks_false_dependences() {
     }
 }
 
-/// sum of 2i for i < 20 (380), by a loop whose back edge is conditional
-/// (`bottom_test`: the exit falls through after the loop's branch) or an
-/// unconditional jump back to a header that tests and leaves.
-fn target_fill_module(m: &isa_tablegen::Machine, bottom_test: bool) -> dsp_mir::Module {
+/// How the loop of [`target_fill_module`] goes back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Back {
+    /// A branch on a predicate at the bottom; the exit falls through.
+    Predicate,
+    /// The same on an integer register being nonzero (`brnz`), which may
+    /// fall through too though it has no guard.
+    Register,
+    /// An unconditional jump back to a header that tests and leaves.
+    Jump,
+}
+
+/// sum of 2i for i < 20 (380), by a loop that goes back as `back` says.
+fn target_fill_module(m: &isa_tablegen::Machine, back: Back) -> dsp_mir::Module {
     let s = scratch(m);
-    let (i, sum, n, t) = (s[0], s[1], s[2], s[3]);
+    let (i, sum, n, t, d) = (s[0], s[1], s[2], s[3], s[4]);
     let p = dsp_mir::PReg {
         file: m.predicate_file().unwrap(),
         index: 1,
@@ -567,16 +577,22 @@ fn target_fill_module(m: &isa_tablegen::Machine, bottom_test: bool) -> dsp_mir::
     b.li(sum, 0);
     b.li(n, 20);
     b.term(Terminator::Jump(head));
-    if bottom_test {
-        // head: t = 2i; sum += t; i += 1; loop while i < n. The exit reads
+    if back != Back::Jump {
+        // head: t = 2i; sum += t; i += 1; loop while i != n. The exit reads
         // sum, so only the bundle computing t and i may run speculatively.
         b.at(head);
         b.bin(SemOp::Add, Ty::I32, t, i, i);
         b.bin(SemOp::Add, Ty::I32, sum, sum, t);
         b.bini(SemOp::Add, Ty::I32, i, i, 1);
-        b.bin(SemOp::Lt, Ty::I32, p, i, n);
+        let cond = if back == Back::Predicate {
+            b.bin(SemOp::Lt, Ty::I32, p, i, n);
+            p
+        } else {
+            b.bin(SemOp::Sub, Ty::I32, d, n, i);
+            d
+        };
         b.term(Terminator::Branch {
-            cond: dsp_mir::Reg::Phys(p),
+            cond: dsp_mir::Reg::Phys(cond),
             negate: false,
             taken: head,
             not_taken: exit,
@@ -608,11 +624,15 @@ fn target_fill_module(m: &isa_tablegen::Machine, bottom_test: bool) -> dsp_mir::
 #[test]
 fn delay_slots_filled_from_the_branch_target() {
     for m in machines() {
-        for bottom_test in [true, false] {
-            let module = target_fill_module(&m, bottom_test);
+        let int = m.scalar_file(Ty::I32).unwrap();
+        for back in [Back::Predicate, Back::Register, Back::Jump] {
+            if back == Back::Register && dsp_sched::query::branch_on_reg_instr(&m, int, false).is_none() {
+                continue;
+            }
+            let module = target_fill_module(&m, back);
             for opts in all_modes() {
                 let run = run_with(&m, &module, &[], &opts);
-                assert_eq!(run.status, 380 & 0xff, "{} {bottom_test}\n{}", m.name, run.asm);
+                assert_eq!(run.status, 380 & 0xff, "{} {back:?}\n{}", m.name, run.asm);
             }
             let on = run(&m, &module, &[]);
             let off_opts = SchedOptions {
@@ -621,11 +641,11 @@ fn delay_slots_filled_from_the_branch_target() {
             };
             let off = run_with(&m, &module, &[], &off_opts);
             let filled = stats(&on, "main").delay_slots_from_target;
-            assert!(filled > 0, "{} {bottom_test}: nothing copied\n{}", m.name, on.asm);
+            assert!(filled > 0, "{} {back:?}: nothing copied\n{}", m.name, on.asm);
             assert_eq!(stats(&off, "main").delay_slots_from_target, 0);
             assert!(
                 on.cycles < off.cycles,
-                "{} {bottom_test}: {} cycles with the fill, {} without\n{}",
+                "{} {back:?}: {} cycles with the fill, {} without\n{}",
                 m.name,
                 on.cycles,
                 off.cycles,
