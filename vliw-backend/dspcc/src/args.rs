@@ -203,6 +203,9 @@ pub struct Options {
     /// Branch delay slots filled from the branch target:
     /// `-fbranch-target-fill` / `-fno-branch-target-fill`; `None`: on from -O1.
     pub target_fill: Option<bool>,
+    /// Branches on a register instead of on its compare with 0:
+    /// `-fbranch-on-register` / `-fno-branch-on-register`; `None`: on from -O1.
+    pub branch_on_reg: Option<bool>,
     /// Vectorized loops' tails as one masked iteration: `-fmasked-tail`
     /// (`Some(true)`) or `-fno-masked-tail` (`Some(false)`), the last one
     /// given; `None`: on from -O2 (see `Target::masked_tail_flags`).
@@ -297,6 +300,7 @@ impl Default for Options {
             modulo_sched_all: false,
             licm: None,
             target_fill: None,
+            branch_on_reg: None,
             masked_tail: None,
             outer_vec: None,
             unroll_jam: None,
@@ -466,6 +470,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-move-loop-invariants" => o.licm = Some(false),
             "-fbranch-target-fill" => o.target_fill = Some(true),
             "-fno-branch-target-fill" => o.target_fill = Some(false),
+            "-fbranch-on-register" => o.branch_on_reg = Some(true),
+            "-fno-branch-on-register" => o.branch_on_reg = Some(false),
             "-fmasked-tail" => o.masked_tail = Some(true),
             "-fno-masked-tail" => o.masked_tail = Some(false),
             "-fouter-loop-vectorize" => o.outer_vec = Some(true),

@@ -76,6 +76,9 @@ OPTIONS:
   -fbranch-target-fill -fno-branch-target-fill
                                            branch delay slots left as nops take the target's first
                                            bundles (on from -O1)
+  -fbranch-on-register -fno-branch-on-register
+                                           a branch on x != 0 / x == 0 tests x itself (brnz/brz) when
+                                           the machine has it (on from -O1)
   --ilp-time-limit=SECONDS                 time per loop for the ilp scheduler
   -Rpass=REGEX -Rpass-missed=REGEX -Rpass-analysis=REGEX
                       optimization remarks of clang's passes and of the pipeliner ('sms')

@@ -547,6 +547,9 @@ impl Planner<'_> {
         if o.target_fill == Some(false) {
             args.push("--no-branch-target-fill".into());
         }
+        if o.branch_on_reg == Some(false) {
+            args.push("--no-branch-on-register".into());
+        }
         if o.sections {
             args.push("--function-sections".into());
         }

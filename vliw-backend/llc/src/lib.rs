@@ -19,6 +19,7 @@ use std::io::Write;
 use inkwell::module::Module as LlvmModule;
 use isa_tablegen::Machine;
 
+pub mod branch_reg;
 pub mod counted_loops;
 pub mod input;
 pub mod lsr;
@@ -53,6 +54,10 @@ pub struct LlcOptions {
     /// pointer increments) before selection. `LlcOptions::at_level` sets it
     /// from -O1 on.
     pub lsr: bool,
+    /// Branch on a register being nonzero or zero instead of on a compare
+    /// with 0 made for the branch (`branch_reg`). `LlcOptions::at_level`
+    /// sets it from -O1 on.
+    pub branch_on_reg: bool,
     /// Fill branch delay slots that hold nops with the target's first
     /// bundles (`dsp_sched::fill`). `LlcOptions::at_level` sets it from -O1 on.
     pub target_fill: bool,
@@ -74,6 +79,7 @@ impl LlcOptions {
             lsr: opt_level >= 1,
             clean_loops: opt_level >= 1,
             target_fill: opt_level >= 1,
+            branch_on_reg: opt_level >= 1,
             pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
         }
@@ -149,7 +155,7 @@ pub fn compile_module(
         if opts.clean_loops {
             phase("licm", || dsp_pipeliner::licm::clean_loops(m, f));
         }
-        match pipeline::pipeline_and_allocate(m, f, opts.pipeline.as_ref(), &ra_opts, &mut memo) {
+        match pipeline::pipeline_and_allocate(m, f, opts.pipeline.as_ref(), opts.branch_on_reg, &ra_opts, &mut memo) {
             Ok(reports) => loops.extend(reports),
             Err(e) => {
                 errors.push(e.to_string());

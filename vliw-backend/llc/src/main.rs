@@ -67,6 +67,11 @@ struct Cli {
     /// motion on the machine IR (on from -O1: see dsp_pipeliner::licm).
     #[arg(long)]
     no_licm: bool,
+    /// Keep a compare with 0 made for a branch (by default from -O1 the
+    /// branch tests the register itself with brnz/brz: see
+    /// dsp_llc::branch_reg).
+    #[arg(long)]
+    no_branch_on_register: bool,
     /// Leave branch delay slots the block's own operations did not fill as
     /// nops (by default from -O1 they take the branch target's first
     /// bundles: see dsp_sched::fill).
@@ -259,6 +264,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         lsr: cli.opt >= 1 && !cli.no_lsr,
         clean_loops: cli.opt >= 1 && !cli.no_licm,
         target_fill: cli.opt >= 1 && !cli.no_branch_target_fill,
+        branch_on_reg: cli.opt >= 1 && !cli.no_branch_on_register,
         pipeline,
         ..LlcOptions::at_level(cli.opt)
     };

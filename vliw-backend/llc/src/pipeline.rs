@@ -3,7 +3,9 @@
 //! loop's fixed-schedule blocks need more registers than the machine has
 //! (`RaErrorKind::FixedBlockPressure`), the loop is scheduled again at a
 //! larger II (fewer values live at once), and after a few tries left as an
-//! ordinary loop; its report says which. One `dsp_pipeliner::Session`
+//! ordinary loop; its report says which. Between the two, branches on a
+//! compare with 0 become branches on the register (`branch_reg`, when
+//! `branch_on_reg`). One `dsp_pipeliner::Session`
 //! spans the retries: the other loops' schedules are reused, and the
 //! function's compile-time budget for scheduling covers them all.
 
@@ -21,10 +23,14 @@ pub fn pipeline_and_allocate(
     m: &Machine,
     f: &mut Function,
     popts: Option<&PipelineOptions>,
+    branch_on_reg: bool,
     ra: &RaOptions,
     memo: &mut ScheduleMemo,
 ) -> Result<Vec<LoopReport>, RaError> {
     let Some(popts) = popts else {
+        if branch_on_reg {
+            phase("branch on register", || crate::branch_reg::run(m, f));
+        }
         phase("regalloc", || allocate(m, f, ra))?;
         return Ok(Vec::new());
     };
@@ -35,6 +41,9 @@ pub fn pipeline_and_allocate(
     loop {
         let mut work = original.clone();
         let result = phase("pipelining", || pipeline_function_in(m, &mut work, &opts, &mut session));
+        if branch_on_reg {
+            phase("branch on register", || crate::branch_reg::run(m, &mut work));
+        }
         match phase("regalloc", || allocate(m, &mut work, ra)) {
             Ok(_) => {
                 *f = work;
