@@ -184,6 +184,19 @@ mod tests {
     }
 
     #[test]
+    fn an_illegal_interchange_is_refused() {
+        // for i in 1..N, j in 0..N-1: X[j][i] = X[j+1][i-1]: i innermost would be stride-1, but the distance (1, -1) forbids it.
+        let m = ScopBuilder::new(&["N"])
+            .context("N >= 3")
+            .and_then(|b| b.array("X", 2).stmt("S", &["i", "j"], &["1 <= i <= N - 1", "0 <= j <= N - 2"], &[0, 0, 0], &["=X[j][i]", "X[j+1][i-1]"]))
+            .and_then(|b| b.build())
+            .unwrap();
+        assert_eq!(innermost_cost(&m.stmts[0], 0), (0, false));
+        let d = deps::compute(&m, false).unwrap();
+        assert!(schedule(&m, &d).unwrap().is_none());
+    }
+
+    #[test]
     fn costs_count_strided_accesses_and_reductions() {
         let m = dot_product_nest();
         let s1 = &m.stmts[1];

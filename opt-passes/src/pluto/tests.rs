@@ -261,6 +261,7 @@ fn options_parse() {
     let o = Options::parse("sizes=16,8;default-size=4;always").unwrap();
     assert_eq!((o.sizes, o.default_size, o.always, o.tile), (vec![16, 8], 4, true, true));
     assert!(!Options::parse("no-tile").unwrap().tile);
+    assert!(Options::default().interchange && !Options::parse("no-interchange").unwrap().interchange);
     assert!(Options::parse("sizes=0").is_err() && Options::parse("sizes=x").is_err() && Options::parse("bogus").is_err());
 }
 

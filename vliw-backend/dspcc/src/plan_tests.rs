@@ -296,4 +296,8 @@ fn polyhedral_tiling_is_off_by_default_and_passes_its_tile_sizes() {
     assert!(plan_for("-fpolyhedral --tile-sizes=a -c x.c").is_err());
     assert!(plan_for("-fpolyhedral --tile-sizes= -c x.c").is_err());
     assert!(has(&jobs("-O3 -fpolyhedral --polyhedral-report=r.json -c x.c")[0].1, &["-mllvm", "-dsp-pluto-report=r.json"]));
+    let no_ic = "-dsp-pluto-interchange=false".to_string();
+    assert!(!jobs("-O3 -fpolyhedral -c x.c")[0].1.contains(&no_ic));
+    assert!(has(&jobs("-O3 -fpolyhedral -fno-polyhedral-interchange -c x.c")[0].1, &["-mllvm", "-dsp-pluto-interchange=false"]));
+    assert!(!jobs("-O3 -fpolyhedral -fno-polyhedral-interchange -fpolyhedral-interchange -c x.c")[0].1.contains(&no_ic));
 }
