@@ -218,7 +218,7 @@ pub struct Options {
     pub interchange: Option<bool>,
     /// PLuTo's polyhedral scheduling and tiling (`dsp-pluto`):
     /// `-fpolyhedral` (`Some(true)`) or `-fno-polyhedral`, the last one
-    /// given; `None`: off (see `Target::polyhedral_flags`).
+    /// given; `None`: on at -O3 only (see `Target::polyhedral_flags`).
     pub polyhedral: Option<bool>,
     /// `dsp-pluto`'s interchange-only schedules when its own schedule is not
     /// worth it: `-fpolyhedral-interchange` (the default, `true`) or

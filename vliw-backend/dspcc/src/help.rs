@@ -38,7 +38,7 @@ OPTIONS:
                                            independent (an FFT's early stages; on with -fegg-isel; remarks:
                                            -Rpass=loop-interchange)
   -fpolyhedral -fno-polyhedral             PLuTo's polyhedral scheduling and tiling of affine loop nests (SCoPs),
-                                           regenerated with exact bounds (off by default; remarks:
+                                           regenerated with exact bounds (on at -O3; remarks:
                                            -Rpass=pluto, -Rpass-missed=pluto, -Rpass-analysis=pluto)
   -fpolyhedral-interchange -fno-polyhedral-interchange
                                            when PLuTo's schedule is not worth it, an interchange-only schedule
