@@ -66,6 +66,9 @@ static cl::opt<bool> DspPolyhedral("dsp-polyhedral", cl::init(false),
 static cl::opt<std::string> DspTileSizes("dsp-tile-sizes", cl::init(""),
     cl::desc("dsp-pluto's tile sizes, one per tiled band row (N,N,...; default 32)"));
 
+static cl::opt<bool> DspPlutoInterchange("dsp-pluto-interchange", cl::init(true),
+    cl::desc("dsp-pluto: when PLuTo's schedule is not worth it, try an interchange-only schedule (on by default)"));
+
 static cl::opt<std::string> DspPlutoReport("dsp-pluto-report", cl::init(""),
     cl::desc("dsp-pluto writes what it did with every SCoP and rejected loop nest to this JSON file"));
 
@@ -154,6 +157,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
             Params += "sizes=" + DspTileSizes;
           if (!DspPlutoReport.empty())
             Params += (Params.empty() ? "" : ";") + std::string("report=") + DspPlutoReport;
+          if (!DspPlutoInterchange)
+            Params += (Params.empty() ? "" : ";") + std::string("no-interchange");
           MPM.addPass(DspPass(Params.empty() ? std::string("dsp-pluto") : "dsp-pluto<" + Params + ">"));
         }
       });

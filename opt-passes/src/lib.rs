@@ -4,6 +4,7 @@
 //!
 //! | pass | what it does |
 //! |---|---|
+//! | (in `dsp-prepare`) | any-lane tests of masks wider than 64 lanes (`icmp eq (bitcast <N x i1> to iN), 0`) → `llvm.vector.reduce.or` ([`anylane`]) |
 //! | `dsp-split-wide-ints` | integers wider than 64 bits (bit-field storage units such as `i72`) → 32-bit limbs ([`wide`]) |
 //! | `dsp-lower-overflow` | `llvm.{s,u}{add,sub,mul}.with.overflow` → plain arithmetic and compares ([`overflow`]) |
 //! | `dsp-lower-minmax` | `smin/smax/umin/umax/abs/minnum/maxnum/fabs` → `icmp`/`fcmp` + `select` when the `.isa` has no such instruction for the type ([`minmax`]) |
@@ -31,6 +32,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod addr;
+pub mod anylane;
 pub mod bits;
 pub mod caps;
 pub mod cfg;
@@ -329,7 +331,8 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::ScopPrint | Pass::ScopRemarks => false,
         Pass::Pluto => pluto::run(module, &pluto::Options::default()).0,
         Pass::Prepare => {
-            let w = wide::run(module);
+            let l = anylane::run(module);
+            let w = wide::run(module) | l;
             let a = overflow::run(module);
             let b = caps.is_some_and(|c| expand(module, &c));
             let c = loops::run(module);

@@ -261,6 +261,7 @@ fn options_parse() {
     let o = Options::parse("sizes=16,8;default-size=4;always").unwrap();
     assert_eq!((o.sizes, o.default_size, o.always, o.tile), (vec![16, 8], 4, true, true));
     assert!(!Options::parse("no-tile").unwrap().tile);
+    assert!(Options::default().interchange && !Options::parse("no-interchange").unwrap().interchange);
     assert!(Options::parse("sizes=0").is_err() && Options::parse("sizes=x").is_err() && Options::parse("bogus").is_err());
 }
 
@@ -326,4 +327,51 @@ int main(void) {
     for f in ["in smooth transformed", "in shift transformed"] {
         assert!(p.iter().any(|m| m.contains(f) && m.contains("behind a run-time check that 1 pair(s) of arrays do not overlap")), "{f}: {r:?}");
     }
+}
+
+#[test]
+fn dot_product_nests_beyond_l1d_get_an_interchange_schedule() {
+    let c = r#"
+#include <stdio.h>
+static float A[12][14], B[14][13], T[12][13], C[13][11], D[12][11];
+__attribute__((noinline)) void kernel(float alpha) {
+  for (int i = 0; i < 12; i++)
+    for (int j = 0; j < 13; j++) {
+      T[i][j] = 0.0f;
+      for (int k = 0; k < 14; k++)
+        T[i][j] += alpha * A[i][k] * B[k][j];
+    }
+  for (int i = 0; i < 12; i++)
+    for (int l = 0; l < 11; l++) {
+      D[i][l] *= 0.5f;
+      for (int j = 0; j < 13; j++)
+        D[i][l] += T[i][j] * C[j][l];
+    }
+}
+int main(void) {
+  for (int i = 0; i < 12; i++) for (int k = 0; k < 14; k++) A[i][k] = (float)((i * k + 1) % 7) / 4.0f;
+  for (int k = 0; k < 14; k++) for (int j = 0; j < 13; j++) B[k][j] = (float)((k + 2 * j) % 5) / 2.0f;
+  for (int j = 0; j < 13; j++) for (int l = 0; l < 11; l++) C[j][l] = (float)((j * l + 3) % 9) / 8.0f;
+  for (int i = 0; i < 12; i++) for (int l = 0; l < 11; l++) D[i][l] = (float)((i + l) % 3);
+  kernel(1.5f);
+  for (int i = 0; i < 12; i++) for (int l = 0; l < 11; l++) printf("%a\n", D[i][l]);
+  return 0;
+}
+"#;
+    let before = canonical("interchange", c);
+    let msgs = |r: &[crate::wfv::Remark]| r.iter().map(|r| format!("{:?}: {}", r.kind, r.msg)).collect::<Vec<_>>();
+    // A 1 KB L1D (2mm): PLuTo's schedule fuses the two products, reductions innermost (not worth it); the interchange moves j and l inward.
+    let t = TestModule::parse(&before);
+    let (_, remarks) = run(t.m, &Options { l1d: Some(1024), lanes: 4, ..Options::default() });
+    ir::verify(t.m).unwrap();
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Passed && r.msg.contains("in kernel transformed: interchange below loop level 1") && r.msg.contains("S1 (i2, i1), S3 (i2, i1)")), "{:?}", msgs(&remarks));
+    assert_eq!(lli("interchange", &before), lli("interchange", &t.text()));
+    // Switched off: left as it was, with PLuTo's reason.
+    let t = TestModule::parse(&before);
+    let (_, remarks) = run(t.m, &Options { l1d: Some(1024), lanes: 4, interchange: false, ..Options::default() });
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Analysis && r.msg.contains("in kernel left as it was: not worth it")), "{:?}", msgs(&remarks));
+    // Arrays in L1D: gated like tiling.
+    let t = TestModule::parse(&before);
+    let (_, remarks) = run(t.m, &Options { l1d: Some(32768), lanes: 4, ..Options::default() });
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Analysis && r.msg.contains("in kernel left as it was: its arrays")), "{:?}", msgs(&remarks));
 }

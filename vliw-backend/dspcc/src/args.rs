@@ -224,8 +224,12 @@ pub struct Options {
     pub interchange: Option<bool>,
     /// PLuTo's polyhedral scheduling and tiling (`dsp-pluto`):
     /// `-fpolyhedral` (`Some(true)`) or `-fno-polyhedral`, the last one
-    /// given; `None`: off (see `Target::polyhedral_flags`).
+    /// given; `None`: on at -O3 only (see `Target::polyhedral_flags`).
     pub polyhedral: Option<bool>,
+    /// `dsp-pluto`'s interchange-only schedules when its own schedule is not
+    /// worth it: `-fpolyhedral-interchange` (the default, `true`) or
+    /// `-fno-polyhedral-interchange`.
+    pub polyhedral_interchange: bool,
     /// `--tile-sizes=N,N,…`, as given (checked).
     pub tile_sizes: Option<String>,
     /// `--polyhedral-report=FILE`: what `dsp-pluto` did, as JSON.
@@ -306,6 +310,7 @@ impl Default for Options {
             unroll_jam: None,
             interchange: None,
             polyhedral: None,
+            polyhedral_interchange: true,
             tile_sizes: None,
             polyhedral_report: None,
             vector_fdiv: true,
@@ -482,6 +487,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-loop-interchange" => o.interchange = Some(false),
             "-fpolyhedral" => o.polyhedral = Some(true),
             "-fno-polyhedral" => o.polyhedral = Some(false),
+            "-fpolyhedral-interchange" => o.polyhedral_interchange = true,
+            "-fno-polyhedral-interchange" => o.polyhedral_interchange = false,
             "-fvector-fdiv" => o.vector_fdiv = true,
             "-fno-vector-fdiv" => o.vector_fdiv = false,
             "-fvec-function" => o.vec_function = true,

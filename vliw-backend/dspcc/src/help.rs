@@ -38,8 +38,11 @@ OPTIONS:
                                            independent (an FFT's early stages; on with -fegg-isel; remarks:
                                            -Rpass=loop-interchange)
   -fpolyhedral -fno-polyhedral             PLuTo's polyhedral scheduling and tiling of affine loop nests (SCoPs),
-                                           regenerated with exact bounds (off by default; remarks:
+                                           regenerated with exact bounds (on at -O3; remarks:
                                            -Rpass=pluto, -Rpass-missed=pluto, -Rpass-analysis=pluto)
+  -fpolyhedral-interchange -fno-polyhedral-interchange
+                                           when PLuTo's schedule is not worth it, an interchange-only schedule
+                                           (the best innermost loop for the vectorizers; on with -fpolyhedral)
   --tile-sizes=N,N,...                     its tile sizes, one per tiled loop, outermost first (default: seed 004's
                                            reuse model within the L1D, the innermost loop whole)
   --polyhedral-report=FILE.json            what it did with every SCoP and rejected loop nest, as JSON

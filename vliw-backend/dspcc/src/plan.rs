@@ -323,11 +323,11 @@ impl Planner<'_> {
     }
 
     /// PLuTo's scheduling and tiling (the plugin's `dsp-pluto`, at the
-    /// pipeline-start point): `-fpolyhedral`, off by default (measured: see
-    /// README "Status"), never at -O0; `--tile-sizes=` and
-    /// `--polyhedral-report=` passed on.
+    /// pipeline-start point): `-fpolyhedral`, on at -O3 (issue 12; measured
+    /// on bench-poly: see README "Status"), off below, never at -O0; `--tile-sizes=`,
+    /// `--polyhedral-report=` and `-fno-polyhedral-interchange` passed on.
     fn polyhedral_flags(&self) -> Vec<String> {
-        if !self.o.polyhedral.unwrap_or(false) || matches!(self.o.opt, '0') {
+        if !self.o.polyhedral.unwrap_or(self.o.opt == '3') || matches!(self.o.opt, '0') {
             return Vec::new();
         }
         let mut v = vec!["-mllvm".to_string(), "-dsp-polyhedral".to_string()];
@@ -336,6 +336,9 @@ impl Planner<'_> {
         }
         if let Some(r) = &self.o.polyhedral_report {
             v.extend(["-mllvm".to_string(), format!("-dsp-pluto-report={r}")]);
+        }
+        if !self.o.polyhedral_interchange {
+            v.extend(["-mllvm".to_string(), "-dsp-pluto-interchange=false".to_string()]);
         }
         v
     }

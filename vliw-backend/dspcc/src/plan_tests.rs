@@ -285,9 +285,11 @@ fn loop_interchange_runs_with_egg_unless_told() {
 }
 
 #[test]
-fn polyhedral_tiling_is_off_by_default_and_passes_its_tile_sizes() {
+fn polyhedral_tiling_is_on_at_o3_only_and_passes_its_tile_sizes() {
     let flag = "-dsp-polyhedral".to_string();
-    assert!(!jobs("-O3 -c x.c")[0].1.contains(&flag));
+    assert!(jobs("-O3 -c x.c")[0].1.contains(&flag));
+    assert!(!jobs("-O3 -fno-polyhedral -c x.c")[0].1.contains(&flag));
+    assert!(!jobs("-O2 -c x.c")[0].1.contains(&flag) && !jobs("-Os -c x.c")[0].1.contains(&flag));
     assert!(has(&jobs("-O3 -fpolyhedral -c x.c")[0].1, &["-mllvm", "-dsp-polyhedral"]));
     assert!(has(&jobs("-O2 -fpolyhedral --tile-sizes=16,8,64 -c x.c")[0].1, &["-mllvm", "-dsp-polyhedral", "-mllvm", "-dsp-tile-sizes=16,8,64"]));
     assert!(!jobs("-O3 -fpolyhedral -fno-polyhedral -c x.c")[0].1.contains(&flag));
@@ -296,4 +298,8 @@ fn polyhedral_tiling_is_off_by_default_and_passes_its_tile_sizes() {
     assert!(plan_for("-fpolyhedral --tile-sizes=a -c x.c").is_err());
     assert!(plan_for("-fpolyhedral --tile-sizes= -c x.c").is_err());
     assert!(has(&jobs("-O3 -fpolyhedral --polyhedral-report=r.json -c x.c")[0].1, &["-mllvm", "-dsp-pluto-report=r.json"]));
+    let no_ic = "-dsp-pluto-interchange=false".to_string();
+    assert!(!jobs("-O3 -fpolyhedral -c x.c")[0].1.contains(&no_ic));
+    assert!(has(&jobs("-O3 -fpolyhedral -fno-polyhedral-interchange -c x.c")[0].1, &["-mllvm", "-dsp-pluto-interchange=false"]));
+    assert!(!jobs("-O3 -fpolyhedral -fno-polyhedral-interchange -fpolyhedral-interchange -c x.c")[0].1.contains(&no_ic));
 }

@@ -91,13 +91,13 @@ struct Config {
 /// picture: the kernels Polly slows down stay slower than -O3, the others
 /// within 3% of it; see the bench README.
 const CONFIGS: &[Config] = &[
-    Config { name: "O3", about: "dspcc -O3", flags: &["-O3"] },
+    Config { name: "O3", about: "dspcc -O3 -fno-polyhedral (no tiling: the baseline)", flags: &["-O3", "-fno-polyhedral"] },
     Config { name: "pluto", about: "dspcc -O3 -fpolyhedral (our PLuTo: schedule, tiling, codegen)", flags: &["-O3", "-fpolyhedral"] },
-    Config { name: "Polly", about: "dspcc -O3 -mllvm -polly", flags: &["-O3", "-mllvm", "-polly"] },
+    Config { name: "Polly", about: "dspcc -O3 -fno-polyhedral -mllvm -polly", flags: &["-O3", "-fno-polyhedral", "-mllvm", "-polly"] },
     Config {
         name: "Polly-u",
-        about: "dspcc -O3 -mllvm -polly -mllvm -polly-process-unprofitable",
-        flags: &["-O3", "-mllvm", "-polly", "-mllvm", "-polly-process-unprofitable"],
+        about: "dspcc -O3 -fno-polyhedral -mllvm -polly -mllvm -polly-process-unprofitable",
+        flags: &["-O3", "-fno-polyhedral", "-mllvm", "-polly", "-mllvm", "-polly-process-unprofitable"],
     },
 ];
 
