@@ -398,24 +398,13 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64) -> Result<Ve
         LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jh, exit);
         ir::add_incoming(jphi, &[(nest.jstart, guard), (jnext, jl)]);
         // The preheader enters the guard; the original nest is its way out.
-        let pre_term = LLVMGetBasicBlockTerminator(pre);
-        for s in 0..LLVMGetNumSuccessors(pre_term) {
-            if LLVMGetSuccessor(pre_term, s) == h {
-                LLVMSetSuccessor(pre_term, s, guard);
-            }
-        }
-        for k in 0..LLVMCountIncoming(o.iv) {
-            if LLVMGetIncomingBlock(o.iv, k) == pre {
-                // (The C API cannot change an incoming block: rebuild the phi.)
-                let incoming: Vec<(LLVMValueRef, LLVMBasicBlockRef)> =
-                    (0..LLVMCountIncoming(o.iv)).map(|q| (LLVMGetIncomingValue(o.iv, q), LLVMGetIncomingBlock(o.iv, q))).map(|(v, from)| (v, if from == pre { guard } else { from })).collect();
-                LLVMPositionBuilderBefore(b, o.iv);
-                let np = LLVMBuildPhi(b, ity, c"".as_ptr());
-                ir::add_incoming(np, &incoming);
-                LLVMReplaceAllUsesWith(o.iv, np);
-                LLVMInstructionEraseFromParent(o.iv);
-                break;
-            }
+        ir::redirect(pre, h, guard);
+        let incoming: Vec<(LLVMValueRef, LLVMBasicBlockRef)> = (0..LLVMCountIncoming(o.iv))
+            .map(|q| (LLVMGetIncomingValue(o.iv, q), LLVMGetIncomingBlock(o.iv, q)))
+            .map(|(v, from)| (v, if from == pre { guard } else { from }))
+            .collect();
+        if incoming.iter().any(|&(_, from)| from == guard) {
+            ir::rebuild_phi(o.iv, &incoming);
         }
         LLVMDisposeBuilder(b);
         Ok(vec![jh, t, h])

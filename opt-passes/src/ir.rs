@@ -304,6 +304,28 @@ pub fn add_incoming(phi: LLVMValueRef, entries: &[(LLVMValueRef, LLVMBasicBlockR
     unsafe { LLVMAddIncoming(phi, vals.as_mut_ptr(), blocks.as_mut_ptr(), entries.len() as u32) }
 }
 
+/// Replaces `phi` with a new phi of its type and these incoming entries
+/// (the C API cannot change an incoming block); returns the new phi.
+pub fn rebuild_phi(phi: LLVMValueRef, entries: &[(LLVMValueRef, LLVMBasicBlockRef)]) -> LLVMValueRef {
+    let b = Builder::before(phi);
+    let np = unsafe { LLVMBuildPhi(b.raw(), LLVMTypeOf(phi), c"".as_ptr()) };
+    add_incoming(np, entries);
+    replace(phi, np);
+    np
+}
+
+/// Sends every edge from `from`'s terminator to `old` to `new` instead.
+pub fn redirect(from: LLVMBasicBlockRef, old: LLVMBasicBlockRef, new: LLVMBasicBlockRef) {
+    unsafe {
+        let term = LLVMGetBasicBlockTerminator(from);
+        for s in 0..LLVMGetNumSuccessors(term) {
+            if LLVMGetSuccessor(term, s) == old {
+                LLVMSetSuccessor(term, s, new);
+            }
+        }
+    }
+}
+
 /// A call at `b` of intrinsic `name` overloaded on `tys`; `None` if LLVM does not know it.
 pub fn build_intrinsic(m: LLVMModuleRef, b: LLVMBuilderRef, name: &str, tys: &[LLVMTypeRef], args: &[LLVMValueRef]) -> Option<LLVMValueRef> {
     unsafe {

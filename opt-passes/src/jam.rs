@@ -324,17 +324,8 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         ir::add_incoming(from, &[(o.start, guard), (end, jexit)]);
         LLVMBuildBr(b, h);
         // The original loop is entered from `rest`, starting at `from`.
-        LLVMPositionBuilderBefore(b, o.iv);
-        let np = LLVMBuildPhi(b, ity, c"".as_ptr());
-        ir::add_incoming(np, &[(from, rest), (o.next, latch)]);
-        LLVMReplaceAllUsesWith(o.iv, np);
-        LLVMInstructionEraseFromParent(o.iv);
-        let pre_term = LLVMGetBasicBlockTerminator(pre);
-        for s in 0..LLVMGetNumSuccessors(pre_term) {
-            if LLVMGetSuccessor(pre_term, s) == h {
-                LLVMSetSuccessor(pre_term, s, guard);
-            }
-        }
+        ir::rebuild_phi(o.iv, &[(from, rest), (o.next, latch)]);
+        ir::redirect(pre, h, guard);
         LLVMDisposeBuilder(b);
         Ok(vec![bmap[&h], h])
     }

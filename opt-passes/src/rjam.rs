@@ -433,17 +433,8 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         LLVMPositionBuilderAtEnd(b, rest);
         LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, kk, o.bound, c"".as_ptr()), h, exit);
         // The original loop is entered from `rest`, starting at `kk`.
-        LLVMPositionBuilderBefore(b, o.iv);
-        let np = LLVMBuildPhi(b, kty, c"".as_ptr());
-        ir::add_incoming(np, &[(kk, rest), (o.next, cfg.blocks[o.latch])]);
-        LLVMReplaceAllUsesWith(o.iv, np);
-        LLVMInstructionEraseFromParent(o.iv);
-        let pre_term = LLVMGetBasicBlockTerminator(pre);
-        for s in 0..LLVMGetNumSuccessors(pre_term) {
-            if LLVMGetSuccessor(pre_term, s) == h {
-                LLVMSetSuccessor(pre_term, s, check);
-            }
-        }
+        ir::rebuild_phi(o.iv, &[(kk, rest), (o.next, cfg.blocks[o.latch])]);
+        ir::redirect(pre, h, check);
         LLVMDisposeBuilder(b);
         Ok(vec![check, jb, h])
     }
