@@ -184,13 +184,13 @@ pub fn schedule_function(
         name: f.name.clone(),
         ..FunctionStats::default()
     };
-    let mut live_in = liveness::compute(&mut blocks);
     if opts.rename {
+        liveness::compute(&mut blocks);
         stats.renamed = rename::rename_function(m, &mut blocks);
-        if opts.fill_delay_slots && opts.fill_from_target {
-            live_in = liveness::compute(&mut blocks);
-        }
     }
+    let fill_from_target = opts.fill_delay_slots && opts.fill_from_target;
+    // What the fill needs: the registers live into each block, after renaming.
+    let live_in = if fill_from_target { liveness::compute(&mut blocks) } else { Vec::new() };
     let mut out = Vec::with_capacity(blocks.len());
     let control_height = m.control.delay_slots + 1;
     let mut fixed_code = std::collections::HashMap::new();
@@ -204,8 +204,6 @@ pub fn schedule_function(
             let delay = plan.branch_cycle.map_or(0..0, |c| c as usize + 1..plan.len as usize);
             for (k, ops) in fb.iter().enumerate() {
                 let useful = ops.iter().filter(|o| o.class != OpClass::Nop).count();
-                stats.ops += useful;
-                stats.nops += ops.len() - useful;
                 if delay.contains(&k) {
                     stats.delay_slots += 1;
                     stats.delay_slots_filled += (useful > 0) as usize;
@@ -260,8 +258,6 @@ pub fn schedule_function(
                     })
                     .collect();
                 let useful = ops.iter().filter(|o| o.class != OpClass::Nop).count();
-                stats.ops += useful;
-                stats.nops += ops.len() - useful;
                 if rs.delay_slots.contains(&k) {
                     stats.delay_slots += 1;
                     stats.delay_slots_filled += (useful > 0) as usize;
@@ -280,15 +276,15 @@ pub fn schedule_function(
             entries: Vec::new(),
         });
     }
-    if opts.fill_delay_slots && opts.fill_from_target {
+    if fill_from_target {
         let n = fill::from_targets(m, &mut out, &live_in);
         stats.delay_slots_filled += n;
         stats.delay_slots_from_target = n;
-        let all = out.iter().flat_map(|b| b.bundles.iter().flatten());
-        let (nops, ops): (Vec<&LOp>, Vec<&LOp>) = all.partition(|o| o.class == OpClass::Nop);
-        stats.ops = ops.len();
-        stats.nops = nops.len();
     }
+    let all = out.iter().flat_map(|b| b.bundles.iter().flatten());
+    let nops = all.clone().filter(|o| o.class == OpClass::Nop).count();
+    stats.nops = nops;
+    stats.ops = all.count() - nops;
     fixed::check(m, f, &fixed_code).map_err(|e| error(f, e, None))?;
     Ok(ScheduledFunction {
         name: f.name.clone(),
