@@ -42,6 +42,7 @@ mod tests;
 #[cfg(test)]
 mod legality_tests;
 
+use dsp_pluto::deps::Dep;
 use dsp_pluto::schedule;
 use dsp_pluto::tile::TileOptions;
 use inkwell::llvm_sys::prelude::*;
@@ -182,9 +183,11 @@ fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -
             return Ok(Outcome::Unchanged(why));
         }
     }
-    let (t, sizes_note) = match schedule_and_tile(s, &m, opts).map_err(|e| e.to_string())? {
+    // The dependences, once for PLuTo's schedule and the interchange one.
+    let d = dsp_pluto::deps::compute(&m, false).map_err(|e| e.to_string())?;
+    let (t, sizes_note) = match schedule_and_tile(s, &m, &d, opts).map_err(|e| e.to_string())? {
         Ok(x) => x,
-        Err(why) => return interchange_or(module, f, s, &m, opts, why),
+        Err(why) => return interchange_or(module, f, s, &m, &d, opts, why),
     };
     let mut desc = describe(&m, &t);
     if let Some(n) = sizes_note {
@@ -194,20 +197,19 @@ fn transform(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, opts: &Options) -
         eprintln!("dsp-pluto: {}:\n{}{}", s.entry, t.schedule.pretty(&m), t.ast.pretty(&m.params));
     }
     if model::is_identity(&m, &t) {
-        return interchange_or(module, f, s, &m, opts, format!("the schedule is the original order and nothing is tiled ({desc})"));
+        return interchange_or(module, f, s, &m, &d, opts, format!("the schedule is the original order and nothing is tiled ({desc})"));
     }
     emit(module, f, s, &m, &t, desc)
 }
 
 /// The interchange schedule of [`permute`] generated, when the options
 /// allow it and one is found; else the SCoP is left as it was for `why`.
-fn interchange_or(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options, why: String) -> Result<Outcome, String> {
-    use dsp_pluto::{ast, deps};
+fn interchange_or(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, m: &dsp_pluto::scop::Scop, d: &[Dep], opts: &Options, why: String) -> Result<Outcome, String> {
+    use dsp_pluto::ast;
     if !opts.interchange {
         return Ok(Outcome::Unchanged(why));
     }
-    let d = deps::compute(m, false).map_err(|e| e.to_string())?;
-    let Some(p) = permute::schedule(m, &d).map_err(|e| e.to_string())? else {
+    let Some(p) = permute::schedule(m, d).map_err(|e| e.to_string())? else {
         return Ok(Outcome::Unchanged(why));
     };
     let prog = ast::ScheduledProgram::new(m, &p.schedule).map_err(|e| e.to_string())?;
@@ -215,7 +217,7 @@ fn interchange_or(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, m: &dsp_plut
     if std::env::var_os("DSP_PLUTO_DEBUG").is_some() {
         eprintln!("dsp-pluto: {} (interchange):\n{}{}", s.entry, p.schedule.pretty(m), a.pretty(&m.params));
     }
-    let t = dsp_pluto::Transformed { deps: d, schedule: p.schedule, tiled: None, ast: a };
+    let t = dsp_pluto::Transformed { deps: d.to_vec(), schedule: p.schedule, tiled: None, ast: a };
     let desc = format!("{} ({why}); {}", p.note, t.schedule.pretty(m).trim_end().replace('\n', "; "));
     emit(module, f, s, m, &t, desc)
 }
@@ -254,25 +256,24 @@ fn emit(module: LLVMModuleRef, f: LLVMValueRef, s: &Scop, m: &dsp_pluto::scop::S
 /// `Ok(Err(why))`: automatic tiling judged it not worth it.
 type Scheduled = Result<(dsp_pluto::Transformed, Option<String>), String>;
 
-fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp_pluto::Result<Scheduled> {
-    use dsp_pluto::{ast, deps, tile, verify};
-    let d = deps::compute(m, false)?;
+fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, d: &[Dep], opts: &Options) -> dsp_pluto::Result<Scheduled> {
+    use dsp_pluto::{ast, tile, verify};
     // The bounding function's w must reach the dependence distances, which
     // for constant loop bounds are constants of the program's size.
     let largest = m.stmts.iter().flat_map(|st| st.domain.cons.iter().map(|c| c.aff.constant.unsigned_abs())).max().unwrap_or(0);
     let defaults = schedule::Options::default();
     let sopts = schedule::Options { bound_bound: defaults.bound_bound.max(i64::try_from(largest.saturating_mul(2)).unwrap_or(i64::MAX / 4)), ..defaults };
-    let sch = schedule::schedule(m, &d, &sopts)?;
+    let sch = schedule::schedule(m, d, &sopts)?;
     if !opts.tile {
         let p = ast::ScheduledProgram::new(m, &sch)?;
-        verify::verify(m, &d, &p)?;
+        verify::verify(m, d, &p)?;
         let a = ast::generate(&p)?;
-        return Ok(Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: None, ast: a }, None)));
+        return Ok(Ok((dsp_pluto::Transformed { deps: d.to_vec(), schedule: sch, tiled: None, ast: a }, None)));
     }
     let (sizes, note) = match opts.l1d {
         Some(l1d) if opts.sizes.is_empty() => {
             // The core's intra-tile order (at the default sizes) says which row ends innermost.
-            let first = tile::tile(m, &d, &sch, &TileOptions { default_size: opts.default_size, ..TileOptions::default() })?;
+            let first = tile::tile(m, d, &sch, &TileOptions { default_size: opts.default_size, ..TileOptions::default() })?;
             if let Some(b) = first.bands.iter().find(|b| !b.innermost_parallel) {
                 return Ok(Err(format!(
                     "not worth it: the innermost point loop of band [{}..{}) would carry a dependence (no vectorization; give --tile-sizes to tile anyway)",
@@ -301,10 +302,10 @@ fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, opts: &Options) -> dsp
         }
         _ => (opts.sizes.clone(), None),
     };
-    let tiled = tile::tile(m, &d, &sch, &TileOptions { sizes, default_size: opts.default_size, ..TileOptions::default() })?;
-    verify::verify_tiling(m, &d, &sch, &tiled)?;
+    let tiled = tile::tile(m, d, &sch, &TileOptions { sizes, default_size: opts.default_size, ..TileOptions::default() })?;
+    verify::verify_tiling(m, d, &sch, &tiled)?;
     let a = ast::generate(&tiled.program)?;
-    Ok(Ok((dsp_pluto::Transformed { deps: d, schedule: sch, tiled: Some(tiled), ast: a }, note)))
+    Ok(Ok((dsp_pluto::Transformed { deps: d.to_vec(), schedule: sch, tiled: Some(tiled), ast: a }, note)))
 }
 
 /// The number of values schedule row `r` takes, when it is one of the
