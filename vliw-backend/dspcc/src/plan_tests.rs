@@ -116,6 +116,15 @@ fn vectorizer_switches_reach_clang() {
 }
 
 #[test]
+fn backend_switches_reach_dsp_llc() {
+    let j = jobs("-O2 -fno-loop-strength-reduce -fno-move-loop-invariants -fno-branch-target-fill -fno-branch-on-register -c x.c");
+    assert!(has(&j[1].1, &["--no-lsr", "--no-licm", "--no-branch-target-fill", "--no-branch-on-register"]), "{:?}", j[1].1);
+    // On by default: nothing to pass.
+    let j = jobs("-O2 -fbranch-target-fill -fbranch-on-register -c x.c");
+    assert!(!j[1].1.iter().any(|a| a.contains("branch")), "{:?}", j[1].1);
+}
+
+#[test]
 fn pipeliner_and_remark_flags_reach_every_backend_run() {
     let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
     assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-unroll-jam", "-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-interchange", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]), "{:?}", j[0].1);
