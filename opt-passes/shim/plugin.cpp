@@ -69,6 +69,9 @@ static cl::opt<std::string> DspTileSizes("dsp-tile-sizes", cl::init(""),
 static cl::opt<bool> DspPlutoInterchange("dsp-pluto-interchange", cl::init(true),
     cl::desc("dsp-pluto: when PLuTo's schedule is not worth it, try an interchange-only schedule (on by default)"));
 
+static cl::opt<bool> DspTileSizeFeedback("dsp-tile-size-feedback", cl::init(true),
+    cl::desc("dsp-pluto: tile sizes refined by the machine model's cost (seed 004's Algorithm 1; on by default)"));
+
 static cl::opt<std::string> DspPlutoReport("dsp-pluto-report", cl::init(""),
     cl::desc("dsp-pluto writes what it did with every SCoP and rejected loop nest to this JSON file"));
 
@@ -159,6 +162,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
             Params += (Params.empty() ? "" : ";") + std::string("report=") + DspPlutoReport;
           if (!DspPlutoInterchange)
             Params += (Params.empty() ? "" : ";") + std::string("no-interchange");
+          if (!DspTileSizeFeedback)
+            Params += (Params.empty() ? "" : ";") + std::string("no-feedback");
           MPM.addPass(DspPass(Params.empty() ? std::string("dsp-pluto") : "dsp-pluto<" + Params + ">"));
         }
       });

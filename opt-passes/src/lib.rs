@@ -259,6 +259,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         if let Ok(m) = select_machine(isa) {
             opts.l1d = m.data_cache(1).map(|c| c.size as u64);
             opts.lanes = m.vector_lanes(32).map_or(1, |l| l as i64);
+            opts.machine = pluto::tilecost::MachineFacts::of(&m);
         }
         let (changed, remarks) = pluto::run(module, &opts);
         plugin::emit_remarks("pluto", &remarks);

@@ -378,8 +378,16 @@ impl Gen<'_> {
             let latch = self.current();
             let next = LLVMBuildNSWAdd(self.b, phi, self.cst(1), c"".as_ptr());
             let more = LLVMBuildICmp(self.b, P::LLVMIntNE, next, end, c"".as_ptr());
-            LLVMBuildCondBr(self.b, more, header, after);
+            let br = LLVMBuildCondBr(self.b, more, header, after);
             ir::add_incoming(phi, &[(next, latch)]);
+            // A loop around loops is never unrolled: a point loop whose tile
+            // size divides its extent has a constant trip count, and LLVM's
+            // full unroll would turn the loops inside into copies that
+            // neither the vectorizers nor the pipeliner take whole
+            // (measured on syrk's 16-row k tiles: 8% more cycles).
+            if body.iter().any(unswitch::has_loop) {
+                ir::add_loop_property(br, "llvm.loop.unroll.disable", None);
+            }
         }
         self.at_end(after);
         Ok(())

@@ -6,8 +6,9 @@
 //!
 //! - [`model`]: the detected SCoP as the polyhedral core's model, or why
 //!   not (scalars crossing blocks: left alone with a remark; see there);
-//! - [`profit`], [`tilesize`]: whether tiling can pay (data beyond L1D) and
-//!   the tile sizes (seed 004's reuse model, the innermost loop whole);
+//! - [`profit`], [`tilesize`], [`tilecost`]: whether tiling can pay (data
+//!   beyond L1D) and the tile sizes (seed 004's reuse model, the innermost
+//!   loop whole, refined by the machine model's cost: its Algorithm 1);
 //! - [`alias`]: run-time checks for arrays that may alias;
 //! - [`dsp_pluto::transform`]: dependences, schedule, tiling, the exact
 //!   legality check of the result, the loop AST;
@@ -35,6 +36,7 @@ pub mod permute;
 pub mod profit;
 pub mod region;
 pub mod report;
+pub mod tilecost;
 pub mod tilesize;
 pub mod unswitch;
 #[cfg(test)]
@@ -68,20 +70,24 @@ pub struct Options {
     pub l1d: Option<u64>,
     /// The machine's vector lanes (tile sizes of at least one vector are whole vectors).
     pub lanes: i64,
+    /// The machine as the tile sizes' cost feedback reads it ([`tilecost`]).
+    pub machine: Option<tilecost::MachineFacts>,
     /// Write what happened to every SCoP and rejected nest here as JSON ([`report`]).
     pub report: Option<String>,
     /// When PLuTo's schedule is not worth it, try an interchange-only one ([`permute`]).
     pub interchange: bool,
+    /// Refine the tile sizes by the machine model's cost ([`tilecost`]; seed 004's Algorithm 1).
+    pub feedback: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { tile: true, sizes: Vec::new(), default_size: 32, always: false, l1d: None, lanes: 1, report: None, interchange: true }
+        Options { tile: true, sizes: Vec::new(), default_size: 32, always: false, l1d: None, lanes: 1, machine: None, report: None, interchange: true, feedback: true }
     }
 }
 
 impl Options {
-    /// `sizes=N,N,…` (also `tile-sizes=`), `default-size=N`, `always`, `no-tile`, `[no-]interchange`, `report=FILE`, separated by `;`.
+    /// `sizes=N,N,…` (also `tile-sizes=`), `default-size=N`, `always`, `no-tile`, `[no-]interchange`, `[no-]feedback`, `report=FILE`, separated by `;`.
     pub fn parse(params: &str) -> Result<Options, String> {
         let mut o = Options::default();
         for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
@@ -107,6 +113,10 @@ impl Options {
                 o.interchange = true;
             } else if p == "no-interchange" {
                 o.interchange = false;
+            } else if p == "feedback" {
+                o.feedback = true;
+            } else if p == "no-feedback" {
+                o.feedback = false;
             } else {
                 return Err(format!("dsp-pluto: unknown parameter '{p}'"));
             }
@@ -288,16 +298,28 @@ fn schedule_and_tile(s: &Scop, m: &dsp_pluto::scop::Scop, d: &[Dep], opts: &Opti
             if let Some(r) = last_loop.filter(|&r| !in_band(r) && sch.carries[r]) {
                 return Ok(Err(format!("not worth it: the innermost loop (row {r}) would carry a dependence (no vectorization; give --tile-sizes to tile anyway)")));
             }
-            let inner: Vec<Option<(usize, i64)>> = first
+            let bands: Vec<tilesize::BandInfo> = first
                 .bands
                 .iter()
                 .map(|b| {
                     let ends_inside = Some(b.band.start + b.band.len - 1) == last_loop;
-                    b.point_order.last().filter(|_| ends_inside).and_then(|&r| extent_of_row(s, m, &sch, r).map(|e| (r, e)))
+                    tilesize::BandInfo {
+                        inner: b.point_order.last().filter(|_| ends_inside).and_then(|&r| extent_of_row(s, m, &sch, r).map(|e| (r, e))),
+                        extents: (b.band.start..b.band.start + b.band.len).map(|r| extent_of_row(s, m, &sch, r)).collect(),
+                        point_order: b.point_order.clone(),
+                    }
                 })
                 .collect();
             let elem: Vec<u64> = s.arrays.iter().map(|a| a.elem_size).collect();
-            let (sz, note) = tilesize::choose(m, &sch, &elem, l1d / 2, opts.lanes.max(1), &inner);
+            let req = tilesize::Request {
+                elem: &elem,
+                budget: l1d / 2,
+                lanes: opts.lanes.max(1),
+                bands: &bands,
+                machine: opts.machine.as_ref().filter(|_| opts.feedback),
+                data: profit::footprint(s),
+            };
+            let (sz, note) = tilesize::choose(m, &sch, &req);
             (sz, Some(note))
         }
         _ => (opts.sizes.clone(), None),

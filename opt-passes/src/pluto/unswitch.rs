@@ -90,7 +90,8 @@ pub fn split(g: G) -> Vec<G> {
     }
 }
 
-fn has_loop(g: &G) -> bool {
+/// Whether `g` is or holds a loop.
+pub fn has_loop(g: &G) -> bool {
     match g {
         G::For { .. } => true,
         G::If { then_, else_, .. } => then_.iter().chain(else_).any(has_loop),

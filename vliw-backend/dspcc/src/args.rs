@@ -230,6 +230,10 @@ pub struct Options {
     /// worth it: `-fpolyhedral-interchange` (the default, `true`) or
     /// `-fno-polyhedral-interchange`.
     pub polyhedral_interchange: bool,
+    /// `dsp-pluto`'s tile sizes refined by the machine model's cost (seed
+    /// 004's Algorithm 1): `-ftile-size-feedback` (the default, `true`) or
+    /// `-fno-tile-size-feedback`.
+    pub tile_size_feedback: bool,
     /// `--tile-sizes=N,N,…`, as given (checked).
     pub tile_sizes: Option<String>,
     /// `--polyhedral-report=FILE`: what `dsp-pluto` did, as JSON.
@@ -311,6 +315,7 @@ impl Default for Options {
             interchange: None,
             polyhedral: None,
             polyhedral_interchange: true,
+            tile_size_feedback: true,
             tile_sizes: None,
             polyhedral_report: None,
             vector_fdiv: true,
@@ -489,6 +494,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-polyhedral" => o.polyhedral = Some(false),
             "-fpolyhedral-interchange" => o.polyhedral_interchange = true,
             "-fno-polyhedral-interchange" => o.polyhedral_interchange = false,
+            "-ftile-size-feedback" => o.tile_size_feedback = true,
+            "-fno-tile-size-feedback" => o.tile_size_feedback = false,
             "-fvector-fdiv" => o.vector_fdiv = true,
             "-fno-vector-fdiv" => o.vector_fdiv = false,
             "-fvec-function" => o.vec_function = true,

@@ -43,8 +43,11 @@ OPTIONS:
   -fpolyhedral-interchange -fno-polyhedral-interchange
                                            when PLuTo's schedule is not worth it, an interchange-only schedule
                                            (the best innermost loop for the vectorizers; on with -fpolyhedral)
+  -ftile-size-feedback -fno-tile-size-feedback
+                                           tile sizes refined by the machine model's cost until it converges
+                                           (seed 004's Algorithm 1; on with -fpolyhedral)
   --tile-sizes=N,N,...                     its tile sizes, one per tiled loop, outermost first (default: seed 004's
-                                           reuse model within the L1D, the innermost loop whole)
+                                           reuse model within the L1D, the innermost loop whole, refined by cost)
   --polyhedral-report=FILE.json            what it did with every SCoP and rejected loop nest, as JSON
   -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
                                            (Newton-Raphson, exactly rounded) when the divider is scalar only

@@ -325,7 +325,8 @@ impl Planner<'_> {
     /// PLuTo's scheduling and tiling (the plugin's `dsp-pluto`, at the
     /// pipeline-start point): `-fpolyhedral`, on at -O3 (issue 12; measured
     /// on bench-poly: see README "Status"), off below, never at -O0; `--tile-sizes=`,
-    /// `--polyhedral-report=` and `-fno-polyhedral-interchange` passed on.
+    /// `--polyhedral-report=`, `-fno-polyhedral-interchange` and
+    /// `-fno-tile-size-feedback` passed on.
     fn polyhedral_flags(&self) -> Vec<String> {
         if !self.o.polyhedral.unwrap_or(self.o.opt == '3') || matches!(self.o.opt, '0') {
             return Vec::new();
@@ -339,6 +340,12 @@ impl Planner<'_> {
         }
         if !self.o.polyhedral_interchange {
             v.extend(["-mllvm".to_string(), "-dsp-pluto-interchange=false".to_string()]);
+        }
+        if !self.o.tile_size_feedback {
+            v.extend([
+                "-mllvm".to_string(),
+                "-dsp-tile-size-feedback=false".to_string(),
+            ]);
         }
         v
     }

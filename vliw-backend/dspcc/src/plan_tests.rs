@@ -311,4 +311,6 @@ fn polyhedral_tiling_is_on_at_o3_only_and_passes_its_tile_sizes() {
     assert!(!jobs("-O3 -fpolyhedral -c x.c")[0].1.contains(&no_ic));
     assert!(has(&jobs("-O3 -fpolyhedral -fno-polyhedral-interchange -c x.c")[0].1, &["-mllvm", "-dsp-pluto-interchange=false"]));
     assert!(!jobs("-O3 -fpolyhedral -fno-polyhedral-interchange -fpolyhedral-interchange -c x.c")[0].1.contains(&no_ic));
+    assert!(has(&jobs("-O3 -fno-tile-size-feedback -c x.c")[0].1, &["-mllvm", "-dsp-tile-size-feedback=false"]));
+    assert!(!jobs("-O3 -fno-tile-size-feedback -ftile-size-feedback -c x.c")[0].1.iter().any(|a| a.contains("feedback")));
 }

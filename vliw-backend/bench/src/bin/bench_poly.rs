@@ -93,6 +93,11 @@ struct Config {
 const CONFIGS: &[Config] = &[
     Config { name: "O3", about: "dspcc -O3 -fno-polyhedral (no tiling: the baseline)", flags: &["-O3", "-fno-polyhedral"] },
     Config { name: "pluto", about: "dspcc -O3 -fpolyhedral (our PLuTo: schedule, tiling, codegen)", flags: &["-O3", "-fpolyhedral"] },
+    Config {
+        name: "pluto-nofb",
+        about: "dspcc -O3 -fpolyhedral -fno-tile-size-feedback (tile sizes: the reuse model's first estimate)",
+        flags: &["-O3", "-fpolyhedral", "-fno-tile-size-feedback"],
+    },
     Config { name: "Polly", about: "dspcc -O3 -fno-polyhedral -mllvm -polly", flags: &["-O3", "-fno-polyhedral", "-mllvm", "-polly"] },
     Config {
         name: "Polly-u",
