@@ -98,6 +98,8 @@ const CONFIGS: &[Config] = &[
         about: "dspcc -O3 -fpolyhedral -fno-tile-size-feedback (tile sizes: the reuse model's first estimate)",
         flags: &["-O3", "-fpolyhedral", "-fno-tile-size-feedback"],
     },
+    Config { name: "O2", about: "dspcc -O2 (-fpolyhedral is off at -O2: its baseline)", flags: &["-O2"] },
+    Config { name: "O2-pluto", about: "dspcc -O2 -fpolyhedral (what -fpolyhedral would give at -O2)", flags: &["-O2", "-fpolyhedral"] },
     Config { name: "Polly", about: "dspcc -O3 -fno-polyhedral -mllvm -polly", flags: &["-O3", "-fno-polyhedral", "-mllvm", "-polly"] },
     Config {
         name: "Polly-u",
