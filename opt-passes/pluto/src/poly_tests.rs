@@ -70,4 +70,42 @@ proptest! {
         q.add_ineq(Aff::new(vec![0, 0, 0, -1], 2)).unwrap();
         prop_assert_eq!(q.is_empty().unwrap(), empty);
     }
+
+    #[test]
+    fn quick_emptiness_when_it_answers_matches_brute_force(p in poly_gen(), n in -2i64..=2) {
+        let q = p.fix_params(&[n]).unwrap();
+        if let Some(empty) = q.quick_emptiness() {
+            prop_assert_eq!(empty, brute(&p, n).is_empty());
+        }
+    }
+}
+
+#[test]
+fn quick_emptiness_decides_boxes_and_tiles_and_leaves_parity_to_the_solver() {
+    // A box: a point at its lower corner.
+    let mut b = Polyhedron::universe(2, 0);
+    for (c, k) in [([1, 0], 0), ([-1, 0], 9), ([0, 1], -1), ([0, -1], 21)] {
+        b.add_ineq(Aff::new(c.to_vec(), k)).unwrap();
+    }
+    assert_eq!(b.quick_emptiness(), Some(false));
+    // A tile of 32: 32·T ≤ t ≤ 32·T + 31, 0 ≤ t ≤ 9, T ≥ 1: empty by propagation.
+    let mut t = Polyhedron::universe(2, 0);
+    for (c, k) in [([-32, 1], 0), ([32, -1], 31), ([0, 1], 0), ([0, -1], 9), ([1, 0], -1)] {
+        t.add_ineq(Aff::new(c.to_vec(), k)).unwrap();
+    }
+    assert_eq!(t.quick_emptiness(), Some(true));
+    assert!(t.is_empty().unwrap());
+    // 2x = 2y + 1 with |x| ≤ 1000: no integer point. Propagation narrows
+    // the bounds by one a round (it proves it for |x| ≤ 5) and the dive
+    // finds no point, so the solver decides.
+    let parity = |r: i64| {
+        let mut e = Polyhedron::universe(2, 0);
+        e.add_eq(Aff::new(vec![2, -2], -1)).unwrap();
+        e.add_ineq(Aff::new(vec![1, 0], r)).unwrap();
+        e.add_ineq(Aff::new(vec![-1, 0], r)).unwrap();
+        e
+    };
+    assert_eq!(parity(5).quick_emptiness(), Some(true));
+    assert_eq!(parity(1000).quick_emptiness(), None);
+    assert!(parity(1000).is_empty().unwrap());
 }
