@@ -324,7 +324,7 @@ impl Planner<'_> {
 
     /// PLuTo's scheduling and tiling (the plugin's `dsp-pluto`, at the
     /// pipeline-start point): `-fpolyhedral`, on at -O3 (issue 12; measured
-    /// on bench-poly: see README "Status"), off at -O2 (7× the compile time
+    /// on bench-poly: see README "Status"), off at -O2 (1.85× the compile time
     /// there for 1.66× at bench-poly's medium size), never at -O0; `--tile-sizes=`,
     /// `--polyhedral-report=`, `-fno-polyhedral-interchange` and
     /// `-fno-tile-size-feedback` passed on.
