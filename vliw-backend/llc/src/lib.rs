@@ -123,7 +123,7 @@ pub fn compile_module(
     if opts.lsr {
         phase("IR lsr/streams", || {
             lsr::run(module)?;
-            streams::run(module);
+            streams::run(module, streams::reach(m));
             Ok::<(), String>(())
         })
         .map_err(|e| vec![e])?;

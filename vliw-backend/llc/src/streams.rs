@@ -19,17 +19,34 @@
 //! row instead of one per tap).
 
 use inkwell::module::Module as LlvmModule;
+use isa_tablegen::Machine;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMPointerSize, LLVMTargetDataRef};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
-/// Followers farther than this from their leader stay streams of their own
-/// (an immediate that large may not fit a memory operand).
-const MAX_DISTANCE: i64 = 4096;
+/// The farthest byte distance a follower may be from its leader: the
+/// largest immediate offset every memory instruction of `m` takes (the
+/// smallest of their offset operands' upper bounds, from the `.isa`), so the
+/// distance folds into the access instead of costing an add. 0 when a
+/// memory instruction has no immediate offset.
+pub fn reach(m: &Machine) -> i64 {
+    use isa_tablegen::SemOp;
+    let memory = |op: SemOp| {
+        // Strided accesses take a stride, not an offset, second: not these.
+        matches!(op, SemOp::Load | SemOp::Store | SemOp::VLoad | SemOp::VStore | SemOp::VLoadU | SemOp::VStoreU)
+    };
+    m.instrs
+        .iter()
+        .filter(|i| memory(i.sem.op))
+        .map(|i| i.sem.args.get(1).and_then(|a| i.operands.get(a.0)).and_then(|o| o.kind.imm_range()).map_or(0, |(_, hi)| hi))
+        .min()
+        .unwrap_or(0)
+}
 
-/// Merges the streams of every loop of `module`; the number of phis removed.
-pub fn run(module: &LlvmModule) -> usize {
+/// Merges the streams of every loop of `module` whose followers are at most
+/// `reach` bytes from their leader ([`reach`]); the number of phis removed.
+pub fn run(module: &LlvmModule, reach: i64) -> usize {
     let m = module.as_mut_ptr();
     let dl = unsafe { LLVMGetModuleDataLayout(m) };
     let mut merged = 0;
@@ -39,7 +56,7 @@ pub fn run(module: &LlvmModule) -> usize {
             let mut round = 0;
             let mut b = unsafe { LLVMGetFirstBasicBlock(f) };
             while !b.is_null() {
-                round += merge_block(dl, b);
+                round += merge_block(dl, b, reach);
                 b = unsafe { LLVMGetNextBasicBlock(b) };
             }
             merged += round;
@@ -69,7 +86,7 @@ struct Stream {
     step: Step,
 }
 
-fn merge_block(dl: LLVMTargetDataRef, header: LLVMBasicBlockRef) -> usize {
+fn merge_block(dl: LLVMTargetDataRef, header: LLVMBasicBlockRef, reach: i64) -> usize {
     let mut streams = Vec::new();
     let mut i = unsafe { LLVMGetFirstInstruction(header) };
     while !i.is_null() && unsafe { LLVMGetInstructionOpcode(i) } == LLVMOpcode::LLVMPHI {
@@ -101,7 +118,7 @@ fn merge_block(dl: LLVMTargetDataRef, header: LLVMBasicBlockRef) -> usize {
         let lead_offset = g[0].offset;
         for s in &g[1..] {
             let d = s.offset - lead_offset;
-            if d > MAX_DISTANCE || only_user(s.next) != Some(s.phi) {
+            if d > reach || only_user(s.next) != Some(s.phi) {
                 continue;
             }
             unsafe {
@@ -352,7 +369,7 @@ exit:
         let ctx = Context::create();
         let buf = MemoryBuffer::create_from_memory_range_copy(NESTED.as_bytes(), "t");
         let module = ctx.create_module_from_ir(buf).unwrap();
-        assert_eq!(run(&module), 4);
+        assert_eq!(run(&module, 4096), 4);
         module.verify().unwrap();
         let text = module.print_to_string().to_string();
         assert_eq!(text.matches(" = phi ptr").count(), 2, "{text}");
@@ -366,7 +383,7 @@ exit:
         let ir = NESTED.replace("%r8n = getelementptr i8, ptr %r8, i32 %row", "%r8n = getelementptr i8, ptr %r8, i32 %w");
         let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
         let module = ctx.create_module_from_ir(buf).unwrap();
-        assert_eq!(run(&module), 2);
+        assert_eq!(run(&module, 4096), 2);
         module.verify().unwrap();
         let text = module.print_to_string().to_string();
         assert_eq!(text.matches(" = phi ptr").count(), 4, "{text}");
@@ -377,11 +394,25 @@ exit:
         let ctx = Context::create();
         let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
         let module = ctx.create_module_from_ir(buf).unwrap();
-        assert_eq!(run(&module), 2);
+        assert_eq!(run(&module, 4096), 2);
         module.verify().unwrap();
         let text = module.print_to_string().to_string();
         assert_eq!(text.matches(" = phi ptr").count(), 2, "{text}");
         assert!(text.contains("getelementptr i8, ptr %p0, i32 2") && text.contains("getelementptr i8, ptr %p0, i32 6"), "{text}");
         assert!(text.contains("load <16 x i16>, ptr %p0"), "{text}");
+        // A machine whose memory operands reach 4 bytes keeps the stream 6 bytes away.
+        let buf = MemoryBuffer::create_from_memory_range_copy(IR.as_bytes(), "t");
+        let module = ctx.create_module_from_ir(buf).unwrap();
+        assert_eq!(run(&module, 4), 1);
+        assert_eq!(module.print_to_string().to_string().matches(" = phi ptr").count(), 3);
+    }
+
+    #[test]
+    fn the_reach_is_the_isas_memory_offset_range() {
+        // Every shipped machine's loads and stores take a signed 32-bit offset.
+        for name in isa_tablegen::builtin::names() {
+            let m = Machine::load(name).unwrap();
+            assert_eq!(reach(&m), i32::MAX as i64, "{name}");
+        }
     }
 }
