@@ -183,6 +183,8 @@ struct Job {
 struct Outcome {
     cached: Result<Run, String>,
     ideal: Result<Run, String>,
+    /// Wall-clock seconds of the build (dspcc, compile and link).
+    compile_secs: f64,
 }
 
 /// The host reference of one kernel and dataset.
@@ -217,11 +219,14 @@ fn run_job(dspcc: &Path, work: &Path, max_cycles: u64, spec: &str, m: &Machine, 
     let exe = work.join(&m.name).join(format!("{}.{}.{}", kn.name, j.dataset.name(), c.name));
     let mut args: Vec<String> = c.flags.iter().chain(COMMON_CFLAGS).map(|s| s.to_string()).collect();
     args.push(j.dataset.define().to_string());
-    if let Err(e) = runner::dspcc_build(dspcc, spec, &args, &src, &exe) {
-        return Outcome { cached: Err(e.clone()), ideal: Err(e) };
+    let t = Instant::now();
+    let built = runner::dspcc_build(dspcc, spec, &args, &src, &exe);
+    let compile_secs = t.elapsed().as_secs_f64();
+    if let Err(e) = built {
+        return Outcome { cached: Err(e.clone()), ideal: Err(e), compile_secs };
     }
     let run = |memory| measure::run_memory(m, &exe, kn.func, Scope::Function, max_cycles, memory);
-    Outcome { cached: run(Memory::Modelled), ideal: run(Memory::Ideal) }
+    Outcome { cached: run(Memory::Modelled), ideal: run(Memory::Ideal), compile_secs }
 }
 
 /// A cell's figure, or `-`.
@@ -340,6 +345,14 @@ fn render(
             }
         }
         let _ = writeln!(s, "   {}: memory stalls, mean share of the cycles: {}", d.name(), parts.join(", "));
+        let secs: Vec<String> = configs
+            .iter()
+            .map(|&c| {
+                let t: f64 = cases.iter().filter(|x| x.1 == d).filter_map(|&(k, _)| find(k, d, c)).map(|o| o.compile_secs).sum();
+                format!("{} {t:.1} s", CONFIGS[c].name)
+            })
+            .collect();
+        let _ = writeln!(s, "   {}: compile time (the builds' wall-clock seconds, summed): {}", d.name(), secs.join(", "));
         for &c in &configs[1..] {
             let xs: Vec<f64> = speedups[c].iter().filter(|x| x.0 == d).map(|x| x.1).collect();
             let is: Vec<f64> = speedups[c].iter().filter(|x| x.0 == d).filter_map(|x| x.2).collect();
@@ -422,7 +435,7 @@ fn main() -> ExitCode {
         run_job(&dspcc, &work, cli.tools.max_cycles, spec, m, j)
     })
     .into_iter()
-    .map(|o| o.unwrap_or(Outcome { cached: Err("the worker thread died".into()), ideal: Err("the worker thread died".into()) }))
+    .map(|o| o.unwrap_or(Outcome { cached: Err("the worker thread died".into()), ideal: Err("the worker thread died".into()), compile_secs: 0.0 }))
     .collect();
     let mut bad = 0;
     for (mi, (_, m)) in machines.iter().enumerate() {
