@@ -63,6 +63,7 @@ pub mod farkas;
 pub mod ilp;
 pub mod linalg;
 pub mod poly;
+mod quick;
 pub mod schedule;
 pub mod scop;
 pub mod tile;
