@@ -77,6 +77,18 @@ pub fn step(e: &Aff, dir: &[i64]) -> i128 {
 }
 
 impl Band<'_> {
+    /// How far subscript `e` of statement `s` moves over a tile that
+    /// advances `along(k)` steps on band row `k` (in elements, rounded up).
+    pub fn reach(&self, s: usize, e: &Aff, along: impl Fn(usize) -> u128) -> u128 {
+        let mut span: u128 = 0;
+        for (k, d) in self.dirs.iter().enumerate() {
+            if let Some((dir, det)) = &d[s] {
+                span += (step(e, dir).unsigned_abs() * along(k)).div_ceil((*det).max(1) as u128);
+            }
+        }
+        span
+    }
+
     /// Per array: the elements its box spans in each dimension at tile
     /// sizes `t` (the largest box of its accesses), and whether every
     /// access of it stays put along band row `row`.
@@ -87,15 +99,7 @@ impl Band<'_> {
                 let spans: Vec<u128> = a
                     .subscripts
                     .iter()
-                    .map(|e| {
-                        let mut span: u128 = 0;
-                        for (k, d) in self.dirs.iter().enumerate() {
-                            if let Some((dir, det)) = &d[s] {
-                                span += (step(e, dir).unsigned_abs() * (t[k].max(1) - 1) as u128).div_ceil((*det).max(1) as u128);
-                            }
-                        }
-                        span + 1
-                    })
+                    .map(|e| self.reach(s, e, |k| (t[k].max(1) - 1) as u128) + 1)
                     .collect();
                 let still = row.is_none_or(|r| self.dirs[r][s].as_ref().is_none_or(|(dir, _)| a.subscripts.iter().all(|e| step(e, dir) == 0)));
                 let slot = &mut out[a.array];

@@ -244,13 +244,7 @@ fn footprint(model: &tilecost::Band, t: &[i64]) -> u128 {
         for a in &st.accesses {
             let mut elems: u128 = 1;
             for e in &a.subscripts {
-                let mut span: u128 = 0;
-                for (k, d) in model.dirs.iter().enumerate() {
-                    if let Some((dir, det)) = &d[s] {
-                        span += (tilecost::step(e, dir).unsigned_abs() * t[k] as u128).div_ceil((*det).max(1) as u128);
-                    }
-                }
-                elems = elems.saturating_mul(span + 1);
+                elems = elems.saturating_mul(model.reach(s, e, |k| t[k] as u128) + 1);
             }
             let bytes = elems.saturating_mul(model.elem.get(a.array).copied().unwrap_or(4) as u128);
             per_array[a.array] = per_array[a.array].max(bytes);
