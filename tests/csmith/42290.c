@@ -3,7 +3,7 @@
  *
  * Generator: csmith 2.3.0
  * Git version: 30dccd7
- * Options:   --seed 42290 --no-packed-struct -o /tmp/csB3/work/42290/prog.c
+ * Options:   --seed 42290 --no-packed-struct
  * Seed:      42290
  */
 
