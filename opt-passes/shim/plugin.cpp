@@ -54,6 +54,9 @@ static cl::opt<bool> DspVectorFdiv("dsp-vector-fdiv", cl::init(true),
 static cl::opt<bool> DspInterchange("dsp-interchange", cl::init(false),
     cl::desc("run dsp-interchange (a loop interchanged with its short inner loop when the outer iterations are independent) just before dsp-egg-isel at the vectorizer-start extension point"));
 
+static cl::opt<bool> DspStripMine("dsp-strip-mine", cl::init(false),
+    cl::desc("run dsp-interchange's strip-mined form (a short vector loop strip-mined, its strips around the long loop holding it) just before dsp-egg-isel at the vectorizer-start extension point"));
+
 static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
     cl::desc("run dsp-reduction-jam (a two-deep reduction nest unrolled and jammed) before dsp-egg-isel at the vectorizer-start extension point, and dsp-unroll-jam (the loop around a three-deep reduction nest) just before dsp-outer-vec at the optimizer-last extension point"));
 
@@ -171,8 +174,12 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
       [](FunctionPassManager &FPM, OptimizationLevel Level) {
         if (DspUnrollJam && Level != OptimizationLevel::O0)
           FPM.addPass(DspFnPass("dsp-reduction-jam"));
-        if (DspInterchange && Level != OptimizationLevel::O0)
-          FPM.addPass(DspFnPass("dsp-interchange"));
+        if ((DspInterchange || DspStripMine) && Level != OptimizationLevel::O0) {
+          std::string Params = DspInterchange ? "" : "no-interchange";
+          if (!DspStripMine)
+            Params += Params.empty() ? "no-strips" : ";no-strips";
+          FPM.addPass(DspFnPass(Params.empty() ? std::string("dsp-interchange") : "dsp-interchange<" + Params + ">"));
+        }
         if (DspEggIsel && DspEggEarly && Level != OptimizationLevel::O0)
           FPM.addPass(DspFnPass("dsp-egg-isel<" + DspEggParams + (DspMaskedTail ? "" : ";no-tail") + ">"));
       });

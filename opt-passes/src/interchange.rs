@@ -48,25 +48,70 @@ pub const INDEPENDENT: &str = dsp_vec_contract::INDEPENDENT_LOOP_PROPERTY;
 
 /// Runs the pass on every function of `m`: whether it changed, and its
 /// remarks (pass `loop-interchange`).
-pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
-    crate::wfv::per_function(m, |f| run_function(f, caps))
+pub fn run(m: LLVMModuleRef, caps: &Caps, opts: &Options) -> (bool, Vec<Remark>) {
+    crate::wfv::per_function(m, |f| run_function(f, caps, opts))
+}
+
+/// The pass's parameters: `dsp-interchange<[no-interchange][;no-strips]>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The interchange of a loop with its short inner loop (dspcc
+    /// `-floop-interchange`).
+    pub interchange: bool,
+    /// The strip-mined form ([`crate::strip`], dspcc `-floop-strip-mine`).
+    pub strips: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { interchange: true, strips: true }
+    }
+}
+
+impl Options {
+    pub fn parse(params: &str) -> Result<Options, String> {
+        let mut o = Options::default();
+        for p in params.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            match p {
+                "no-strips" => o.strips = false,
+                "no-interchange" => o.interchange = false,
+                _ => return Err(format!("dsp-interchange: unknown parameter '{p}' (expected no-interchange or no-strips)")),
+            }
+        }
+        Ok(o)
+    }
 }
 
 /// Runs the pass on one function: whether it changed, and its remarks
 /// (pass `loop-interchange`).
-pub fn run_function(f: LLVMValueRef, caps: &Caps) -> (bool, Vec<Remark>) {
+pub fn run_function(f: LLVMValueRef, caps: &Caps, opts: &Options) -> (bool, Vec<Remark>) {
     let Some(lanes) = caps.m.vector_lanes(32) else { return (false, Vec::new()) };
     let m = unsafe { LLVMGetGlobalParent(f) };
-    let (changed, tried) = crate::loops::rewrite_two_deep_nests(f, |_, _| true, |cfg, l, j| check(m, cfg, l, j).and_then(|nest| interchange(f, cfg, &nest, lanes as i64)));
+    let mut forms: Vec<&'static str> = Vec::new();
+    let (changed, tried) = crate::loops::rewrite_two_deep_nests(f, |_, _| true, |cfg, l, j| {
+        let (made, form) = check(m, cfg, l, j).and_then(|nest| transform(f, cfg, &nest, lanes as i64, *opts))?;
+        forms.push(form);
+        Ok(made)
+    });
+    let mut forms = forms.into_iter();
     let remarks = tried
         .into_iter()
         .map(|(at, r)| match r {
-            Ok(()) => Remark {
-                kind: RemarkKind::Passed,
-                at,
-                name: "Interchanged",
-                msg: format!("loop interchanged with its inner loop where that one is shorter than {lanes} iterations: the outer loop's independent iterations innermost"),
-            },
+            Ok(()) => {
+                let name = forms.next().unwrap_or("Interchanged");
+                let ic = format!("interchanged with its inner loop where that one is shorter than {lanes} iterations (the outer loop's independent iterations innermost)");
+                let sm = format!(
+                    "strip-mined and interchanged where the inner loop is {} to {} iterations (strips of {lanes} around the outer loop, one masked step each)",
+                    lanes / 2,
+                    crate::strip::MAX_VECTORS * lanes as i64
+                );
+                let msg = match name {
+                    "StripMined" => format!("loop {sm}"),
+                    "Interchanged" => format!("loop {ic}"),
+                    _ => format!("loop {ic}, or {sm}"),
+                };
+                Remark { kind: RemarkKind::Passed, at, name, msg }
+            }
             Err(why) => Remark { kind: RemarkKind::Missed, at, name: "NotInterchanged", msg: format!("loop not interchanged: {why}") },
         })
         .collect();
@@ -74,35 +119,43 @@ pub fn run_function(f: LLVMValueRef, caps: &Caps) -> (bool, Vec<Remark>) {
 }
 
 /// An outer loop stepping its counter by an invariant amount.
-struct Stepped {
-    iv: LLVMValueRef,
-    start: LLVMValueRef,
-    step: LLVMValueRef,
-    /// The loop runs while `iv + step < bound` (signed).
-    bound: LLVMValueRef,
-    preheader: usize,
-    exit: usize,
+pub(crate) struct Stepped {
+    pub(crate) iv: LLVMValueRef,
+    pub(crate) start: LLVMValueRef,
+    pub(crate) step: LLVMValueRef,
+    /// The loop runs while `iv + step < bound` (signed), or, `counted`,
+    /// until `iv + 1 == bound` (the step is one).
+    pub(crate) bound: LLVMValueRef,
+    pub(crate) counted: bool,
+    pub(crate) preheader: usize,
+    pub(crate) exit: usize,
 }
 
 /// What the interchange needs of a nest that qualifies.
-struct Nest {
-    outer: Stepped,
-    header: usize,
+pub(crate) struct Nest {
+    pub(crate) outer: Stepped,
+    pub(crate) header: usize,
     /// The inner loop's block, counter, start and bound.
-    body: LLVMBasicBlockRef,
-    jiv: LLVMValueRef,
-    jstart: LLVMValueRef,
-    jbound: LLVMValueRef,
-    jterm: LLVMValueRef,
+    pub(crate) body: LLVMBasicBlockRef,
+    pub(crate) jiv: LLVMValueRef,
+    pub(crate) jstart: LLVMValueRef,
+    pub(crate) jbound: LLVMValueRef,
+    pub(crate) jterm: LLVMValueRef,
+    /// The inner counter's increment and the latch's compare.
+    pub(crate) jnext: LLVMValueRef,
+    pub(crate) jcmp: LLVMValueRef,
     /// Invariant branch conditions of the outer loop and the value each
     /// must have for its iteration to reach the inner loop.
-    conds: Vec<(LLVMValueRef, bool)>,
+    pub(crate) conds: Vec<(LLVMValueRef, bool)>,
     /// The outer loop's instructions (outside the inner loop) the inner
     /// loop uses, in an order that defines before it uses.
-    glue: Vec<LLVMValueRef>,
+    pub(crate) glue: Vec<LLVMValueRef>,
     /// Per stored object: its accesses `(b, q, size)` (bytes: `b·j + q`
     /// from `base + a·i`) and `a`.
-    objects: Vec<(Vec<(i64, Poly, i64)>, i64)>,
+    pub(crate) objects: Vec<(Vec<(i64, Poly, i64)>, Poly)>,
+    /// Every access moves with j by its own size or not at all: what one
+    /// masked vector step can do (the strips need it).
+    pub(crate) contiguous: bool,
 }
 
 fn stepped(cfg: &Cfg, l: &Loop) -> Option<Stepped> {
@@ -137,12 +190,25 @@ fn stepped(cfg: &Cfg, l: &Loop) -> Option<Stepped> {
             return None;
         }
         let start = phi_start(iv, cfg.blocks[pre], cfg.blocks[latch], next)?;
-        Some(Stepped { iv, start, step, bound, preheader: pre, exit })
+        Some(Stepped { iv, start, step, bound, counted: false, preheader: pre, exit })
     }
 }
 
+/// `l` as a loop counting by one until its counter reaches a bound
+/// (`icmp eq` exiting, `icmp ne` staying: clang's rotated `for (r = 0; r <
+/// n; r++)` after induction-variable simplification).
+fn counted_outer(cfg: &Cfg, l: &Loop) -> Option<Stepped> {
+    let c = counted(cfg, l)?;
+    let pred = unsafe { LLVMGetICmpPredicate(c.cmp) };
+    if !matches!(pred, P::LLVMIntEQ | P::LLVMIntNE) {
+        return None;
+    }
+    let step = unsafe { LLVMConstInt(LLVMTypeOf(c.iv), 1, 0) };
+    Some(Stepped { iv: c.iv, start: c.start, step, bound: c.bound, counted: true, preheader: c.preheader, exit: c.exit })
+}
+
 fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String> {
-    let outer = stepped(cfg, l).ok_or("the outer loop does not step its counter by an invariant amount to a bound")?;
+    let outer = stepped(cfg, l).or_else(|| counted_outer(cfg, l)).ok_or("the outer loop does not step its counter by an invariant amount to a bound")?;
     let jc = counted(cfg, j).ok_or("the inner loop is not a counted loop with one exit")?;
     let body = cfg.blocks[j.header];
     let inside_l = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() && cfg.index.get(&LLVMGetInstructionParent(v)).is_some_and(|&x| l.contains(x)) };
@@ -252,28 +318,38 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
         if !ir::identified_object(base) {
             return Err("a store through a pointer of unknown origin".into());
         }
-        let mut a_all: Option<i64> = None;
+        let mut a_all: Option<Poly> = None;
         let mut list = Vec::new();
         for acc in accs.iter().filter(|x| x.base == base) {
             let off = acc.off.as_ref().ok_or_else(|| format!("'{}' is reached at an address not affine in the counters", ir::value_name(base)))?;
             let (a, rest) = off.split(outer.iv);
             let (b, q) = rest.split(jc.iv);
-            let (Some(a), Some(b)) = (a.as_const(), b.as_const()) else {
+            // The outer stride: a constant, or loop invariants (`r * w`);
+            // the guard's span test fails unless it is positive.
+            let counters = |v: LLVMValueRef| v == outer.iv || v == jc.iv;
+            let Some(b) = b.as_const().filter(|_| !a.mentions(counters) && !q.mentions(counters)) else {
                 return Err(format!("'{}' is reached at a stride that is not a constant", ir::value_name(base)));
             };
-            if a <= 0 || a_all.is_some_and(|x| x != a) {
+            if a.as_const().is_some_and(|a| a <= 0) || a_all.as_ref().is_some_and(|x| *x != a) {
                 return Err(format!("'{}' does not move forward alike in every access", ir::value_name(base)));
             }
             a_all = Some(a);
             list.push((b, q, acc.size));
         }
-        objects.push((list, a_all.unwrap_or(1)));
+        objects.push((list, a_all.unwrap_or_else(|| Poly::constant(1))));
         for acc in accs.iter().filter(|x| x.base != base) {
             if may_alias(acc.base, base) {
                 return Err(format!("'{}' may be reached through another pointer", ir::value_name(base)));
             }
         }
     }
+    let contiguous = accs.iter().all(|acc| {
+        acc.off.as_ref().is_some_and(|off| {
+            let (_, rest) = off.split(outer.iv);
+            let (b, _) = rest.split(jc.iv);
+            b.as_const().is_some_and(|b| b == 0 || b == acc.size)
+        })
+    });
     // Within one iteration: no load of a stored object at another place after a store to it.
     let mut done: Vec<(LLVMValueRef, Option<Poly>)> = Vec::new();
     for acc in &accs {
@@ -283,14 +359,73 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
             return Err(format!("'{}' is loaded after a store to another of its elements", ir::value_name(acc.base)));
         }
     }
-    Ok(Nest { outer, header: l.header, body, jiv: jc.iv, jstart: jc.start, jbound: jc.bound, jterm, conds, glue, objects })
+    Ok(Nest { outer, header: l.header, body, jiv: jc.iv, jstart: jc.start, jbound: jc.bound, jterm, jnext: jc.next, jcmp: jc.cmp, conds, glue, objects, contiguous })
 }
 
-/// Builds the interchanged nest in front of the original (see the module
-/// doc); returns the new loops' headers.
-fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64) -> Result<Vec<LLVMBasicBlockRef>, String> {
+/// The guard's part every form shares, computed at `b` in 64 bits: the
+/// outer loop's trip count, the inner loop's, and the conditions under
+/// which outer iterations touch disjoint memory (a positive step, the
+/// invariant conditions that lead to the inner loop, and each stored
+/// object's bytes per outer iteration, over all of j, within what one outer
+/// step moves it).
+pub(crate) struct Guard {
+    pub cnt: LLVMValueRef,
+    pub trip_j: LLVMValueRef,
+    pub ok: Vec<LLVMValueRef>,
+}
+
+pub(crate) unsafe fn guard(b: LLVMBuilderRef, nest: &Nest, ranks: &ir::Ranks) -> Result<Guard, String> {
     let o = &nest.outer;
-    let (h, pre, exit) = (cfg.blocks[nest.header], cfg.blocks[o.preheader], cfg.blocks[o.exit]);
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(o.iv));
+    let i64t = LLVMInt64TypeInContext(ctx);
+    let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
+    let wide = |v: LLVMValueRef| if LLVMTypeOf(v) == i64t { v } else { LLVMBuildSExt(b, v, i64t, c"".as_ptr()) };
+    let (start, step, bound) = (wide(o.start), wide(o.step), wide(o.bound));
+    let (js, jb) = (wide(nest.jstart), wide(nest.jbound));
+    let trip_j = LLVMBuildSub(b, jb, js, c"".as_ptr());
+    let span = LLVMBuildSub(b, bound, start, c"".as_ptr());
+    let (cnt, mut ok) = if o.counted {
+        // Until iv + 1 == bound: bound - start iterations (none positive: not taken).
+        (span, vec![LLVMBuildICmp(b, P::LLVMIntSGE, span, k64(1), c"".as_ptr())])
+    } else {
+        // The outer loop runs once, then while i + step < bound: max(1, ceil((bound - start) / step)).
+        // (Divided by one when the step is not positive: the guard fails then.)
+        let divisor = LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, step, k64(0), c"".as_ptr()), step, k64(1), c"".as_ptr());
+        let up = LLVMBuildSDiv(b, LLVMBuildAdd(b, span, LLVMBuildSub(b, divisor, k64(1), c"".as_ptr()), c"".as_ptr()), divisor, c"".as_ptr());
+        let cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, up, k64(1), c"".as_ptr()), up, k64(1), c"".as_ptr());
+        (cnt, vec![LLVMBuildICmp(b, P::LLVMIntSGT, step, k64(0), c"".as_ptr())])
+    };
+    ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, trip_j, k64(1), c"".as_ptr()));
+    for &(c, want) in &nest.conds {
+        ok.push(if want { c } else { LLVMBuildXor(b, c, LLVMConstInt(LLVMTypeOf(c), 1, 0), c"".as_ptr()) });
+    }
+    let jmax = LLVMBuildSub(b, trip_j, k64(1), c"".as_ptr());
+    for (accs, a) in &nest.objects {
+        // Each access's bytes from `base + a·i`, over j: [q + b·js + min(0, b·jmax), … + max(0, b·jmax) + size).
+        let mut lo: Option<LLVMValueRef> = None;
+        let mut hi: Option<LLVMValueRef> = None;
+        for (bj, q, size) in accs {
+            let qv = emit_poly(b, q, ranks, i64t)?;
+            let at = LLVMBuildAdd(b, qv, LLVMBuildMul(b, k64(*bj), js, c"".as_ptr()), c"".as_ptr());
+            let reach = LLVMBuildMul(b, k64(*bj), jmax, c"".as_ptr());
+            let (l0, h0) = if *bj >= 0 { (at, LLVMBuildAdd(b, at, reach, c"".as_ptr())) } else { (LLVMBuildAdd(b, at, reach, c"".as_ptr()), at) };
+            let h0 = LLVMBuildAdd(b, h0, k64(*size), c"".as_ptr());
+            lo = Some(lo.map_or(l0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSLT, l0, x, c"".as_ptr()), l0, x, c"".as_ptr())));
+            hi = Some(hi.map_or(h0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, h0, x, c"".as_ptr()), h0, x, c"".as_ptr())));
+        }
+        let (Some(lo), Some(hi)) = (lo, hi) else { continue };
+        let moved = LLVMBuildMul(b, emit_poly(b, a, ranks, i64t)?, step, c"".as_ptr());
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, LLVMBuildSub(b, hi, lo, c"".as_ptr()), moved, c"".as_ptr()));
+    }
+    Ok(Guard { cnt, trip_j, ok })
+}
+
+/// Builds the interchanged nest (see the module doc) behind its guard,
+/// which falls back to `fallback`; returns the guard and the new loops'
+/// headers. The caller enters the guard.
+fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LLVMBasicBlockRef) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
+    let o = &nest.outer;
+    let exit = cfg.blocks[o.exit];
     let ranks = ir::Ranks::new(f);
     unsafe {
         let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
@@ -298,52 +433,19 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64) -> Result<Ve
         let ity = LLVMTypeOf(o.iv);
         let i64t = LLVMInt64TypeInContext(ctx);
         let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
-        let wide = |b: LLVMBuilderRef, v: LLVMValueRef| if LLVMTypeOf(v) == i64t { v } else { LLVMBuildSExt(b, v, i64t, c"".as_ptr()) };
         let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
-        let (guard, jh, tph, t, jl) = (new_block(c"ic.guard"), new_block(c"ic.j"), new_block(c"ic.tph"), new_block(c"ic.t"), new_block(c"ic.jlatch"));
+        let (guard_bb, jh, tph, t, jl) = (new_block(c"ic.guard"), new_block(c"ic.j"), new_block(c"ic.tph"), new_block(c"ic.t"), new_block(c"ic.jlatch"));
         let loc = inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm);
         LLVMSetCurrentDebugLocation2(b, loc);
-        // The guard, in 64 bits: trip counts, the invariant conditions, and each object's span.
-        LLVMPositionBuilderAtEnd(b, guard);
-        let (start, step, bound) = (wide(b, o.start), wide(b, o.step), wide(b, o.bound));
-        let (js, jb) = (wide(b, nest.jstart), wide(b, nest.jbound));
-        let trip_j = LLVMBuildSub(b, jb, js, c"".as_ptr());
-        // The outer loop runs once, then while i + step < bound: max(1, ceil((bound - start) / step)).
-        let span = LLVMBuildSub(b, bound, start, c"".as_ptr());
-        // (Divided by one when the step is not positive: the guard fails then.)
-        let divisor = LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, step, k64(0), c"".as_ptr()), step, k64(1), c"".as_ptr());
-        let up = LLVMBuildSDiv(b, LLVMBuildAdd(b, span, LLVMBuildSub(b, divisor, k64(1), c"".as_ptr()), c"".as_ptr()), divisor, c"".as_ptr());
-        let cnt = LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, up, k64(1), c"".as_ptr()), up, k64(1), c"".as_ptr());
-        let mut ok = vec![
-            LLVMBuildICmp(b, P::LLVMIntSGT, step, k64(0), c"".as_ptr()),
-            LLVMBuildICmp(b, P::LLVMIntSGE, trip_j, k64(1), c"".as_ptr()),
-            LLVMBuildICmp(b, P::LLVMIntSLT, trip_j, k64(lanes), c"".as_ptr()),
-            LLVMBuildICmp(b, P::LLVMIntSGE, cnt, k64(lanes), c"".as_ptr()),
-        ];
-        for &(c, want) in &nest.conds {
-            ok.push(if want { c } else { LLVMBuildXor(b, c, LLVMConstInt(LLVMTypeOf(c), 1, 0), c"".as_ptr()) });
-        }
-        let jmax = LLVMBuildSub(b, trip_j, k64(1), c"".as_ptr());
-        for (accs, a) in &nest.objects {
-            // Each access's bytes from `base + a·i`, over j: [q + b·js + min(0, b·jmax), … + max(0, b·jmax) + size).
-            let mut lo: Option<LLVMValueRef> = None;
-            let mut hi: Option<LLVMValueRef> = None;
-            for (bj, q, size) in accs {
-                let qv = emit_poly(b, q, &ranks, i64t)?;
-                let at = LLVMBuildAdd(b, qv, LLVMBuildMul(b, k64(*bj), js, c"".as_ptr()), c"".as_ptr());
-                let reach = LLVMBuildMul(b, k64(*bj), jmax, c"".as_ptr());
-                let (l0, h0) = if *bj >= 0 { (at, LLVMBuildAdd(b, at, reach, c"".as_ptr())) } else { (LLVMBuildAdd(b, at, reach, c"".as_ptr()), at) };
-                let h0 = LLVMBuildAdd(b, h0, k64(*size), c"".as_ptr());
-                lo = Some(lo.map_or(l0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSLT, l0, x, c"".as_ptr()), l0, x, c"".as_ptr())));
-                hi = Some(hi.map_or(h0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, h0, x, c"".as_ptr()), h0, x, c"".as_ptr())));
-            }
-            let (Some(lo), Some(hi)) = (lo, hi) else { continue };
-            let moved = LLVMBuildMul(b, k64(*a), step, c"".as_ptr());
-            ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, LLVMBuildSub(b, hi, lo, c"".as_ptr()), moved, c"".as_ptr()));
-        }
+        // The guard: the shared conditions, the inner loop shorter than a
+        // vector and the outer one at least a vector long.
+        LLVMPositionBuilderAtEnd(b, guard_bb);
+        let Guard { cnt, trip_j, mut ok } = guard(b, nest, &ranks)?;
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSLT, trip_j, k64(lanes), c"".as_ptr()));
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, k64(lanes), c"".as_ptr()));
         let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
         let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
-        LLVMBuildCondBr(b, all, jh, h);
+        LLVMBuildCondBr(b, all, jh, fallback);
         // The j loop.
         let jty = LLVMTypeOf(nest.jiv);
         LLVMPositionBuilderAtEnd(b, jh);
@@ -396,19 +498,64 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64) -> Result<Ve
         LLVMPositionBuilderAtEnd(b, jl);
         let jnext = LLVMBuildAdd(b, jphi, LLVMConstInt(jty, 1, 0), c"".as_ptr());
         LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jh, exit);
-        ir::add_incoming(jphi, &[(nest.jstart, guard), (jnext, jl)]);
-        // The preheader enters the guard; the original nest is its way out.
-        ir::redirect(pre, h, guard);
+        ir::add_incoming(jphi, &[(nest.jstart, guard_bb), (jnext, jl)]);
+        LLVMDisposeBuilder(b);
+        Ok((guard_bb, vec![jh, t]))
+    }
+}
+
+/// Builds the forms the nest allows in front of it, each behind its guard,
+/// the original nest the last way out: the interchange (an outer loop
+/// stepped to a bound), then the strips ([`crate::strip`]). Returns the
+/// loops made and the original's header.
+fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options) -> Result<(Vec<LLVMBasicBlockRef>, &'static str), String> {
+    let o = &nest.outer;
+    let (h, pre) = (cfg.blocks[nest.header], cfg.blocks[o.preheader]);
+    let strips = opts.strips && nest.contiguous;
+    let interchange_too = opts.interchange && !o.counted;
+    if !strips && !interchange_too {
+        return Err(match (o.counted, opts.strips, nest.contiguous) {
+            (true, true, false) => "the outer loop counts by one to a bound, which only the strips take, and an access does not move with the inner counter element by element",
+            (true, false, _) => "the outer loop counts by one to a bound, which only the strips take (-floop-strip-mine is off)",
+            (false, true, false) => "an access does not move with the inner counter element by element (no strips) and -floop-interchange is off",
+            _ => "both forms are off",
+        }
+        .into());
+    }
+    let mut made = vec![h];
+    // Each form's guard falls back to the one built before it; the first, to the original.
+    let mut entry = h;
+    let mut guard_of_h = None;
+    if strips {
+        let (g, loops) = crate::strip::strip_mine(f, cfg, nest, lanes, entry)?;
+        made.extend(loops);
+        guard_of_h.get_or_insert(g);
+        entry = g;
+    }
+    if interchange_too {
+        let (g, loops) = interchange(f, cfg, nest, lanes, entry)?;
+        made.extend(loops);
+        guard_of_h.get_or_insert(g);
+        entry = g;
+    }
+    let guard_of_h = guard_of_h.ok_or("internal: no form built")?;
+    // The preheader enters the last guard built; the original nest's counter starts from the first.
+    ir::redirect(pre, h, entry);
+    unsafe {
         let incoming: Vec<(LLVMValueRef, LLVMBasicBlockRef)> = (0..LLVMCountIncoming(o.iv))
             .map(|q| (LLVMGetIncomingValue(o.iv, q), LLVMGetIncomingBlock(o.iv, q)))
-            .map(|(v, from)| (v, if from == pre { guard } else { from }))
+            .map(|(v, from)| (v, if from == pre { guard_of_h } else { from }))
             .collect();
-        if incoming.iter().any(|&(_, from)| from == guard) {
+        if incoming.iter().any(|&(_, from)| from == guard_of_h) {
             ir::rebuild_phi(o.iv, &incoming);
         }
-        LLVMDisposeBuilder(b);
-        Ok(vec![jh, t, h])
     }
+    let form = match (interchange_too, strips) {
+        (false, _) => "StripMined",
+        (true, true) => "InterchangedOrStripMined",
+        (true, false) => "Interchanged",
+    };
+    Ok((made, form))
 }
 
 /// `p` (over loop invariants) as an `i64` at `b`, its terms in the

@@ -53,7 +53,7 @@ done:
 "#;
 
 fn run_on(ir: &str) -> (bool, Vec<Remark>, String) {
-    crate::testutil::run_on_ftm(ir, run)
+    crate::testutil::run_on_ftm(ir, |m, c| run(m, c, &Options::default()))
 }
 
 #[test]
@@ -75,7 +75,7 @@ fn the_interchanged_loop_is_vectorized_with_strided_accesses() {
     let t = crate::testutil::TestModule::parse(STAGE);
     let m = isa_tablegen::Machine::load("ftm").unwrap();
     let caps = Caps::new(&m);
-    assert!(run(t.m, &caps).0);
+    assert!(run(t.m, &caps, &Options::default()).0);
     let (changed, remarks) = crate::eqsat::run(t.m, &caps, &crate::eqsat::Options::default());
     let text = t.text();
     ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));

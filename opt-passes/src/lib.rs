@@ -14,7 +14,7 @@
 //! | `dsp-wfv` | function-level vectorization (seed 001): vector variants of `vec-function` functions, `vec-function` loops calling them ([`wfv`]); clang runs it from -O1 before `dsp-prepare` unless `-mllvm -dsp-wfv=false` |
 //! | `dsp-outer-vec` | outer-loop vectorization without directives: a loop nest's outer loop runs `lanes` iterations side by side when they provably touch disjoint memory ([`wfv::outer`]); clang runs it after `dsp-wfv` with `-mllvm -dsp-outer-vec` (dspcc `-fouter-loop-vectorize`, on from -O2) |
 //! | `dsp-unroll-jam` | unroll-and-jam of the loop around a reduction nest (`for i { for j { for k: s += … } }`): U outer iterations side by side, U independent chains in the inner loop ([`jam`], addresses reasoned about with [`addr`]); clang runs it just before `dsp-outer-vec` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`, on from -O2 with outer-loop vectorization) |
-//! | `dsp-interchange` | a loop interchanged with the short inner loop it holds when, at run time, that one is shorter than the lane count and the outer iterations touch disjoint memory (an FFT's early stages), the new inner loop marked independent for `dsp-egg-isel` ([`interchange`]); clang runs it just before `dsp-egg-isel` with `-mllvm -dsp-interchange` (dspcc `-floop-interchange`, on with egg) |
+//! | `dsp-interchange` | a loop interchanged with the short inner loop it holds when, at run time, that one is shorter than the lane count and the outer iterations touch disjoint memory (an FFT's early stages), the new inner loop marked independent for `dsp-egg-isel` ([`interchange`]); or, its second form, a contiguous inner loop of half a vector to 4 vectors strip-mined by the lane count, the strips around the outer loop, each strip one masked egg step ([`strip`]); clang runs it just before `dsp-egg-isel` with `-mllvm -dsp-interchange` and `-mllvm -dsp-strip-mine` (dspcc `-floop-interchange`, `-floop-strip-mine`, on with egg; parameters `no-interchange`, `no-strips`) |
 //! | `dsp-reduction-jam` | unroll-and-jam of a two-deep reduction nest whose inner loop may start at the outer counter (an autocorrelation's lags): U outer iterations side by side after peeling each one's first iterations, one load shared by U sums ([`rjam`]); clang runs it before `dsp-interchange` and `dsp-egg-isel` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`) |
 //! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
 //! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
@@ -42,6 +42,7 @@ pub mod interchange;
 pub mod ir;
 pub mod jam;
 pub mod rjam;
+pub mod strip;
 pub mod loops;
 pub mod mem;
 pub mod minmax;
@@ -177,6 +178,7 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
         (_, None) => Some(pass),
         (Pass::Wfv, Some(p)) => wfv::Options::parse(p).ok().map(|_| pass),
         (Pass::EggIsel, Some(p)) => eqsat::Options::parse(p).ok().map(|_| pass),
+        (Pass::Interchange, Some(p)) => interchange::Options::parse(p).ok().map(|_| pass),
         (Pass::Pluto, Some(p)) => pluto::Options::parse(p).ok().map(|_| pass),
         _ => None,
     }
@@ -249,7 +251,8 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     }
     if pass == Pass::Interchange {
         let Some(m) = machine.as_ref() else { return Ok(false) };
-        let (changed, remarks) = interchange::run(module, &caps::Caps::new(m));
+        let opts = interchange::Options::parse(split_params(name).1.unwrap_or(""))?;
+        let (changed, remarks) = interchange::run(module, &caps::Caps::new(m), &opts);
         plugin::emit_remarks("loop-interchange", &remarks);
         return Ok(changed);
     }
@@ -297,7 +300,8 @@ pub fn run_named_on_function(name: &str, f: inkwell::llvm_sys::prelude::LLVMValu
     }
     if pass == Pass::Interchange {
         let machine = select_machine(isa)?;
-        let (changed, remarks) = interchange::run_function(f, &caps::Caps::new(&machine));
+        let opts = interchange::Options::parse(split_params(name).1.unwrap_or(""))?;
+        let (changed, remarks) = interchange::run_function(f, &caps::Caps::new(&machine), &opts);
         plugin::emit_remarks("loop-interchange", &remarks);
         return Ok(changed);
     }
@@ -327,7 +331,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::UnrollJam => caps.is_some_and(|c| jam::run(module, &c).0),
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),
-        Pass::Interchange => caps.is_some_and(|c| interchange::run(module, &c).0),
+        Pass::Interchange => caps.is_some_and(|c| interchange::run(module, &c, &interchange::Options::default()).0),
         Pass::ReductionJam => caps.is_some_and(|c| rjam::run(module, &c).0),
         Pass::ScopPrint | Pass::ScopRemarks => false,
         Pass::Pluto => pluto::run(module, &pluto::Options::default()).0,

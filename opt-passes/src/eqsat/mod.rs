@@ -159,6 +159,9 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     // The backend fuses `llvm.fmuladd` where the machine has a scalar fused multiply-add.
     let fused_muladd = Target::new(caps.m, Elem::F32).is_ok_and(|t| t.has(isa_tablegen::SemOp::Mac, Some(Opnd::S), &[Opnd::S; 3]));
     let independent = crate::interchange::is_independent(latch);
+    // A strip's loop: one masked step, one vector (no interleaving).
+    let strip = crate::strip::is_strip(latch);
+    let interleave = interleave && !strip;
     let lb = lift::LoopBody { block: body, iv: sh.iv, control, fused_muladd, independent };
     // The rules for a lifted loop (its strided arrays load with `VecLoadS`).
     let rules_for = |l: &lift::Lifted| -> Result<_, String> {
@@ -207,10 +210,19 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let tail = opts.tail && lower::tail_ok(&lifted, &best);
     let strided_load = target.has(isa_tablegen::SemOp::VLoadS, Some(Opnd::V), &[Opnd::S, Opnd::S]);
     let strided_store = target.has(isa_tablegen::SemOp::VStoreS, None, &[Opnd::S, Opnd::S, Opnd::V]);
-    lower::rewrite(f, &sh, body, &lifted, &best, tail, lower::Strided { load: strided_load, store: strided_store })?;
+    let strided = lower::Strided { load: strided_load, store: strided_store };
+    // A strip (at most `lanes` iterations) as one masked step, no loop.
+    let one_step = opts.tail && strip && lower::strip_ok(&lifted, &best);
+    if one_step {
+        lower::rewrite_strip(f, &sh, body, &lifted, &best, strided)?;
+    } else {
+        lower::rewrite(f, &sh, body, &lifted, &best, tail, strided)?;
+    }
     let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
     let mut per_step = if lifted.copies == lanes { format!("{lanes} iterations per step") } else { format!("{} iterations per step ({} vectors interleaved)", lifted.copies, lifted.copies / lanes) };
-    if tail {
+    if one_step {
+        per_step = format!("a strip of at most {lanes} iterations as one masked step");
+    } else if tail {
         per_step.push_str(", the rest in one masked step");
     }
     remarks.push(Remark {

@@ -18,7 +18,10 @@
 //! unrolled and jammed first (its `dsp-unroll-jam` pass);
 //! `-floop-interchange` and `-fno-loop-interchange` whether a loop holding
 //! a short inner loop is interchanged with it for egg (its
-//! `dsp-interchange` pass); `-fno-vector-fdiv` leaves vector
+//! `dsp-interchange` pass); `-floop-strip-mine` and `-fno-loop-strip-mine`
+//! whether a short vector loop inside a long loop is strip-mined and its
+//! strips put around the long loop (the same pass's second form);
+//! `-fno-vector-fdiv` leaves vector
 //! float division to the scalar divider (its `dsp-vector-fdiv` pass).
 //! `-fvec-function` (the default) and
 //! `-fno-vec-function` say whether the vectorization directives (`#pragma
@@ -222,6 +225,11 @@ pub struct Options {
     /// `-floop-interchange` (`Some(true)`) or `-fno-loop-interchange`, the
     /// last one given; `None`: with egg's instruction selection.
     pub interchange: Option<bool>,
+    /// A short inner loop strip-mined by the lane count, its strips around
+    /// the outer loop: `-floop-strip-mine` (`Some(true)`) or
+    /// `-fno-loop-strip-mine`, the last one given; `None`: with egg's
+    /// instruction selection.
+    pub strip_mine: Option<bool>,
     /// PLuTo's polyhedral scheduling and tiling (`dsp-pluto`):
     /// `-fpolyhedral` (`Some(true)`) or `-fno-polyhedral`, the last one
     /// given; `None`: on at -O3 only (see `Target::polyhedral_flags`).
@@ -313,6 +321,7 @@ impl Default for Options {
             outer_vec: None,
             unroll_jam: None,
             interchange: None,
+            strip_mine: None,
             polyhedral: None,
             polyhedral_interchange: true,
             tile_size_feedback: true,
@@ -490,6 +499,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-unroll-and-jam" => o.unroll_jam = Some(false),
             "-floop-interchange" => o.interchange = Some(true),
             "-fno-loop-interchange" => o.interchange = Some(false),
+            "-floop-strip-mine" => o.strip_mine = Some(true),
+            "-fno-loop-strip-mine" => o.strip_mine = Some(false),
             "-fpolyhedral" => o.polyhedral = Some(true),
             "-fno-polyhedral" => o.polyhedral = Some(false),
             "-fpolyhedral-interchange" => o.polyhedral_interchange = true,

@@ -37,6 +37,11 @@ OPTIONS:
                                            time, that one is shorter than a vector and the outer iterations are
                                            independent (an FFT's early stages; on with -fegg-isel; remarks:
                                            -Rpass=loop-interchange)
+  -floop-strip-mine -fno-loop-strip-mine   a loop holding a short inner loop (half a vector to 4 vectors long, every
+                                           access contiguous) runs, when at run time the outer iterations are
+                                           independent, as strips of one vector around the outer loop, each strip
+                                           one masked vector step (a 2D convolution's rows; on with -fegg-isel;
+                                           remarks: -Rpass=loop-interchange)
   -fpolyhedral -fno-polyhedral             PLuTo's polyhedral scheduling and tiling of affine loop nests (SCoPs),
                                            regenerated with exact bounds (on at -O3; remarks:
                                            -Rpass=pluto, -Rpass-missed=pluto, -Rpass-analysis=pluto)

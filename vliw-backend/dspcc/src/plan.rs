@@ -316,6 +316,7 @@ impl Planner<'_> {
         .chain(self.t.outer_vec_flags(self.outer_vec()))
         .chain(self.wfv_flags())
         .chain(self.t.interchange_flags(self.o.interchange.unwrap_or(self.egg_isel())))
+        .chain(self.t.strip_mine_flags(self.o.strip_mine.unwrap_or(self.egg_isel())))
         .chain(self.egg_flags())
         .chain(self.polyhedral_flags())
         .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())

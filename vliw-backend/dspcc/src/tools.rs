@@ -214,6 +214,15 @@ impl Target {
         vec!["-mllvm".into(), "-dsp-interchange".into()]
     }
 
+    /// clang's flags for strip-mining short vector loops (the plugin's
+    /// `dsp-interchange` strip-mined form), if on and the machine has vectors.
+    pub fn strip_mine_flags(&self, on: bool) -> Vec<String> {
+        if !on || self.lanes.is_none_or(|l| l <= 1) {
+            return Vec::new();
+        }
+        vec!["-mllvm".into(), "-dsp-strip-mine".into()]
+    }
+
     /// clang's flags for outer-loop vectorization (the plugin's `dsp-outer-vec`), if on and the machine has vectors.
     pub fn outer_vec_flags(&self, on: bool) -> Vec<String> {
         if !on || self.lanes.is_none_or(|l| l <= 1) {

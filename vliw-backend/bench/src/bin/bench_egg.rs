@@ -23,7 +23,10 @@
 //! - **egg-nojam**: `-fegg-isel -fno-unroll-and-jam`, the default without
 //!   unroll-and-jam (its column);
 //! - **egg-noic**: `-fegg-isel -fno-loop-interchange`, the default without
-//!   the interchange of short inner loops (its column).
+//!   the interchange of short inner loops (its column);
+//! - **egg-nostrip**: `-fegg-isel -fno-loop-strip-mine`, the default without
+//!   the strips of short inner loops around the loop holding them (its
+//!   column).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -52,6 +55,7 @@ const CONFIGS: &[Config] = &[
     Config { name: "egg-coop", flags: &["-fegg-isel", "-fno-egg-cooperation"] },
     Config { name: "egg-nojam", flags: &["-fegg-isel", "-fno-unroll-and-jam"] },
     Config { name: "egg-noic", flags: &["-fegg-isel", "-fno-loop-interchange"] },
+    Config { name: "egg-nostrip", flags: &["-fegg-isel", "-fno-loop-strip-mine"] },
 ];
 const EGG: usize = 3;
 

@@ -1,0 +1,175 @@
+//! `dsp-interchange`'s second form: strip-mining the inner loop by the lane
+//! count and interchanging the strip loop with the outer one (Allen and
+//! Kennedy, "Optimizing Compilers for Modern Architectures", §9.3.1 strip
+//! mining, §5.2 interchange), so that a short vector loop inside a long loop
+//! becomes one masked vector step inside a long loop the backend can
+//! software-pipeline. The target is a 3×3 convolution of a 64-wide image:
+//! `for (r < 62) for (col < 62)` vectorizes to three whole steps and a
+//! masked one per row, too short to pipeline; as
+//! `for (strip < 4) for (r < 62) for (col in strip)` each of the four strips
+//! is a 62-iteration loop around one masked step.
+//!
+//! The nest qualifies as for the interchange ([`crate::interchange`]: one
+//! inner loop of one block carrying only its counter, affine accesses,
+//! stored objects identified and reached alike); the outer loop may also
+//! count by one to a bound (`icmp eq`). The strips run when, at run time,
+//! the outer iterations touch disjoint memory (the interchange's guard),
+//! the inner loop is at least half a vector and at most [`MAX_VECTORS`]
+//! vectors long, and the outer loop has at least twice as many iterations
+//! as the inner one has strips (fewer loop entries than before). Else the
+//! nest runs as it was.
+//!
+//! The strip's loop (at most `lanes` iterations, from the strip's start to
+//! the smaller of its end and the inner bound) is marked [`STRIP`]:
+//! `dsp-egg-isel` then lowers it to one masked step with no loop, so the
+//! loop around it is one block. The loop around it is marked independent
+//! (its iterations touch disjoint memory).
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
+
+use crate::cfg::Cfg;
+use crate::interchange::{guard, mark_independent, Guard, Nest};
+use crate::ir;
+
+/// The loop property of a strip's loop: at most the lane count of
+/// iterations, for `dsp-egg-isel` to lower to one masked step.
+pub const STRIP: &str = "dsp.loop.strip";
+
+/// The longest inner loop, in vectors, that is strip-mined: longer vector
+/// loops run long enough for the pipeliner as they are, and walking a long
+/// row strip by strip loses the row's cache lines between strips.
+pub const MAX_VECTORS: i64 = 4;
+
+/// Whether the loop of latch branch `term` is a strip (see [`STRIP`]).
+pub fn is_strip(term: LLVMValueRef) -> bool {
+    crate::wfv::directives::has_loop_property(term, STRIP)
+}
+
+/// Builds the strip-mined nest behind its guard, which falls back to
+/// `fallback`; returns the guard and the new loops' headers. The caller
+/// enters the guard.
+pub(crate) fn strip_mine(
+    f: LLVMValueRef,
+    cfg: &Cfg,
+    nest: &Nest,
+    lanes: i64,
+    fallback: LLVMBasicBlockRef,
+) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
+    let o = &nest.outer;
+    let exit = cfg.blocks[o.exit];
+    let ranks = ir::Ranks::new(f);
+    unsafe {
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        let b = LLVMCreateBuilderInContext(ctx);
+        let ity = LLVMTypeOf(o.iv);
+        let jty = LLVMTypeOf(nest.jiv);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
+        let kj = |v: i64| LLVMConstInt(jty, v as u64, 1);
+        let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
+        let (guard_bb, sh, tph, t, jl, tl, sl) = (
+            new_block(c"sm.guard"),
+            new_block(c"sm.strip"),
+            new_block(c"sm.tph"),
+            new_block(c"sm.t"),
+            new_block(c"sm.j"),
+            new_block(c"sm.tlatch"),
+            new_block(c"sm.slatch"),
+        );
+        let loc = inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm);
+        LLVMSetCurrentDebugLocation2(b, loc);
+        // The guard: disjoint outer iterations, half a vector to MAX_VECTORS
+        // vectors of inner loop, and at least two outer iterations per strip.
+        LLVMPositionBuilderAtEnd(b, guard_bb);
+        let Guard { cnt, trip_j, mut ok } = guard(b, nest, &ranks)?;
+        let strips = LLVMBuildSDiv(b, LLVMBuildAdd(b, trip_j, k64(lanes - 1), c"".as_ptr()), k64(lanes), c"".as_ptr());
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, LLVMBuildMul(b, trip_j, k64(2), c"".as_ptr()), k64(lanes), c"".as_ptr()));
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, trip_j, k64(MAX_VECTORS * lanes), c"".as_ptr()));
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, LLVMBuildMul(b, strips, k64(2), c"".as_ptr()), c"".as_ptr()));
+        let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+        let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
+        LLVMBuildCondBr(b, all, sh, fallback);
+        // The strip loop: its start, and its end (at most `lanes` on).
+        LLVMPositionBuilderAtEnd(b, sh);
+        let sphi = LLVMBuildPhi(b, jty, c"".as_ptr());
+        let rem = LLVMBuildSub(b, nest.jbound, sphi, c"".as_ptr());
+        let more = LLVMBuildICmp(b, P::LLVMIntSGT, rem, kj(lanes), c"".as_ptr());
+        let len = LLVMBuildSelect(b, more, kj(lanes), rem, c"".as_ptr());
+        let jend = LLVMBuildAdd(b, sphi, len, c"".as_ptr());
+        LLVMBuildBr(b, tph);
+        // The outer loop, by its own count, around the strip's loop.
+        LLVMPositionBuilderAtEnd(b, t);
+        let tphi = LLVMBuildPhi(b, ity, c"".as_ptr());
+        let i = LLVMBuildAdd(b, o.start, LLVMBuildMul(b, tphi, o.step, c"".as_ptr()), c"".as_ptr());
+        LLVMPositionBuilderAtEnd(b, jl);
+        let jphi = LLVMBuildPhi(b, jty, c"".as_ptr());
+        // The outer loop's values the body uses (in the outer loop when they
+        // depend on its counter, else before it), then the body in the
+        // strip's loop; the inner latch's compare is rebuilt.
+        let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        map.insert(o.iv, i);
+        map.insert(nest.jiv, jphi);
+        let mut varies: HashSet<LLVMValueRef> = [o.iv].into_iter().collect();
+        let mut made = Vec::new();
+        let cmp_only_for_latch = ir::users(nest.jcmp) == [nest.jterm];
+        for &g in &nest.glue {
+            let arith = !matches!(ir::opcode(g), O::LLVMLoad | O::LLVMStore | O::LLVMCall | O::LLVMPHI);
+            let dep = (0..LLVMGetNumOperands(g) as u32).any(|q| varies.contains(&LLVMGetOperand(g, q)));
+            if dep || !arith {
+                varies.insert(g);
+                LLVMPositionBuilderAtEnd(b, t);
+            } else {
+                LLVMPositionBuilderAtEnd(b, tph);
+            }
+            let x = LLVMInstructionClone(g);
+            LLVMInsertIntoBuilder(b, x);
+            map.insert(g, x);
+            made.push(x);
+        }
+        LLVMPositionBuilderAtEnd(b, jl);
+        for g in ir::instructions(nest.body) {
+            if g == nest.jiv || g == nest.jterm || (g == nest.jcmp && cmp_only_for_latch) {
+                continue;
+            }
+            let x = LLVMInstructionClone(g);
+            LLVMInsertIntoBuilder(b, x);
+            map.insert(g, x);
+            made.push(x);
+        }
+        for &x in &made {
+            for q in 0..LLVMGetNumOperands(x) as u32 {
+                let v = LLVMGetOperand(x, q);
+                if let Some(&nv) = map.get(&v) {
+                    LLVMSetOperand(x, q, nv);
+                }
+            }
+        }
+        let jnext = *map.get(&nest.jnext).ok_or("internal: the inner counter's increment was not cloned")?;
+        let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, jend, c"".as_ptr()), jl, tl);
+        ir::add_loop_property(jterm, STRIP, None);
+        ir::add_incoming(jphi, &[(sphi, t), (jnext, jl)]);
+        LLVMPositionBuilderAtEnd(b, tph);
+        LLVMBuildBr(b, t);
+        LLVMPositionBuilderAtEnd(b, t);
+        LLVMBuildBr(b, jl);
+        // The outer latch, marked independent; then the next strip or out of the nest.
+        LLVMPositionBuilderAtEnd(b, tl);
+        let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
+        let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, sl);
+        mark_independent(tterm);
+        ir::add_incoming(tphi, &[(LLVMConstInt(ity, 0, 0), tph), (tnext, tl)]);
+        LLVMPositionBuilderAtEnd(b, sl);
+        LLVMBuildCondBr(b, more, sh, exit);
+        ir::add_incoming(sphi, &[(nest.jstart, guard_bb), (jend, sl)]);
+        LLVMDisposeBuilder(b);
+        Ok((guard_bb, vec![sh, t, jl]))
+    }
+}
+
+#[cfg(test)]
+#[path = "strip_tests.rs"]
+mod tests;
