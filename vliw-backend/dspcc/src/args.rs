@@ -206,6 +206,10 @@ pub struct Options {
     /// Branch delay slots filled from the branch target:
     /// `-fbranch-target-fill` / `-fno-branch-target-fill`; `None`: on from -O1.
     pub target_fill: Option<bool>,
+    /// A conditional branch's delay slots filled from the block it falls
+    /// through to: `-fbranch-fallthrough-fill` /
+    /// `-fno-branch-fallthrough-fill`; `None`: on from -O1.
+    pub fallthrough_fill: Option<bool>,
     /// Branches on a register instead of on its compare with 0:
     /// `-fbranch-on-register` / `-fno-branch-on-register`; `None`: on from -O1.
     pub branch_on_reg: Option<bool>,
@@ -316,6 +320,7 @@ impl Default for Options {
             modulo_sched_all: false,
             licm: None,
             target_fill: None,
+            fallthrough_fill: None,
             branch_on_reg: None,
             masked_tail: None,
             outer_vec: None,
@@ -489,6 +494,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-move-loop-invariants" => o.licm = Some(false),
             "-fbranch-target-fill" => o.target_fill = Some(true),
             "-fno-branch-target-fill" => o.target_fill = Some(false),
+            "-fbranch-fallthrough-fill" => o.fallthrough_fill = Some(true),
+            "-fno-branch-fallthrough-fill" => o.fallthrough_fill = Some(false),
             "-fbranch-on-register" => o.branch_on_reg = Some(true),
             "-fno-branch-on-register" => o.branch_on_reg = Some(false),
             "-fmasked-tail" => o.masked_tail = Some(true),

@@ -87,6 +87,10 @@ OPTIONS:
   -fbranch-target-fill -fno-branch-target-fill
                                            branch delay slots left as nops take the target's first
                                            bundles (on from -O1)
+  -fbranch-fallthrough-fill -fno-branch-fallthrough-fill
+                                           a conditional branch's delay slots left as nops take the first
+                                           bundles of the block it falls through to, when nothing else
+                                           enters that block (on from -O1)
   -fbranch-on-register -fno-branch-on-register
                                            a branch on x != 0 / x == 0 tests x itself (brnz/brz) when
                                            the machine has it (on from -O1)

@@ -559,6 +559,9 @@ impl Planner<'_> {
         if o.target_fill == Some(false) {
             args.push("--no-branch-target-fill".into());
         }
+        if o.fallthrough_fill == Some(false) {
+            args.push("--no-branch-fallthrough-fill".into());
+        }
         if o.branch_on_reg == Some(false) {
             args.push("--no-branch-on-register".into());
         }

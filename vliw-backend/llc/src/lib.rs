@@ -61,6 +61,11 @@ pub struct LlcOptions {
     /// Fill branch delay slots that hold nops with the target's first
     /// bundles (`dsp_sched::fill`). `LlcOptions::at_level` sets it from -O1 on.
     pub target_fill: bool,
+    /// Fill a conditional branch's delay slots that hold nops with the first
+    /// bundles of the block it falls through to, when nothing else enters
+    /// that block (`dsp_sched::fill::from_fallthrough`). `LlcOptions::at_level`
+    /// sets it from -O1 on.
+    pub fallthrough_fill: bool,
     /// Value numbering, dead-code elimination and loop-invariant code
     /// motion on the selected machine IR (`dsp_pipeliner::licm`).
     /// `LlcOptions::at_level` sets it from -O1 on.
@@ -79,6 +84,7 @@ impl LlcOptions {
             lsr: opt_level >= 1,
             clean_loops: opt_level >= 1,
             target_fill: opt_level >= 1,
+            fallthrough_fill: opt_level >= 1,
             branch_on_reg: opt_level >= 1,
             pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
@@ -102,6 +108,7 @@ fn sched_options(opts: &LlcOptions) -> dsp_sched::SchedOptions {
         pack: full,
         fill_delay_slots: full,
         fill_from_target: full && opts.target_fill,
+        fill_from_fallthrough: full && opts.fallthrough_fill,
         rename: full,
         sections: opts.sections,
     }

@@ -77,6 +77,11 @@ struct Cli {
     /// bundles: see dsp_sched::fill).
     #[arg(long)]
     no_branch_target_fill: bool,
+    /// Leave a conditional branch's nop delay slots as they are (by default
+    /// from -O1 they take the first bundles of the block it falls through
+    /// to, when nothing else enters that block: see dsp_sched::fill).
+    #[arg(long)]
+    no_branch_fallthrough_fill: bool,
     /// Put each function and data object in its own section (.text.NAME,
     /// .data.NAME, ...) for dsp-ld --gc-sections.
     #[arg(long)]
@@ -264,6 +269,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         lsr: cli.opt >= 1 && !cli.no_lsr,
         clean_loops: cli.opt >= 1 && !cli.no_licm,
         target_fill: cli.opt >= 1 && !cli.no_branch_target_fill,
+        fallthrough_fill: cli.opt >= 1 && !cli.no_branch_fallthrough_fill,
         branch_on_reg: cli.opt >= 1 && !cli.no_branch_on_register,
         pipeline,
         ..LlcOptions::at_level(cli.opt)

@@ -2,7 +2,8 @@
 //! delay-slot filling of delayed-branch machines (MIPS and SPARC compilers,
 //! GCC's `-fdelayed-branch` "from the target" case), run on a scheduled
 //! function after `delay` has filled what it could from the branch's own
-//! block.
+//! block; then, for a conditional branch, from the block it falls through
+//! to ([`from_fallthrough`], the "from the fall-through" case).
 //!
 //! When the last `z` delay slots of a block's branch hold only `nop`s, the
 //! first `k ≤ z` bundles of the target are copied into them and the branch
@@ -184,6 +185,67 @@ pub fn from_targets(m: &Machine, blocks: &mut [ScheduledBlock], live_in: &[Vec<P
             if let LOperand::Label(l) = o {
                 *l = entry.clone();
             }
+        }
+        filled += k;
+    }
+    filled
+}
+
+/// Fills the trailing nop delay slots of every conditional branch from the
+/// block it falls through to, when that block is entered from nowhere else
+/// (`sole[i + 1]`: no branch, jump table or computed goto reaches it, no
+/// delay-slot entry inside it): its first bundles move into the slots, so
+/// on the fall-through it starts as many cycles earlier with the same
+/// timing inside it. On the taken path the moved bundles run too: they
+/// must be harmless there (as copies from the target must be on the
+/// fall-through: no memory access, no fault, no register live into the
+/// target written, landed before it starts), and nothing of the branch's
+/// block may be pending when the first of them issues. `live_in[i]` are the
+/// registers live into `blocks[i]`. Returns the number of delay-slot
+/// bundles filled.
+pub fn from_fallthrough(m: &Machine, blocks: &mut [ScheduledBlock], live_in: &[Vec<PReg>], sole: &[bool]) -> usize {
+    let delay = m.control.delay_slots as usize;
+    let index: HashMap<String, usize> = blocks.iter().enumerate().map(|(i, b)| (b.label.clone(), i)).collect();
+    let mut filled = 0;
+    for i in 0..blocks.len().saturating_sub(1) {
+        let next = i + 1;
+        if blocks[i].fixed || blocks[next].fixed || !sole.get(next).copied().unwrap_or(false) || !blocks[next].entries.is_empty() {
+            continue;
+        }
+        let Some((at, k_op, label)) = branch_of(blocks, i) else { continue };
+        let len = blocks[i].bundles.len();
+        if delay == 0 || at + delay + 1 != len {
+            continue;
+        }
+        let br = &blocks[i].bundles[at][k_op];
+        let conditional = br.guard.is_some() || m.instr(br.instr).sem.op != isa_tablegen::SemOp::Br;
+        let Some(&t) = index.get(&label) else { continue };
+        if !conditional || t == next {
+            continue;
+        }
+        let Some(live) = live_in.get(t) else { continue };
+        let z = blocks[i].bundles[at + 1..].iter().rev().take_while(|b| is_nop_bundle(b)).count();
+        // Leading plain bundles of the next block, leaving it at least one.
+        let limit = z.min(blocks[next].bundles.len().saturating_sub(1));
+        let clean = blocks[next].bundles.iter().take(limit).take_while(|b| b.iter().all(|o| matches!(o.class, OpClass::Plain | OpClass::Nop))).count();
+        let mut k = 0;
+        for n in (1..=clean).rev() {
+            let p0 = len - n;
+            let pending = blocks[i].bundles[..p0].iter().enumerate().any(|(q, b)| b.iter().any(|o| o.class != OpClass::Nop && q + done_after(m, o) > p0));
+            if !pending && harmless_on_fallthrough(m, &blocks[next].bundles[..n], p0, len, live) {
+                k = n;
+                break;
+            }
+        }
+        if k == 0 {
+            continue;
+        }
+        let moved: Vec<Vec<LOp>> = blocks[next].bundles.drain(..k).collect();
+        if let Some(tr) = blocks[next].transfer.as_mut() {
+            *tr -= k;
+        }
+        for (j, bundle) in moved.into_iter().enumerate() {
+            blocks[i].bundles[len - k + j] = bundle;
         }
         filled += k;
     }

@@ -57,6 +57,9 @@ pub struct SchedOptions {
     /// Fill nop delay slots left by `fill_delay_slots` with the branch
     /// target's first bundles (see [`fill`]; needs `fill_delay_slots`).
     pub fill_from_target: bool,
+    /// Also fill a conditional branch's delay slots from the block it falls
+    /// through to ([`fill::from_fallthrough`]).
+    pub fill_from_fallthrough: bool,
     /// Rename registers to break the false dependences allocation left.
     pub rename: bool,
     /// Each function and data object in its own section (`.text.NAME`,
@@ -72,6 +75,7 @@ impl Default for SchedOptions {
             pack: true,
             fill_delay_slots: true,
             fill_from_target: true,
+            fill_from_fallthrough: true,
             rename: true,
             sections: false,
         }
@@ -118,6 +122,9 @@ pub struct FunctionStats {
     pub delay_slots_filled: usize,
     /// Of those, bundles copied from the branch target ([`fill`]).
     pub delay_slots_from_target: usize,
+    /// Of those, bundles moved from the block a conditional branch falls
+    /// through to ([`fill::from_fallthrough`]).
+    pub delay_slots_from_fallthrough: usize,
     /// Values moved to another register to break false dependences.
     pub renamed: usize,
 }
@@ -189,8 +196,40 @@ pub fn schedule_function(
         stats.renamed = rename::rename_function(m, &mut blocks);
     }
     let fill_from_target = opts.fill_delay_slots && opts.fill_from_target;
-    // What the fill needs: the registers live into each block, after renaming.
-    let live_in = if fill_from_target { liveness::compute(&mut blocks) } else { Vec::new() };
+    let fill_from_fallthrough = opts.fill_delay_slots && opts.fill_from_fallthrough;
+    // What the fills need: the registers live into each block, after renaming.
+    let live_in = if fill_from_target || fill_from_fallthrough { liveness::compute(&mut blocks) } else { Vec::new() };
+    // Blocks entered only by falling into them: no branch, jump table or
+    // computed goto names them.
+    let sole: Vec<bool> = if fill_from_fallthrough {
+        let named: std::collections::HashSet<String> = blocks
+            .iter()
+            .flat_map(|b| b.regions.iter().flat_map(|r| r.body.iter().chain(r.control.iter().flat_map(|c| c.ops.iter()))))
+            .flat_map(|o| o.operands.iter())
+            .filter_map(|o| match o {
+                LOperand::Label(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect();
+        let indirect: std::collections::HashSet<dsp_mir::Block> = f
+            .blocks
+            .iter()
+            .flat_map(|b| match &b.term {
+                dsp_mir::Terminator::IndirectJump { targets, .. } => targets.clone(),
+                _ => Vec::new(),
+            })
+            .chain(f.address_taken.iter().copied())
+            .collect();
+        (0..blocks.len())
+            .map(|k| {
+                let b = &blocks[k];
+                let preds: Vec<usize> = (0..blocks.len()).filter(|&j| blocks[j].succs.contains(&b.block)).collect();
+                k > 0 && preds == [k - 1] && !named.contains(&b.label) && !indirect.contains(&b.block)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut out = Vec::with_capacity(blocks.len());
     let control_height = m.control.delay_slots + 1;
     let mut fixed_code = std::collections::HashMap::new();
@@ -280,6 +319,11 @@ pub fn schedule_function(
         let n = fill::from_targets(m, &mut out, &live_in);
         stats.delay_slots_filled += n;
         stats.delay_slots_from_target = n;
+    }
+    if fill_from_fallthrough {
+        let n = fill::from_fallthrough(m, &mut out, &live_in, &sole);
+        stats.delay_slots_filled += n;
+        stats.delay_slots_from_fallthrough = n;
     }
     let all = out.iter().flat_map(|b| b.bundles.iter().flatten());
     let nops = all.clone().filter(|o| o.class == OpClass::Nop).count();

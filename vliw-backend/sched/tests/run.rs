@@ -656,3 +656,58 @@ fn delay_slots_filled_from_the_branch_target() {
         }
     }
 }
+
+/// sum of 3i over the odd i < 20 (300): the test of each i branches over
+/// the block adding 3i, which only that branch enters.
+fn fallthrough_fill_module(m: &isa_tablegen::Machine) -> dsp_mir::Module {
+    let s = scratch(m);
+    let (i, sum, n, t, u) = (s[0], s[1], s[2], s[3], s[4]);
+    let one = s[5];
+    let p = dsp_mir::PReg { file: m.predicate_file().unwrap(), index: 1 };
+    let mut b = Fb::new(m, "main");
+    let head = b.block("head");
+    let odd = b.block("odd");
+    let skip = b.block("skip");
+    let exit = b.block("exit");
+    b.li(i, 0);
+    b.li(sum, 0);
+    b.li(n, 20);
+    b.li(one, 1);
+    b.term(Terminator::Jump(head));
+    // head: skip the even i.
+    b.at(head);
+    b.bini(SemOp::And, Ty::I32, t, i, 1);
+    b.bin(SemOp::Lt, Ty::I32, p, t, one);
+    b.term(Terminator::Branch { cond: dsp_mir::Reg::Phys(p), negate: false, taken: skip, not_taken: odd });
+    // odd: sum += 3i (its first operation, u = i + i, may run on the way to skip).
+    b.at(odd);
+    b.bin(SemOp::Add, Ty::I32, u, i, i);
+    b.bin(SemOp::Add, Ty::I32, u, u, i);
+    b.bin(SemOp::Add, Ty::I32, sum, sum, u);
+    b.term(Terminator::Jump(skip));
+    b.at(skip);
+    b.bini(SemOp::Add, Ty::I32, i, i, 1);
+    b.bin(SemOp::Lt, Ty::I32, p, i, n);
+    b.term(Terminator::Branch { cond: dsp_mir::Reg::Phys(p), negate: false, taken: head, not_taken: exit });
+    b.at(exit);
+    b.copy(ret(m, Ty::I32), sum);
+    b.ret();
+    module(vec![b.done()], vec![])
+}
+
+#[test]
+fn delay_slots_filled_from_the_fallthrough() {
+    for m in machines() {
+        let module = fallthrough_fill_module(&m);
+        for opts in all_modes() {
+            let run = run_with(&m, &module, &[], &opts);
+            assert_eq!(run.status, 300 & 0xff, "{}\n{}", m.name, run.asm);
+        }
+        let on = run(&m, &module, &[]);
+        let off = run_with(&m, &module, &[], &SchedOptions { fill_from_fallthrough: false, ..SchedOptions::default() });
+        let moved = stats(&on, "main").delay_slots_from_fallthrough;
+        assert!(moved > 0, "{}: nothing moved\n{}", m.name, on.asm);
+        assert_eq!(stats(&off, "main").delay_slots_from_fallthrough, 0);
+        assert!(on.cycles < off.cycles, "{}: {} cycles with the fill, {} without\n{}", m.name, on.cycles, off.cycles, on.asm);
+    }
+}

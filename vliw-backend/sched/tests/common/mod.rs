@@ -291,7 +291,8 @@ pub fn run(m: &Machine, module: &Module, extra: &[&str]) -> Run {
 }
 
 /// Every scheduling mode: everything on (the default), packed without
-/// renaming, without filling delay slots from branch targets, packed without
+/// renaming, without filling delay slots from branch targets, without filling
+/// them from fall-through blocks, packed without
 /// delay-slot filling, one operation per bundle.
 pub fn all_modes() -> Vec<SchedOptions> {
     vec![
@@ -302,6 +303,10 @@ pub fn all_modes() -> Vec<SchedOptions> {
         },
         SchedOptions {
             fill_from_target: false,
+            ..SchedOptions::default()
+        },
+        SchedOptions {
+            fill_from_fallthrough: false,
             ..SchedOptions::default()
         },
         SchedOptions {
