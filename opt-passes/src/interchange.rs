@@ -101,8 +101,7 @@ pub fn run_function(f: LLVMValueRef, caps: &Caps, opts: &Options) -> (bool, Vec<
                 let name = forms.next().unwrap_or("Interchanged");
                 let ic = format!("interchanged with its inner loop where that one is shorter than {lanes} iterations (the outer loop's independent iterations innermost)");
                 let sm = format!(
-                    "strip-mined and interchanged where the inner loop is {} to {} iterations (strips of {lanes} around the outer loop, one masked step each)",
-                    lanes / 2,
+                    "strip-mined and interchanged where the inner loop is at most {} iterations (strips of {lanes} around the outer loop, one masked step each)",
                     crate::strip::MAX_VECTORS * lanes as i64
                 );
                 let msg = match name {

@@ -1,5 +1,5 @@
 // loop_strip_mine: nests dsp-interchange runs as strips of one vector
-// around the outer loop (an inner loop half a vector to four vectors long,
+// around the outer loop (an inner loop at most eight vectors long,
 // every access contiguous, outer iterations touching disjoint memory: a 2D
 // convolution's rows) and the run-time guard's other side: rows shorter or
 // longer than that, too few of them, rows that overlap. Either way the
@@ -62,7 +62,7 @@ int main(void) {
         printf("conv3x3 w=%d: %08x\n", w, (unsigned)hash());
     }
     /* Rows of 1..70 columns; few rows; overlapping rows (pitch < cols). */
-    int cases[][3] = {{40, 7, 7}, {40, 8, 8}, {40, 16, 16}, {40, 17, 20}, {30, 62, 62}, {30, 64, 64}, {20, 65, 65}, {3, 40, 40}, {1, 16, 16}, {40, 24, 20}, {60, 9, 1}, {0, 16, 16}};
+    int cases[][3] = {{40, 7, 7}, {40, 8, 8}, {40, 16, 16}, {40, 17, 20}, {30, 62, 62}, {30, 64, 64}, {20, 65, 65}, {20, 130, 130}, {3, 40, 40}, {1, 16, 16}, {40, 24, 20}, {60, 9, 1}, {0, 16, 16}};
     for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         reset();
         scale_rows(fb, fa, cases[k][0], cases[k][1], cases[k][2], 1.5f);

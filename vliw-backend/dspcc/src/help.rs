@@ -37,7 +37,7 @@ OPTIONS:
                                            time, that one is shorter than a vector and the outer iterations are
                                            independent (an FFT's early stages; on with -fegg-isel; remarks:
                                            -Rpass=loop-interchange)
-  -floop-strip-mine -fno-loop-strip-mine   a loop holding a short inner loop (half a vector to 4 vectors long, every
+  -floop-strip-mine -fno-loop-strip-mine   a loop holding a short inner loop (at most 8 vectors long, every
                                            access contiguous) runs, when at run time the outer iterations are
                                            independent, as strips of one vector around the outer loop, each strip
                                            one masked vector step (a 2D convolution's rows; on with -fegg-isel;
