@@ -101,7 +101,7 @@ pub fn run_function(f: LLVMValueRef, caps: &Caps, opts: &Options) -> (bool, Vec<
                 let name = forms.next().unwrap_or("Interchanged");
                 let ic = format!("interchanged with its inner loop where that one is shorter than {lanes} iterations (the outer loop's independent iterations innermost)");
                 let sm = format!(
-                    "strip-mined and interchanged where the inner loop is at most {} iterations (strips of {lanes} around the outer loop, one masked step each)",
+                    "strip-mined and interchanged where the inner loop is at most {} iterations (strips of {lanes} around the outer loop, one vector step each)",
                     crate::strip::MAX_VECTORS * lanes as i64
                 );
                 let msg = match name {
@@ -510,11 +510,11 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LL
 fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options) -> Result<(Vec<LLVMBasicBlockRef>, &'static str), String> {
     let o = &nest.outer;
     let (h, pre) = (cfg.blocks[nest.header], cfg.blocks[o.preheader]);
-    let strips = opts.strips && nest.contiguous;
+    let strips = opts.strips && (nest.contiguous || crate::strip::independence(nest, lanes).is_some());
     let interchange_too = opts.interchange && !o.counted;
     if !strips && !interchange_too {
         return Err(match (o.counted, opts.strips, nest.contiguous) {
-            (true, true, false) => "the outer loop counts by one to a bound, which only the strips take, and an access does not move with the inner counter element by element",
+            (true, true, false) => "the outer loop counts by one to a bound, which only the strips take, and an access does not move with the inner counter element by element (nor are the inner iterations of a strip independent)",
             (true, false, _) => "the outer loop counts by one to a bound, which only the strips take (-floop-strip-mine is off)",
             (false, true, false) => "an access does not move with the inner counter element by element (no strips) and -floop-interchange is off",
             _ => "both forms are off",
@@ -559,7 +559,7 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
 
 /// `p` (over loop invariants) as an `i64` at `b`, its terms in the
 /// function's order (the output is the same on every run).
-unsafe fn emit_poly(b: LLVMBuilderRef, p: &Poly, ranks: &ir::Ranks, i64t: LLVMTypeRef) -> Result<LLVMValueRef, String> {
+pub(crate) unsafe fn emit_poly(b: LLVMBuilderRef, p: &Poly, ranks: &ir::Ranks, i64t: LLVMTypeRef) -> Result<LLVMValueRef, String> {
     let wide = |v: LLVMValueRef| {
         if LLVMTypeOf(v) == i64t {
             Ok(v)

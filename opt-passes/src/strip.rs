@@ -12,7 +12,13 @@
 //! The nest qualifies as for the interchange ([`crate::interchange`]: one
 //! inner loop of one block carrying only its counter, affine accesses,
 //! stored objects identified and reached alike); the outer loop may also
-//! count by one to a bound (`icmp eq`). The strips run when, at run time,
+//! count by one to a bound (`icmp eq`). Its accesses move with the inner
+//! counter element by element (a masked step can do them), or a strip's
+//! iterations can be shown to touch disjoint memory ([`independence`]:
+//! an FFT's butterflies `x[i + j]`, `x[i + j + half]` once `half` is at
+//! least a vector) and every strip is whole, which the guard checks: then
+//! egg makes one step with no mask, strided twiddles `w[j * step]` and all
+//! ([`STRIP_FULL`]). The strips run when, at run time,
 //! the outer iterations touch disjoint memory (the interchange's guard),
 //! the inner loop is at most [`MAX_VECTORS`] vectors long, and the outer
 //! loop has at least twice as many iterations as the inner one has strips
@@ -22,10 +28,11 @@
 //! applies too, its guard comes first: its strided vectors fill every lane.)
 //!
 //! The strip's loop (at most `lanes` iterations, from the strip's start to
-//! the smaller of its end and the inner bound) is marked [`STRIP`]:
-//! `dsp-egg-isel` then lowers it to one masked step with no loop, so the
-//! loop around it is one block. The loop around it is marked independent
-//! (its iterations touch disjoint memory).
+//! the smaller of its end and the inner bound) is marked [`STRIP`] (and
+//! independent when [`independence`] says so, with its run-time part in
+//! the guard): `dsp-egg-isel` then lowers it to one masked step with no
+//! loop, so the loop around it is one block. The loop around it is marked
+//! independent (its iterations touch disjoint memory).
 
 use std::collections::{HashMap, HashSet};
 
@@ -34,12 +41,18 @@ use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
 
 use crate::cfg::Cfg;
-use crate::interchange::{guard, mark_independent, Guard, Nest};
+use crate::addr::Poly;
+use crate::interchange::{emit_poly, guard, mark_independent, Guard, Nest};
 use crate::ir;
 
 /// The loop property of a strip's loop: at most the lane count of
 /// iterations, for `dsp-egg-isel` to lower to one masked step.
 pub const STRIP: &str = "dsp.loop.strip";
+
+/// The loop property of a strip's loop that always runs exactly the lane
+/// count of iterations (the inner trip count a multiple of it, checked by
+/// the guard): one step with no mask, so strided accesses may be in it.
+pub const STRIP_FULL: &str = "dsp.loop.strip.full";
 
 /// The longest inner loop, in vectors, that is strip-mined: longer vector
 /// loops run long enough for the pipeliner as they are, and walking a long
@@ -52,6 +65,36 @@ pub const MAX_VECTORS: i64 = 8;
 /// Whether the loop of latch branch `term` is a strip (see [`STRIP`]).
 pub fn is_strip(term: LLVMValueRef) -> bool {
     crate::wfv::directives::has_loop_property(term, STRIP)
+}
+
+/// Whether the loop of latch branch `term` is a full strip (see [`STRIP_FULL`]).
+pub fn is_full_strip(term: LLVMValueRef) -> bool {
+    crate::wfv::directives::has_loop_property(term, STRIP_FULL)
+}
+
+/// When the inner loop's iterations within one strip touch disjoint
+/// memory: per stored object, every access moves with the inner counter by
+/// the same `b ≠ 0` bytes (at least its size), and each pair of its
+/// accesses at different places `q1`, `q2` stays apart over a strip:
+/// `|q2 - q1| ≥ (lanes - 1)·|b| + size` (the returned differences and
+/// minimum distances, for the guard). `None` when that cannot be said.
+pub(crate) fn independence(nest: &Nest, lanes: i64) -> Option<Vec<(Poly, i64)>> {
+    let mut out = Vec::new();
+    for (accs, _) in &nest.objects {
+        let b = accs.first()?.0;
+        let size = accs.iter().map(|a| a.2).max()?;
+        if b == 0 || accs.iter().any(|a| a.0 != b) || b.abs() < size {
+            return None;
+        }
+        for (x, (_, q1, s1)) in accs.iter().enumerate() {
+            for (_, q2, s2) in &accs[x + 1..] {
+                if q1 != q2 {
+                    out.push((q2.add(q1, -1), (lanes - 1) * b.abs() + (*s1).max(*s2)));
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Builds the strip-mined nest behind its guard, which falls back to
@@ -91,6 +134,22 @@ pub(crate) fn strip_mine(
         // of inner loop, and at least two outer iterations per strip.
         LLVMPositionBuilderAtEnd(b, guard_bb);
         let Guard { cnt, trip_j, mut ok } = guard(b, nest, &ranks)?;
+        // Strips whose iterations are independent are marked so (egg then
+        // needs no checks of its own); without contiguous accesses every
+        // strip must be whole (no mask), and independent.
+        let indep = independence(nest, lanes);
+        let full = !nest.contiguous;
+        if full && indep.is_none() {
+            return Err("internal: whole strips without independence".into());
+        }
+        for (d, min) in indep.iter().flatten() {
+            let d = emit_poly(b, d, &ranks, i64t)?;
+            let apart = LLVMBuildOr(b, LLVMBuildICmp(b, P::LLVMIntSGE, d, k64(*min), c"".as_ptr()), LLVMBuildICmp(b, P::LLVMIntSLE, d, k64(-*min), c"".as_ptr()), c"".as_ptr());
+            ok.push(apart);
+        }
+        if full {
+            ok.push(LLVMBuildICmp(b, P::LLVMIntEQ, LLVMBuildSRem(b, trip_j, k64(lanes), c"".as_ptr()), k64(0), c"".as_ptr()));
+        }
         let strips = LLVMBuildSDiv(b, LLVMBuildAdd(b, trip_j, k64(lanes - 1), c"".as_ptr()), k64(lanes), c"".as_ptr());
         ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, trip_j, k64(MAX_VECTORS * lanes), c"".as_ptr()));
         ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, LLVMBuildMul(b, strips, k64(2), c"".as_ptr()), c"".as_ptr()));
@@ -155,6 +214,12 @@ pub(crate) fn strip_mine(
         let jnext = *map.get(&nest.jnext).ok_or("internal: the inner counter's increment was not cloned")?;
         let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, jend, c"".as_ptr()), jl, tl);
         ir::add_loop_property(jterm, STRIP, None);
+        if full {
+            ir::add_loop_property(jterm, STRIP_FULL, None);
+        }
+        if indep.is_some() {
+            mark_independent(jterm);
+        }
         ir::add_incoming(jphi, &[(sphi, t), (jnext, jl)]);
         LLVMPositionBuilderAtEnd(b, tph);
         LLVMBuildBr(b, t);

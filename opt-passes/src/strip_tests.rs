@@ -119,9 +119,10 @@ fn the_forms_have_their_own_switches() {
 #[test]
 fn nests_a_masked_step_cannot_do_are_left_alone() {
     let cases = [
-        // y at a column stride of two elements: not one vector per strip.
+        // y also at a column stride of two elements: not one vector per
+        // strip, nor can a strip's iterations be shown apart.
         (
-            ROWS.replace("%pyc = getelementptr i32, ptr %py, i32 %c0", "%c2 = shl nuw nsw i32 %c0, 1\n  %pyc = getelementptr i32, ptr %py, i32 %c2"),
+            ROWS.replace("  store i32 %s2, ptr %pyc, align 4", "  store i32 %s2, ptr %pyc, align 4\n  %c2 = shl nuw nsw i32 %c0, 1\n  %pyd = getelementptr i32, ptr %py, i32 %c2\n  store i32 %s1, ptr %pyd, align 4"),
             "element by element",
         ),
         // y's row start does not move with r.
@@ -134,4 +135,27 @@ fn nests_a_masked_step_cannot_do_are_left_alone() {
         assert!(!changed || !remarks.iter().any(|r| r.name == "StripMined"), "{why}: {remarks:?}");
         assert!(remarks.iter().any(|r| r.msg.contains(why)), "{why}: {remarks:?}");
     }
+}
+
+#[test]
+fn independent_strided_strips_are_whole_steps() {
+    // y at a column stride of two elements: each strip is whole (the
+    // guard asks for a multiple of 16 columns) and independent (y's single
+    // access moves 8 bytes a column), so egg makes one step with a strided
+    // store and no mask.
+    let ir = ROWS.replace("%pyc = getelementptr i32, ptr %py, i32 %c0", "%c2 = shl nuw nsw i32 %c0, 1\n  %pyc = getelementptr i32, ptr %py, i32 %c2");
+    let t = crate::testutil::TestModule::parse(&ir);
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let caps = Caps::new(&m);
+    let (changed, remarks) = run(t.m, &caps, &Options::default());
+    assert!(changed && remarks.iter().any(|r| r.name == "StripMined"), "{remarks:?}");
+    let text = t.text();
+    crate::testutil::check_in_order(&text, &["sm.guard:", "srem i64", "icmp eq i64", "sm.strip:"]);
+    assert!(text.contains(crate::strip::STRIP_FULL) && text.contains(INDEPENDENT), "{text}");
+    let (changed, remarks) = crate::eqsat::run(t.m, &caps, &crate::eqsat::Options::default());
+    let text = t.text();
+    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(changed && remarks.iter().any(|r| r.msg.contains("a strip of 16 iterations as one step")), "{remarks:?}");
+    let step = text.split("egg.strip:").nth(1).and_then(|r| r.split("\n\n").next()).unwrap_or_else(|| panic!("{text}"));
+    assert!(!step.contains("llvm.masked.load") && !step.contains("br i1"), "{step}");
 }

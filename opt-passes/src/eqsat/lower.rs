@@ -372,13 +372,24 @@ pub(crate) fn strip_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
     tail_ok(lifted, prog) && lifted.outputs.iter().all(|o| matches!(o, Output::Store { .. })) && !lifted.args.iter().any(|a| matches!(a.1, ArgSrc::Carried(_)))
 }
 
-/// Replaces a strip's loop (see [`strip_ok`]) by one masked step of `prog`:
-/// the lanes below the trip count active, in one block from the preheader
-/// to the exit, so the loop around it stays one block. The original loop is
+/// Whether a whole strip's loop (exactly `lanes` iterations, independent:
+/// [`crate::strip::STRIP_FULL`]) can be one step with no mask: one vector
+/// per step, nothing carried, no run-time overlap check.
+pub(crate) fn full_strip_ok(lifted: &Lifted) -> bool {
+    lifted.copies == lifted.lanes
+        && lifted.disjoint.is_empty()
+        && lifted.outputs.iter().all(|o| matches!(o, Output::Store { .. }))
+        && !lifted.args.iter().any(|a| matches!(a.1, ArgSrc::Carried(_)))
+}
+
+/// Replaces a strip's loop (see [`strip_ok`]; with `full`,
+/// [`full_strip_ok`]) by one step of `prog`: masked to the lanes below the
+/// trip count, or (`full`) all of them, in one block from the preheader to
+/// the exit, so the loop around it stays one block. The original loop is
 /// left unreachable.
-pub(crate) fn rewrite_strip(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, strided: Strided) -> R<()> {
-    if !strip_ok(lifted, prog) {
-        return Err("internal: a strip that cannot be one masked step".into());
+pub(crate) fn rewrite_strip(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, strided: Strided, full: bool) -> R<()> {
+    if !(if full { full_strip_ok(lifted) } else { strip_ok(lifted, prog) }) {
+        return Err("internal: a strip that cannot be one step".into());
     }
     let Strided { load: strided_load, store: strided_store } = strided;
     let lanes = lifted.lanes as i64;
@@ -406,7 +417,7 @@ pub(crate) fn rewrite_strip(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef
         let ivt = LLVMVectorType(ity, lanes as u32);
         let ins = LLVMBuildInsertElement(b, LLVMGetPoison(ivt), tc, LLVMConstInt(i32t, 0, 0), nm());
         let tc_v = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(ivt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm());
-        let mask = LLVMBuildICmp(b, P::LLVMIntULT, iota, tc_v, nm());
+        let mask = (!full).then(|| LLVMBuildICmp(b, P::LLVMIntULT, iota, tc_v, nm()));
         let em = Emitter { m, b, et, vt, i32t, pty, lanes, float: lifted.elem == Elem::F32, strided_load, strided_store, lifted, prog };
         let mut ind0: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for i in &lifted.inductions {
@@ -414,8 +425,8 @@ pub(crate) fn rewrite_strip(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef
             ind0.insert(i.phi, start.ok_or("internal: an induction without a start")?);
         }
         let ptrs = em.pointers(sh.start, sh.iv, &ind0);
-        let (val, _) = em.program(&ptrs, &HashMap::new(), Some(mask), None)?;
-        em.outputs(&val, &ptrs, Some(mask))?;
+        let (val, _) = em.program(&ptrs, &HashMap::new(), mask, None)?;
+        em.outputs(&val, &ptrs, mask)?;
         LLVMBuildBr(b, sh.exit);
         LLVMSetSuccessor(sh.pre_term, 0, step);
         // The loop is unreachable now (its values are used only inside it:

@@ -211,16 +211,20 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let strided_load = target.has(isa_tablegen::SemOp::VLoadS, Some(Opnd::V), &[Opnd::S, Opnd::S]);
     let strided_store = target.has(isa_tablegen::SemOp::VStoreS, None, &[Opnd::S, Opnd::S, Opnd::V]);
     let strided = lower::Strided { load: strided_load, store: strided_store };
-    // A strip (at most `lanes` iterations) as one masked step, no loop.
-    let one_step = opts.tail && strip && lower::strip_ok(&lifted, &best);
+    // A strip (at most `lanes` iterations) as one masked step, no loop; a
+    // whole one (exactly `lanes`) as one step with no mask.
+    let full = strip && crate::strip::is_full_strip(latch) && lower::full_strip_ok(&lifted);
+    let one_step = full || (opts.tail && strip && lower::strip_ok(&lifted, &best));
     if one_step {
-        lower::rewrite_strip(f, &sh, body, &lifted, &best, strided)?;
+        lower::rewrite_strip(f, &sh, body, &lifted, &best, strided, full)?;
     } else {
         lower::rewrite(f, &sh, body, &lifted, &best, tail, strided)?;
     }
     let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
     let mut per_step = if lifted.copies == lanes { format!("{lanes} iterations per step") } else { format!("{} iterations per step ({} vectors interleaved)", lifted.copies, lifted.copies / lanes) };
-    if one_step {
+    if full {
+        per_step = format!("a strip of {lanes} iterations as one step");
+    } else if one_step {
         per_step = format!("a strip of at most {lanes} iterations as one masked step");
     } else if tail {
         per_step.push_str(", the rest in one masked step");
