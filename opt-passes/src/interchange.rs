@@ -461,23 +461,8 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LL
         map.insert(nest.jiv, jphi);
         let mut varies: HashSet<LLVMValueRef> = [o.iv].into_iter().collect();
         let mut made = Vec::new();
-        for &g in nest.glue.iter().chain(ir::instructions(nest.body).iter()) {
-            if g == nest.jiv || g == nest.jterm {
-                continue;
-            }
-            let arith = !matches!(ir::opcode(g), O::LLVMLoad | O::LLVMStore | O::LLVMCall | O::LLVMPHI);
-            let dep = (0..LLVMGetNumOperands(g) as u32).any(|q| varies.contains(&LLVMGetOperand(g, q)));
-            if dep || !arith {
-                varies.insert(g);
-                LLVMPositionBuilderAtEnd(b, t);
-            } else {
-                LLVMPositionBuilderAtEnd(b, tph);
-            }
-            let x = LLVMInstructionClone(g);
-            LLVMInsertIntoBuilder(b, x);
-            map.insert(g, x);
-            made.push(x);
-        }
+        let insts = nest.glue.iter().copied().chain(ir::instructions(nest.body)).filter(|&g| g != nest.jiv && g != nest.jterm);
+        clone_split(b, insts, &mut varies, &mut map, &mut made, t, tph);
         LLVMPositionBuilderAtEnd(b, tph);
         LLVMBuildBr(b, t);
         LLVMPositionBuilderAtEnd(b, t);
@@ -500,6 +485,36 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LL
         ir::add_incoming(jphi, &[(nest.jstart, guard_bb), (jnext, jl)]);
         LLVMDisposeBuilder(b);
         Ok((guard_bb, vec![jh, t]))
+    }
+}
+
+/// Clones `insts` at builder `b`: each one that depends on `varies`
+/// (seeded with the outer counter; it grows with them) or is not pure
+/// arithmetic at the end of `inner` (the new outer loop), the rest at the
+/// end of `hoisted` (its preheader); each clone recorded in `map` and
+/// `made` (its operands still the originals).
+pub(crate) unsafe fn clone_split(
+    b: LLVMBuilderRef,
+    insts: impl Iterator<Item = LLVMValueRef>,
+    varies: &mut HashSet<LLVMValueRef>,
+    map: &mut HashMap<LLVMValueRef, LLVMValueRef>,
+    made: &mut Vec<LLVMValueRef>,
+    inner: LLVMBasicBlockRef,
+    hoisted: LLVMBasicBlockRef,
+) {
+    for g in insts {
+        let arith = !matches!(ir::opcode(g), O::LLVMLoad | O::LLVMStore | O::LLVMCall | O::LLVMPHI);
+        let dep = (0..LLVMGetNumOperands(g) as u32).any(|q| varies.contains(&LLVMGetOperand(g, q)));
+        if dep || !arith {
+            varies.insert(g);
+            LLVMPositionBuilderAtEnd(b, inner);
+        } else {
+            LLVMPositionBuilderAtEnd(b, hoisted);
+        }
+        let x = LLVMInstructionClone(g);
+        LLVMInsertIntoBuilder(b, x);
+        map.insert(g, x);
+        made.push(x);
     }
 }
 

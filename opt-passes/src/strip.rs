@@ -38,11 +38,11 @@ use std::collections::{HashMap, HashSet};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMIntPredicate as P, LLVMOpcode as O};
+use inkwell::llvm_sys::LLVMIntPredicate as P;
 
 use crate::cfg::Cfg;
 use crate::addr::Poly;
-use crate::interchange::{emit_poly, guard, mark_independent, Guard, Nest};
+use crate::interchange::{clone_split, emit_poly, guard, mark_independent, Guard, Nest};
 use crate::ir;
 
 /// The loop property of a strip's loop: at most the lane count of
@@ -179,20 +179,7 @@ pub(crate) fn strip_mine(
         let mut varies: HashSet<LLVMValueRef> = [o.iv].into_iter().collect();
         let mut made = Vec::new();
         let cmp_only_for_latch = ir::users(nest.jcmp) == [nest.jterm];
-        for &g in &nest.glue {
-            let arith = !matches!(ir::opcode(g), O::LLVMLoad | O::LLVMStore | O::LLVMCall | O::LLVMPHI);
-            let dep = (0..LLVMGetNumOperands(g) as u32).any(|q| varies.contains(&LLVMGetOperand(g, q)));
-            if dep || !arith {
-                varies.insert(g);
-                LLVMPositionBuilderAtEnd(b, t);
-            } else {
-                LLVMPositionBuilderAtEnd(b, tph);
-            }
-            let x = LLVMInstructionClone(g);
-            LLVMInsertIntoBuilder(b, x);
-            map.insert(g, x);
-            made.push(x);
-        }
+        clone_split(b, nest.glue.iter().copied(), &mut varies, &mut map, &mut made, t, tph);
         LLVMPositionBuilderAtEnd(b, jl);
         for g in ir::instructions(nest.body) {
             if g == nest.jiv || g == nest.jterm || (g == nest.jcmp && cmp_only_for_latch) {

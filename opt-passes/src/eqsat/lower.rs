@@ -111,14 +111,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         let b = LLVMCreateBuilderInContext(ctx);
         let ity = sh.ity;
         let c = |v: i64| LLVMConstInt(ity, v as u64, 1);
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let et = match lifted.elem {
-            Elem::I32 => i32t,
-            Elem::F32 => LLVMFloatTypeInContext(ctx),
-        };
-        let vt = LLVMVectorType(et, lifted.lanes as u32);
-        let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m);
-        let pty = inkwell::llvm_sys::target::LLVMIntPtrTypeInContext(ctx, dl);
+        let Types { i32t, et, vt, pty } = Types::of(m, lifted);
         let block = |name: &str| {
             let n = std::ffi::CString::new(name).unwrap();
             LLVMAppendBasicBlockInContext(ctx, f, n.as_ptr())
@@ -398,14 +391,7 @@ pub(crate) fn rewrite_strip(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef
         let ctx = LLVMGetModuleContext(m);
         let b = LLVMCreateBuilderInContext(ctx);
         let ity = sh.ity;
-        let i32t = LLVMInt32TypeInContext(ctx);
-        let et = match lifted.elem {
-            Elem::I32 => i32t,
-            Elem::F32 => LLVMFloatTypeInContext(ctx),
-        };
-        let vt = LLVMVectorType(et, lifted.lanes as u32);
-        let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m);
-        let pty = inkwell::llvm_sys::target::LLVMIntPtrTypeInContext(ctx, dl);
+        let Types { i32t, et, vt, pty } = Types::of(m, lifted);
         let step = LLVMAppendBasicBlockInContext(ctx, f, c"egg.strip".as_ptr());
         let loc = inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(LLVMGetBasicBlockTerminator(body));
         LLVMSetCurrentDebugLocation2(b, loc);
@@ -440,6 +426,30 @@ pub(crate) fn rewrite_strip(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef
         LLVMDisposeBuilder(b);
     }
     Ok(())
+}
+
+/// The types a lowering uses: `i32`, the element and its vector, and the
+/// pointer-sized integer.
+struct Types {
+    i32t: LLVMTypeRef,
+    et: LLVMTypeRef,
+    vt: LLVMTypeRef,
+    pty: LLVMTypeRef,
+}
+
+impl Types {
+    unsafe fn of(m: LLVMModuleRef, lifted: &Lifted) -> Types {
+        let ctx = LLVMGetModuleContext(m);
+        let i32t = LLVMInt32TypeInContext(ctx);
+        let et = match lifted.elem {
+            Elem::I32 => i32t,
+            Elem::F32 => LLVMFloatTypeInContext(ctx),
+        };
+        let vt = LLVMVectorType(et, lifted.lanes as u32);
+        let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(m);
+        let pty = inkwell::llvm_sys::target::LLVMIntPtrTypeInContext(ctx, dl);
+        Types { i32t, et, vt, pty }
+    }
 }
 
 /// What the program's emission needs: the builder, the types and the program.
