@@ -525,7 +525,9 @@ pub(crate) unsafe fn clone_split(
 fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options) -> Result<(Vec<LLVMBasicBlockRef>, &'static str), String> {
     let o = &nest.outer;
     let (h, pre) = (cfg.blocks[nest.header], cfg.blocks[o.preheader]);
-    let strips = opts.strips && (nest.contiguous || crate::strip::independence(nest, lanes).is_some());
+    // A strip's iterations shown apart ([`crate::strip::independence`]), and the run-time part of that.
+    let indep = crate::strip::independence(nest, lanes);
+    let strips = opts.strips && (nest.contiguous || indep.is_some());
     let interchange_too = opts.interchange && !o.counted;
     if !strips && !interchange_too {
         return Err(match (o.counted, opts.strips, nest.contiguous) {
@@ -541,7 +543,7 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
     let mut entry = h;
     let mut guard_of_h = None;
     if strips {
-        let (g, loops) = crate::strip::strip_mine(f, cfg, nest, lanes, entry)?;
+        let (g, loops) = crate::strip::strip_mine(f, cfg, nest, lanes, indep.as_deref(), entry)?;
         made.extend(loops);
         guard_of_h.get_or_insert(g);
         entry = g;

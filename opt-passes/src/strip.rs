@@ -98,13 +98,14 @@ pub(crate) fn independence(nest: &Nest, lanes: i64) -> Option<Vec<(Poly, i64)>> 
 }
 
 /// Builds the strip-mined nest behind its guard, which falls back to
-/// `fallback`; returns the guard and the new loops' headers. The caller
-/// enters the guard.
+/// `fallback` (`indep`: what [`independence`] said of the nest); returns
+/// the guard and the new loops' headers. The caller enters the guard.
 pub(crate) fn strip_mine(
     f: LLVMValueRef,
     cfg: &Cfg,
     nest: &Nest,
     lanes: i64,
+    indep: Option<&[(Poly, i64)]>,
     fallback: LLVMBasicBlockRef,
 ) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
     let o = &nest.outer;
@@ -137,12 +138,11 @@ pub(crate) fn strip_mine(
         // Strips whose iterations are independent are marked so (egg then
         // needs no checks of its own); without contiguous accesses every
         // strip must be whole (no mask), and independent.
-        let indep = independence(nest, lanes);
         let full = !nest.contiguous;
         if full && indep.is_none() {
             return Err("internal: whole strips without independence".into());
         }
-        for (d, min) in indep.iter().flatten() {
+        for (d, min) in indep.into_iter().flatten() {
             let d = emit_poly(b, d, &ranks, i64t)?;
             let apart = LLVMBuildOr(b, LLVMBuildICmp(b, P::LLVMIntSGE, d, k64(*min), c"".as_ptr()), LLVMBuildICmp(b, P::LLVMIntSLE, d, k64(-*min), c"".as_ptr()), c"".as_ptr());
             ok.push(apart);

@@ -43,6 +43,12 @@ fn done_after(m: &Machine, op: &LOp) -> usize {
     m.instr(op.instr).latency.max(busy(m, op.instr)) as usize
 }
 
+/// Whether an operation of the bundles before `p0` has not landed, or
+/// holds its unit, when bundle `p0` issues.
+fn pending_at(m: &Machine, bundles: &[Vec<LOp>], p0: usize) -> bool {
+    bundles[..p0].iter().enumerate().any(|(q, b)| b.iter().any(|o| o.class != OpClass::Nop && q + done_after(m, o) > p0))
+}
+
 /// The branch ending block `i`: its bundle, the branch's index in it and the
 /// label it goes to.
 fn branch_of(blocks: &[ScheduledBlock], i: usize) -> Option<(usize, usize, String)> {
@@ -119,11 +125,7 @@ fn how_many(
         .count();
     for k in (1..=clean).rev() {
         let p0 = len - k;
-        let pending = blocks[i].bundles[..p0]
-            .iter()
-            .enumerate()
-            .any(|(q, b)| b.iter().any(|o| o.class != OpClass::Nop && q + done_after(m, o) > p0));
-        if pending {
+        if pending_at(m, &blocks[i].bundles, p0) {
             continue;
         }
         if conditional {
@@ -231,8 +233,7 @@ pub fn from_fallthrough(m: &Machine, blocks: &mut [ScheduledBlock], live_in: &[V
         let mut k = 0;
         for n in (1..=clean).rev() {
             let p0 = len - n;
-            let pending = blocks[i].bundles[..p0].iter().enumerate().any(|(q, b)| b.iter().any(|o| o.class != OpClass::Nop && q + done_after(m, o) > p0));
-            if !pending && harmless_on_fallthrough(m, &blocks[next].bundles[..n], p0, len, live) {
+            if !pending_at(m, &blocks[i].bundles, p0) && harmless_on_fallthrough(m, &blocks[next].bundles[..n], p0, len, live) {
                 k = n;
                 break;
             }
@@ -250,4 +251,36 @@ pub fn from_fallthrough(m: &Machine, blocks: &mut [ScheduledBlock], live_in: &[V
         filled += k;
     }
     filled
+}
+
+/// Per block of `blocks` (lowered from `f`): whether it is entered only by
+/// falling into it from the block before, which no branch, jump table or
+/// computed goto names (what [`from_fallthrough`] asks of the block it
+/// moves bundles out of).
+pub fn entered_only_by_falling(f: &dsp_mir::Function, blocks: &[crate::lower::LBlock]) -> Vec<bool> {
+    let named: std::collections::HashSet<String> = blocks
+        .iter()
+        .flat_map(|b| b.regions.iter().flat_map(|r| r.body.iter().chain(r.control.iter().flat_map(|c| c.ops.iter()))))
+        .flat_map(|o| o.operands.iter())
+        .filter_map(|o| match o {
+            LOperand::Label(l) => Some(l.clone()),
+            _ => None,
+        })
+        .collect();
+    let indirect: std::collections::HashSet<dsp_mir::Block> = f
+        .blocks
+        .iter()
+        .flat_map(|b| match &b.term {
+            dsp_mir::Terminator::IndirectJump { targets, .. } => targets.clone(),
+            _ => Vec::new(),
+        })
+        .chain(f.address_taken.iter().copied())
+        .collect();
+    (0..blocks.len())
+        .map(|k| {
+            let b = &blocks[k];
+            let preds: Vec<usize> = (0..blocks.len()).filter(|&j| blocks[j].succs.contains(&b.block)).collect();
+            k > 0 && preds == [k - 1] && !named.contains(&b.label) && !indirect.contains(&b.block)
+        })
+        .collect()
 }

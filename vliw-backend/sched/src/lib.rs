@@ -199,37 +199,7 @@ pub fn schedule_function(
     let fill_from_fallthrough = opts.fill_delay_slots && opts.fill_from_fallthrough;
     // What the fills need: the registers live into each block, after renaming.
     let live_in = if fill_from_target || fill_from_fallthrough { liveness::compute(&mut blocks) } else { Vec::new() };
-    // Blocks entered only by falling into them: no branch, jump table or
-    // computed goto names them.
-    let sole: Vec<bool> = if fill_from_fallthrough {
-        let named: std::collections::HashSet<String> = blocks
-            .iter()
-            .flat_map(|b| b.regions.iter().flat_map(|r| r.body.iter().chain(r.control.iter().flat_map(|c| c.ops.iter()))))
-            .flat_map(|o| o.operands.iter())
-            .filter_map(|o| match o {
-                LOperand::Label(l) => Some(l.clone()),
-                _ => None,
-            })
-            .collect();
-        let indirect: std::collections::HashSet<dsp_mir::Block> = f
-            .blocks
-            .iter()
-            .flat_map(|b| match &b.term {
-                dsp_mir::Terminator::IndirectJump { targets, .. } => targets.clone(),
-                _ => Vec::new(),
-            })
-            .chain(f.address_taken.iter().copied())
-            .collect();
-        (0..blocks.len())
-            .map(|k| {
-                let b = &blocks[k];
-                let preds: Vec<usize> = (0..blocks.len()).filter(|&j| blocks[j].succs.contains(&b.block)).collect();
-                k > 0 && preds == [k - 1] && !named.contains(&b.label) && !indirect.contains(&b.block)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let sole = if fill_from_fallthrough { fill::entered_only_by_falling(f, &blocks) } else { Vec::new() };
     let mut out = Vec::with_capacity(blocks.len());
     let control_height = m.control.delay_slots + 1;
     let mut fixed_code = std::collections::HashMap::new();
