@@ -159,6 +159,11 @@ pub fn compile_module(
     // Schedules of identical loops are shared across the module's functions.
     let mut memo = dsp_pipeliner::ScheduleMemo::default();
     for f in &mut mir.functions {
+        // If-conversion first, so that the clean-ups see the merged loop
+        // bodies (the rerouted loads' slot addresses are invariant).
+        if opts.pipeline.is_some() {
+            phase("ifconv", || dsp_pipeliner::ifconv::if_convert_loops(m, f));
+        }
         if opts.clean_loops {
             phase("licm", || dsp_pipeliner::licm::clean_loops(m, f));
         }

@@ -11,7 +11,8 @@
 //!   the memory instruction);
 //! - loop-invariant code motion out of innermost single-block loops:
 //!   side-effect-free instructions whose operands are all defined outside the
-//!   loop (constants, broadcasts of invariants, invariant addresses) move to
+//!   loop (constants, broadcasts of invariants, invariant addresses, stack
+//!   addresses when the loop does not move the stack pointer) move to
 //!   the loop's preheader instead of being recomputed every iteration.
 //!
 //! "Side-effect free" is read from the `.isa` semantics: arithmetic and
@@ -201,6 +202,17 @@ pub fn hoist_invariants(m: &Machine, f: &mut Function) -> usize {
                 *ndefs.entry(v).or_insert(0) += 1;
             }
         }
+        // Physical registers the loop writes (a dynamic alloca moves the
+        // stack pointer); the others hold their value through the loop.
+        let written: HashSet<dsp_mir::PReg> = f.blocks[l]
+            .insts
+            .iter()
+            .flat_map(|i| dsp_mir::uses_defs(m, i).1)
+            .filter_map(|r| match r {
+                Reg::Phys(p) => Some(p),
+                Reg::Virt(_) => None,
+            })
+            .collect();
         let insts = std::mem::take(&mut f.blocks[l].insts);
         let mut kept = Vec::with_capacity(insts.len());
         let mut out = Vec::new();
@@ -209,7 +221,7 @@ pub fn hoist_invariants(m: &Machine, f: &mut Function) -> usize {
                 && def_of(m, &inst.kind).is_none_or(|v| ndefs.get(&v) == Some(&1))
                 && dsp_mir::uses_defs(m, &inst).0.iter().all(|r| match r {
                     Reg::Virt(v) => !defined.contains(v),
-                    Reg::Phys(p) => m.special(*p).is_some(),
+                    Reg::Phys(p) => m.special(*p).is_some() || (m.abi.sp == Some(*p) && !written.contains(p)),
                 });
             if invariant {
                 if let Some(v) = def_of(m, &inst.kind) {
