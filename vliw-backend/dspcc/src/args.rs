@@ -21,6 +21,8 @@
 //! `dsp-interchange` pass); `-floop-strip-mine` and `-fno-loop-strip-mine`
 //! whether a short vector loop inside a long loop is strip-mined and its
 //! strips put around the long loop (the same pass's second form);
+//! `-freverse-carry` and `-fno-reverse-carry` whether a bit-reversed
+//! counter's carry loop gets its closed form (its `dsp-reverse-carry` pass);
 //! `-fno-vector-fdiv` leaves vector
 //! float division to the scalar divider (its `dsp-vector-fdiv` pass).
 //! `-fvec-function` (the default) and
@@ -234,6 +236,9 @@ pub struct Options {
     /// `-fno-loop-strip-mine`, the last one given; `None`: with egg's
     /// instruction selection.
     pub strip_mine: Option<bool>,
+    /// A bit-reversed counter's carry loop in closed form: `-freverse-carry`
+    /// (`Some(true)`) or `-fno-reverse-carry`; `None`: on from -O2.
+    pub reverse_carry: Option<bool>,
     /// PLuTo's polyhedral scheduling and tiling (`dsp-pluto`):
     /// `-fpolyhedral` (`Some(true)`) or `-fno-polyhedral`, the last one
     /// given; `None`: on at -O3 only (see `Target::polyhedral_flags`).
@@ -327,6 +332,7 @@ impl Default for Options {
             unroll_jam: None,
             interchange: None,
             strip_mine: None,
+            reverse_carry: None,
             polyhedral: None,
             polyhedral_interchange: true,
             tile_size_feedback: true,
@@ -508,6 +514,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-loop-interchange" => o.interchange = Some(false),
             "-floop-strip-mine" => o.strip_mine = Some(true),
             "-fno-loop-strip-mine" => o.strip_mine = Some(false),
+            "-freverse-carry" => o.reverse_carry = Some(true),
+            "-fno-reverse-carry" => o.reverse_carry = Some(false),
             "-fpolyhedral" => o.polyhedral = Some(true),
             "-fno-polyhedral" => o.polyhedral = Some(false),
             "-fpolyhedral-interchange" => o.polyhedral_interchange = true,

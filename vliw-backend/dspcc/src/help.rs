@@ -42,6 +42,10 @@ OPTIONS:
                                            independent, as strips of one vector around the outer loop, each strip
                                            one masked vector step (a 2D convolution's rows; on with -fegg-isel;
                                            remarks: -Rpass=loop-interchange)
+  -freverse-carry -fno-reverse-carry       a bit-reversed counter's carry loop (an FFT's bit reversal: for (; j & bit;
+                                           bit >>= 1) j ^= bit) in closed form with a count of leading zeros, the
+                                           loop around it versioned on a power-of-two bit, so that it can be
+                                           if-converted and pipelined (on from -O2; remarks: -Rpass=reverse-carry)
   -fpolyhedral -fno-polyhedral             PLuTo's polyhedral scheduling and tiling of affine loop nests (SCoPs),
                                            regenerated with exact bounds (on at -O3; remarks:
                                            -Rpass=pluto, -Rpass-missed=pluto, -Rpass-analysis=pluto)

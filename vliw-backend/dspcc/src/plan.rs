@@ -317,6 +317,7 @@ impl Planner<'_> {
         .chain(self.wfv_flags())
         .chain(self.t.interchange_flags(self.o.interchange.unwrap_or(self.egg_isel())))
         .chain(self.t.strip_mine_flags(self.o.strip_mine.unwrap_or(self.egg_isel())))
+        .chain(self.reverse_carry_flags())
         .chain(self.egg_flags())
         .chain(self.polyhedral_flags())
         .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())
@@ -329,6 +330,15 @@ impl Planner<'_> {
     /// there for 1.66× at bench-poly's medium size), never at -O0; `--tile-sizes=`,
     /// `--polyhedral-report=`, `-fno-polyhedral-interchange` and
     /// `-fno-tile-size-feedback` passed on.
+    /// clang's flags for `dsp-reverse-carry`: `-freverse-carry` /
+    /// `-fno-reverse-carry`, else on from -O2.
+    fn reverse_carry_flags(&self) -> Vec<String> {
+        if self.o.opt == '0' || !self.o.reverse_carry.unwrap_or(matches!(self.o.opt, '2' | '3' | 's' | 'z')) {
+            return Vec::new();
+        }
+        vec!["-mllvm".to_string(), "-dsp-reverse-carry".to_string()]
+    }
+
     fn polyhedral_flags(&self) -> Vec<String> {
         if !self.o.polyhedral.unwrap_or(self.o.opt == '3') || matches!(self.o.opt, '0') {
             return Vec::new();
