@@ -229,18 +229,29 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
         return Err("the carry loop is not in canonical form".into());
     }
     let members: Vec<usize> = (0..cfg.blocks.len()).filter(|&b| l.contains(b) && b != jl.header).collect();
-    // Values of the loop used after it, by anything but the phis of its exits.
-    let exits: Vec<usize> = members.iter().flat_map(|&b| cfg.succs[b].iter().copied()).filter(|&s| !l.contains(s)).collect();
+    let mut exits: Vec<usize> = members.iter().flat_map(|&b| cfg.succs[b].iter().copied()).filter(|&s| !l.contains(s)).collect();
+    exits.sort();
+    exits.dedup();
     unsafe {
-        for &b in &members {
+        // Values of the loop used after it by anything but the phis of its
+        // exits: they get a phi of both versions in the loop's one exit.
+        let mut escaping: Vec<(LLVMValueRef, Vec<LLVMValueRef>)> = Vec::new();
+        for &b in members.iter().chain([&jl.header]) {
             for i in ir::instructions(cfg.blocks[b]) {
-                for u in ir::users(i) {
-                    let ub = cfg.index[&LLVMGetInstructionParent(u)];
-                    if !l.contains(ub) && !(ir::opcode(u) == O::LLVMPHI && exits.contains(&ub)) {
-                        return Err("a value of the outer loop is used after it other than by a phi of its exit".into());
-                    }
+                let outside: Vec<LLVMValueRef> = ir::users(i)
+                    .into_iter()
+                    .filter(|&u| {
+                        let ub = cfg.index[&LLVMGetInstructionParent(u)];
+                        !l.contains(ub) && !(ir::opcode(u) == O::LLVMPHI && exits.contains(&ub))
+                    })
+                    .collect();
+                if !outside.is_empty() {
+                    escaping.push((i, outside));
                 }
             }
+        }
+        if !escaping.is_empty() && (exits.len() != 1 || cfg.preds[exits[0]].iter().any(|&p| !l.contains(p))) {
+            return Err("a value of the outer loop is used after it and the loop has not one dedicated exit".into());
         }
         let ctx = LLVMGetTypeContext(LLVMTypeOf(f));
         let module = LLVMGetGlobalParent(f);
@@ -324,6 +335,27 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
                     })
                     .collect();
                 ir::add_incoming(phi, &extra);
+            }
+        }
+        if let Some(&e) = exits.first().filter(|_| !escaping.is_empty()) {
+            let eb = cfg.blocks[e];
+            for (v, users) in &escaping {
+                let entries: Vec<(LLVMValueRef, LLVMBasicBlockRef)> = cfg.preds[e]
+                    .iter()
+                    .flat_map(|&p| {
+                        let pb = cfg.blocks[p];
+                        [(*v, pb), (vmap.get(v).copied().unwrap_or(*v), bmap[&pb])]
+                    })
+                    .collect();
+                let phi = ir::Builder::at_start(eb).phi(LLVMTypeOf(*v), "");
+                ir::add_incoming(phi, &entries);
+                for &u in users {
+                    for q in 0..LLVMGetNumOperands(u) as u32 {
+                        if LLVMGetOperand(u, q) == *v {
+                            LLVMSetOperand(u, q, phi);
+                        }
+                    }
+                }
             }
         }
         // The clone when n >> 1 has at most one bit set.

@@ -154,6 +154,12 @@ fn carry_loops_of_other_shapes_are_left_alone_with_reasons() {
     let (changed, remarks, _) = run_on(&moving, "ftm");
     assert!(!changed);
     assert!(remarks[0].msg.contains("first bit changes"), "{}", remarks[0].msg);
+    // The counter is used after the outer loop: a phi of both versions in its exit.
+    let after = BITREV.replace("o.x:\n  br label %done\ndone:\n  ret void", "o.x:\n  br label %done\ndone:\n  %r = phi i32 [ %jn, %o.x ], [ 0, %entry ]\n  ret void");
+    let after = after.replace("define void @bitrev", "define i32 @bitrev").replace("  ret void", "  ret i32 %r");
+    let (changed, remarks, text) = run_on(&after, "ftm");
+    assert!(changed, "{text}");
+    assert_eq!(remarks[0].kind, RemarkKind::Passed, "{}", remarks[0].msg);
     // The shifted bit is used after the carry loop.
     let used = BITREV.replace("%lt = icmp slt i32 %i, %jn", "%lt = icmp slt i32 %i, %bn");
     let (changed, remarks, _) = run_on(&used, "ftm");

@@ -26,7 +26,10 @@
 //!   the interchange of short inner loops (its column);
 //! - **egg-nostrip**: `-fegg-isel -fno-loop-strip-mine`, the default without
 //!   the strips of short inner loops around the loop holding them (its
-//!   column).
+//!   column);
+//! - **egg-norc**: `-fegg-isel -fno-reverse-carry`, the default without the
+//!   closed form of bit-reversed counters (its column; the bit reversal of
+//!   the FFT).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -56,6 +59,7 @@ const CONFIGS: &[Config] = &[
     Config { name: "egg-nojam", flags: &["-fegg-isel", "-fno-unroll-and-jam"] },
     Config { name: "egg-noic", flags: &["-fegg-isel", "-fno-loop-interchange"] },
     Config { name: "egg-nostrip", flags: &["-fegg-isel", "-fno-loop-strip-mine"] },
+    Config { name: "egg-norc", flags: &["-fegg-isel", "-fno-reverse-carry"] },
 ];
 const EGG: usize = 3;
 
