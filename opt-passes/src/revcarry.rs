@@ -81,12 +81,10 @@ pub fn run_function(f: LLVMValueRef, caps: &Caps) -> (bool, Vec<Remark>) {
     (changed, remarks)
 }
 
-/// A quick filter: a one-block loop with exactly two phis and a `xor` and
-/// a right shift by one in it.
+/// The filter of the nests tried (and so remarked on): the inner loop has
+/// the carry's shape ([`carry_shape`]).
 fn looks_like_carry(cfg: &Cfg, j: &Loop) -> bool {
-    let insts = ir::instructions(cfg.blocks[j.header]);
-    let count = |op: O| insts.iter().filter(|&&i| ir::opcode(i) == op).count();
-    count(O::LLVMPHI) == 2 && count(O::LLVMXor) >= 1 && count(O::LLVMLShr) + count(O::LLVMAShr) >= 1
+    carry_shape(cfg, j).is_ok()
 }
 
 /// The matched carry loop.
@@ -101,9 +99,32 @@ struct Carry {
     out: LLVMValueRef,
 }
 
-/// Matches `j: b = phi [n, b']; j = phi [j0, j']; b' = b >> 1; j' = j ^ b';
-/// br ((j & b') == 0), exit, j` (operand orders either way).
+/// Matches the carry loop [`carry_shape`] finds in `jl` when nothing but
+/// its result leaves it and its first bit is invariant in `l`.
 fn match_carry(cfg: &Cfg, l: &Loop, jl: &Loop) -> Result<Carry, String> {
+    let (carry, known) = carry_shape(cfg, jl)?;
+    let blk = cfg.blocks[jl.header];
+    let insts = ir::instructions(blk);
+    // Nothing else in the loop, and only the result is used after it.
+    if let Some(&other) = insts.iter().find(|i| !known.contains(i) && !is_debug(**i)) {
+        return Err(format!("the inner loop does more ('{}')", ir::value_name(other)));
+    }
+    for &v in known.iter().filter(|&&v| v != carry.out && unsafe { LLVMIsATerminatorInst(v).is_null() }) {
+        if ir::users(v).iter().any(|&u| unsafe { LLVMGetInstructionParent(u) } != blk) {
+            return Err("a value of the inner loop other than the counter's last is used after it".into());
+        }
+    }
+    let defined_outside = |v: LLVMValueRef| unsafe { LLVMIsAInstruction(v).is_null() || !l.contains(cfg.index[&LLVMGetInstructionParent(v)]) };
+    if !defined_outside(carry.n) {
+        return Err("the first bit changes with the loop around the carry".into());
+    }
+    Ok(carry)
+}
+
+/// The carry's shape: `b = phi [n, b']; j = phi [j0, j']; b' = b >> 1;
+/// j' = j ^ b'; br ((j & b') == 0), exit, loop` (operand orders either
+/// way), with the instructions it is made of.
+fn carry_shape(cfg: &Cfg, jl: &Loop) -> Result<(Carry, [LLVMValueRef; 7]), String> {
     let blk = cfg.blocks[jl.header];
     let insts = ir::instructions(blk);
     let phis: Vec<LLVMValueRef> = insts.iter().copied().filter(|&i| ir::opcode(i) == O::LLVMPHI).collect();
@@ -167,21 +188,7 @@ fn match_carry(cfg: &Cfg, l: &Loop, jl: &Loop) -> Result<Carry, String> {
     if !leaves_when_zero {
         return Err("the loop leaves while the tested bit is set".into());
     }
-    // Nothing else in the loop, and only the result is used after it.
-    let known = [p0, p1, bn, jn, masked, cond, term];
-    if let Some(&other) = insts.iter().find(|i| !known.contains(i) && !is_debug(**i)) {
-        return Err(format!("the inner loop does more ('{}')", ir::value_name(other)));
-    }
-    for v in [p0, p1, bn, masked, cond] {
-        if ir::users(v).iter().any(|&u| unsafe { LLVMGetInstructionParent(u) } != blk) {
-            return Err("a value of the inner loop other than the counter's last is used after it".into());
-        }
-    }
-    let defined_outside = |v: LLVMValueRef| unsafe { LLVMIsAInstruction(v).is_null() || !l.contains(cfg.index[&LLVMGetInstructionParent(v)]) };
-    if !defined_outside(n) {
-        return Err("the first bit changes with the loop around the carry".into());
-    }
-    Ok(Carry { j0, n, shift: ir::opcode(bn), out: jn })
+    Ok((Carry { j0, n, shift: ir::opcode(bn), out: jn }, [p0, p1, bn, jn, masked, cond, term]))
 }
 
 fn is_debug(i: LLVMValueRef) -> bool {
