@@ -58,7 +58,7 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
 
 /// Runs the pass on one function.
 pub fn run_function(f: LLVMValueRef, caps: &Caps) -> (bool, Vec<Remark>) {
-    let (changed, tried) = crate::loops::rewrite_two_deep_nests(f, |cfg, j| looks_like_carry(cfg, j), |cfg, l, j| {
+    let (changed, tried) = crate::loops::rewrite_two_deep_nests(f, looks_like_carry, |cfg, l, j| {
         let carry = match_carry(cfg, l, j)?;
         let shape = ir::shape(unsafe { LLVMTypeOf(carry.j0) }).ok_or("the carried value is not an integer")?;
         if !caps.has(SemOp::Clz, shape, Sign::Any) {
@@ -249,7 +249,7 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
                     .into_iter()
                     .filter(|&u| {
                         let ub = cfg.index[&LLVMGetInstructionParent(u)];
-                        !l.contains(ub) && !(ir::opcode(u) == O::LLVMPHI && exits.contains(&ub))
+                        !l.contains(ub) && (ir::opcode(u) != O::LLVMPHI || !exits.contains(&ub))
                     })
                     .collect();
                 if !outside.is_empty() {
