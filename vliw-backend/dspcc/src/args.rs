@@ -212,6 +212,9 @@ pub struct Options {
     /// through to: `-fbranch-fallthrough-fill` /
     /// `-fno-branch-fallthrough-fill`; `None`: on from -O1.
     pub fallthrough_fill: Option<bool>,
+    /// Reloads into registers that hold the spill slot already deleted:
+    /// `-freload-cse` / `-fno-reload-cse`; `None`: on from -O1.
+    pub reload_cse: Option<bool>,
     /// Branches on a register instead of on its compare with 0:
     /// `-fbranch-on-register` / `-fno-branch-on-register`; `None`: on from -O1.
     pub branch_on_reg: Option<bool>,
@@ -326,6 +329,7 @@ impl Default for Options {
             licm: None,
             target_fill: None,
             fallthrough_fill: None,
+            reload_cse: None,
             branch_on_reg: None,
             masked_tail: None,
             outer_vec: None,
@@ -502,6 +506,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-branch-target-fill" => o.target_fill = Some(false),
             "-fbranch-fallthrough-fill" => o.fallthrough_fill = Some(true),
             "-fno-branch-fallthrough-fill" => o.fallthrough_fill = Some(false),
+            "-freload-cse" => o.reload_cse = Some(true),
+            "-fno-reload-cse" => o.reload_cse = Some(false),
             "-fbranch-on-register" => o.branch_on_reg = Some(true),
             "-fno-branch-on-register" => o.branch_on_reg = Some(false),
             "-fmasked-tail" => o.masked_tail = Some(true),

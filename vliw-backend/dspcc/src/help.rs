@@ -95,6 +95,9 @@ OPTIONS:
                                            a conditional branch's delay slots left as nops take the first
                                            bundles of the block it falls through to, when nothing else
                                            enters that block (on from -O1)
+  -freload-cse -fno-reload-cse             a reload of a spilled value into a register that still holds it
+                                           (reloaded or stored in the block or the block before) is deleted
+                                           (on from -O1)
   -fbranch-on-register -fno-branch-on-register
                                            a branch on x != 0 / x == 0 tests x itself (brnz/brz) when
                                            the machine has it (on from -O1)

@@ -572,6 +572,9 @@ impl Planner<'_> {
         if o.fallthrough_fill == Some(false) {
             args.push("--no-branch-fallthrough-fill".into());
         }
+        if o.reload_cse == Some(false) {
+            args.push("--no-reload-cse".into());
+        }
         if o.branch_on_reg == Some(false) {
             args.push("--no-branch-on-register".into());
         }

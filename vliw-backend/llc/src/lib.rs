@@ -66,6 +66,9 @@ pub struct LlcOptions {
     /// that block (`dsp_sched::fill::from_fallthrough`). `LlcOptions::at_level`
     /// sets it from -O1 on.
     pub fallthrough_fill: bool,
+    /// Delete reloads into registers that already hold the spill slot
+    /// (`dsp_regalloc::reload_cse`). `LlcOptions::at_level` sets it from -O1 on.
+    pub reload_cse: bool,
     /// Value numbering, dead-code elimination and loop-invariant code
     /// motion on the selected machine IR (`dsp_pipeliner::licm`).
     /// `LlcOptions::at_level` sets it from -O1 on.
@@ -85,6 +88,7 @@ impl LlcOptions {
             clean_loops: opt_level >= 1,
             target_fill: opt_level >= 1,
             fallthrough_fill: opt_level >= 1,
+            reload_cse: opt_level >= 1,
             branch_on_reg: opt_level >= 1,
             pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
@@ -152,6 +156,7 @@ pub fn compile_module(
     }
     let ra_opts = dsp_regalloc::RaOptions {
         coalesce: opts.opt_level > 0,
+        reload_cse: opts.reload_cse,
         ..dsp_regalloc::RaOptions::default()
     };
     let mut errors = Vec::new();

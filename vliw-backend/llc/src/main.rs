@@ -82,6 +82,10 @@ struct Cli {
     /// to, when nothing else enters that block: see dsp_sched::fill).
     #[arg(long)]
     no_branch_fallthrough_fill: bool,
+    /// Keep reloads of spill slots into registers that already hold them
+    /// (by default from -O1 they are deleted: see dsp_regalloc::reload_cse).
+    #[arg(long)]
+    no_reload_cse: bool,
     /// Put each function and data object in its own section (.text.NAME,
     /// .data.NAME, ...) for dsp-ld --gc-sections.
     #[arg(long)]
@@ -270,6 +274,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         clean_loops: cli.opt >= 1 && !cli.no_licm,
         target_fill: cli.opt >= 1 && !cli.no_branch_target_fill,
         fallthrough_fill: cli.opt >= 1 && !cli.no_branch_fallthrough_fill,
+        reload_cse: cli.opt >= 1 && !cli.no_reload_cse,
         branch_on_reg: cli.opt >= 1 && !cli.no_branch_on_register,
         pipeline,
         ..LlcOptions::at_level(cli.opt)

@@ -12,7 +12,8 @@
 //!    ([`dce`], first round) → [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
 //!    temporaries, rematerialization);
 //! 4. [`check`] (optional): an independent data-flow check of the assignment;
-//! 5. rewrite to physical registers, [`coalesce::remove_identity_copies`];
+//! 5. rewrite to physical registers, [`coalesce::remove_identity_copies`],
+//!    [`reload_cse`] (reloads into registers that hold the slot already);
 //! 6. [`slots::share`] (spill slot coloring), [`frame::layout`],
 //!    [`prologue::insert`], [`frame::rewrite_operands`].
 //!
@@ -44,6 +45,7 @@ pub mod liveset;
 pub mod operands;
 pub mod phi;
 pub mod prologue;
+pub mod reload_cse;
 pub mod rangeset;
 pub mod slots;
 pub mod spill;
@@ -71,11 +73,14 @@ pub struct RaOptions {
     pub check: bool,
     /// Give up after this many allocate-and-spill rounds.
     pub max_rounds: u32,
+    /// Delete reloads into registers that already hold the slot
+    /// ([`reload_cse`]).
+    pub reload_cse: bool,
 }
 
 impl Default for RaOptions {
     fn default() -> RaOptions {
-        RaOptions { coalesce: true, check: cfg!(debug_assertions), max_rounds: 64 }
+        RaOptions { coalesce: true, check: cfg!(debug_assertions), max_rounds: 64, reload_cse: true }
     }
 }
 
@@ -90,6 +95,8 @@ pub struct RaReport {
     pub reloads: u32,
     /// Constant moves repeated instead of reloading.
     pub remats: u32,
+    /// Reloads deleted after allocation: their register held the slot already.
+    pub reloads_removed: u32,
     /// Copies removed by coalescing.
     pub copies_coalesced: u32,
     /// Dead copies and dead side-effect-free instructions removed.
@@ -296,6 +303,9 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
     }
     rewrite(m, f, &assign).map_err(err)?;
     report.copies_coalesced += coalesce::remove_identity_copies(f);
+    if opts.reload_cse {
+        report.reloads_removed = reload_cse::remove_redundant_reloads(m, f);
+    }
     phi::thread_empty_blocks(f, first_new);
     report.copies_left =
         f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Copy { .. })).count() as u32;

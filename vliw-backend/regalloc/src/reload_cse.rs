@@ -1,0 +1,178 @@
+//! Redundant reloads, removed after allocation. Spill code serves reads per
+//! block ([`crate::spill`]): a spilled value read on both sides of a branch
+//! is reloaded in each block, and allocation often gives both reloads the
+//! same register. A reload is deleted when its register already holds the
+//! slot's contents: an earlier reload of the same slot into it, or a store
+//! of it into the slot, with neither the register written nor the slot
+//! stored to since, in the same block or — for a block whose only
+//! predecessor comes before it — at the end of that predecessor (Cooper and
+//! Torczon, "Engineering a Compiler", §13.5: spill code clean-up over
+//! extended basic blocks).
+//!
+//! Only spill slots ([`FrameKind::Spill`]) are tracked: nothing but spill
+//! code reads or writes them (their addresses are never taken), so program
+//! stores cannot change them. A call forgets everything (it may clobber
+//! caller-saved registers). Blocks with a fixed schedule are left alone.
+
+use std::collections::HashMap;
+
+use dsp_mir::{Block, FrameKind, Function, Inst, InstKind, InstrId, Machine, Operand, PReg, Reg};
+
+/// A spill slot access: the slot (frame object and offset), the
+/// instruction (its width and type) and the register loaded or stored.
+struct SlotAccess {
+    slot: (u32, i64),
+    instr: InstrId,
+    reg: PReg,
+    load: bool,
+}
+
+fn slot_access(m: &Machine, f: &Function, inst: &Inst) -> Option<SlotAccess> {
+    let InstKind::Machine { instr, guard: None, ops } = &inst.kind else { return None };
+    let sem = &m.instr(*instr).sem;
+    let load = sem.reads_memory() && !sem.writes_memory();
+    if !load && !(sem.writes_memory() && !sem.reads_memory()) {
+        return None;
+    }
+    let Some(Operand::Frame { index, offset }) = sem.args.get(1).and_then(|a| ops.get(a.0)) else { return None };
+    if f.frame.get(index.0 as usize).is_none_or(|o| o.kind != FrameKind::Spill) {
+        return None;
+    }
+    let data = if load { sem.dst.map(|d| d.0) } else { sem.args.get(2).map(|a| a.0) };
+    let Some(Operand::Reg(Reg::Phys(reg))) = data.and_then(|d| ops.get(d)) else { return None };
+    Some(SlotAccess { slot: (index.0, *offset), instr: *instr, reg: *reg, load })
+}
+
+/// What registers hold which slots: slot → (register, the instruction that
+/// last moved it).
+type Held = HashMap<(u32, i64), (PReg, InstrId)>;
+
+/// Whether a load by `load` of a slot last moved by `by` reads back exactly
+/// the register's value: the same instruction, or a store and a load of the
+/// same type.
+fn same_value(m: &Machine, load: InstrId, by: InstrId) -> bool {
+    load == by || {
+        let (l, s) = (&m.instr(load).sem, &m.instr(by).sem);
+        s.writes_memory() && l.ty == s.ty && l.op.class() == s.op.class()
+    }
+}
+
+/// Deletes the redundant reloads of `f` (see the module documentation);
+/// returns how many.
+pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
+    let n = f.blocks.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, data) in f.blocks.iter().enumerate() {
+        let mut succ = data.term.successors();
+        succ.sort();
+        succ.dedup();
+        for s in succ {
+            preds[s.0 as usize].push(b);
+        }
+    }
+    let mut at_end: Vec<Option<Held>> = vec![None; n];
+    let mut removed = 0;
+    for b in 0..n {
+        if f.blocks[b].fixed.is_some() {
+            continue;
+        }
+        let mut held: Held = match preds[b][..] {
+            [p] if p < b => at_end[p].clone().unwrap_or_default(),
+            _ => Held::new(),
+        };
+        let insts = std::mem::take(&mut f.block_mut(Block(b as u32)).insts);
+        let mut kept = Vec::with_capacity(insts.len());
+        for inst in insts {
+            if let Some(a) = slot_access(m, f, &inst) {
+                if a.load {
+                    if held.get(&a.slot).is_some_and(|&(r, by)| r == a.reg && same_value(m, a.instr, by)) {
+                        removed += 1;
+                        continue;
+                    }
+                } else {
+                    // A store to a slot changes what every other offset of its object holds too.
+                    held.retain(|&(obj, _), _| obj != a.slot.0);
+                }
+                held.retain(|_, (r, _)| *r != a.reg);
+                held.insert(a.slot, (a.reg, a.instr));
+                kept.push(inst);
+                continue;
+            }
+            if matches!(inst.kind, InstKind::Call { .. }) {
+                held.clear();
+            } else {
+                for r in dsp_mir::uses_defs(m, &inst).1 {
+                    if let Reg::Phys(p) = r {
+                        held.retain(|_, (h, _)| *h != p);
+                    }
+                }
+                if let InstKind::Machine { instr, ops, .. } = &inst.kind {
+                    // A store into a spill slot by other means (not expected): forget the object.
+                    if m.instr(*instr).sem.writes_memory() {
+                        for o in ops {
+                            if let Operand::Frame { index, .. } = o {
+                                held.retain(|&(obj, _), _| obj != index.0);
+                            }
+                        }
+                    }
+                }
+            }
+            kept.push(inst);
+        }
+        f.block_mut(Block(b as u32)).insts = kept;
+        at_end[b] = Some(held);
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dsp_mir::builder::sem_inst;
+    use dsp_mir::Terminator;
+    use isa_tablegen::{ArgPat, SemOp, Ty, Want};
+
+    /// entry: store r5 → slot; r5 = r5 + 1 (written); reload slot → r6;
+    /// branch to next (its only predecessor): reload slot → r6 (redundant),
+    /// reload slot → r7 (another register: kept); r6 = …; reload → r6 (kept).
+    #[test]
+    fn reloads_into_a_register_holding_the_slot_are_deleted() {
+        let m = Machine::load("ftm").unwrap();
+        let r = m.scalar_file(Ty::I32).unwrap();
+        let sp = m.abi.sp.unwrap();
+        let reg = |n: u16| PReg { file: r, index: n };
+        let want = |op, dst: Option<_>, args: &[ArgPat]| m.find_instr(&Want { op, ty: Some(Ty::I32), ty2: None, dst, args }).unwrap();
+        let ld = want(SemOp::Load, Some(r), &[ArgPat::Reg(r), ArgPat::Imm(0)]);
+        let st = want(SemOp::Store, None, &[ArgPat::Reg(r), ArgPat::Imm(0), ArgPat::Reg(r)]);
+        let addi = want(SemOp::Add, Some(r), &[ArgPat::Reg(r), ArgPat::Imm(1)]);
+        let mut f = Function::new("t");
+        let entry = f.new_block("entry");
+        let next = f.new_block("next");
+        let slot = f.new_frame_object(4, 4, FrameKind::Spill);
+        let local = f.new_frame_object(4, 4, FrameKind::Local);
+        let fr = |i| Operand::Frame { index: i, offset: 0 };
+        let p = |n| Operand::Reg(Reg::Phys(reg(n)));
+        let spo = Operand::Reg(Reg::Phys(sp));
+        let load = |to: u16, i| sem_inst(&m, ld, Some(p(to)), &[spo.clone(), fr(i)], None);
+        let e = &mut f.block_mut(entry).insts;
+        e.push(sem_inst(&m, st, None, &[spo.clone(), fr(slot), p(5)], None));
+        e.push(load(5, slot)); // r5 holds the slot already: deleted
+        e.push(sem_inst(&m, addi, Some(p(5)), &[p(5), Operand::Imm(1)], None));
+        e.push(load(6, slot));
+        e.push(load(8, local)); // not a spill slot: kept
+        e.push(load(8, local));
+        f.block_mut(entry).term = Terminator::Jump(next);
+        let x = &mut f.block_mut(next).insts;
+        x.push(load(6, slot)); // redundant
+        x.push(load(7, slot)); // another register: kept
+        x.push(sem_inst(&m, addi, Some(p(6)), &[p(6), Operand::Imm(1)], None));
+        x.push(load(6, slot)); // r6 was written: kept
+        f.block_mut(next).term = Terminator::Return { rets: vec![] };
+
+        assert_eq!(remove_redundant_reloads(&m, &mut f), 2);
+        assert_eq!(f.block(entry).insts.len(), 5);
+        assert_eq!(f.block(next).insts.len(), 3);
+        let dst = |i: &Inst| dsp_mir::uses_defs(&m, i).1[0];
+        assert_eq!(f.block(next).insts.iter().map(dst).collect::<Vec<_>>(), vec![Reg::Phys(reg(7)), Reg::Phys(reg(6)), Reg::Phys(reg(6))]);
+    }
+}
