@@ -669,22 +669,17 @@ fn conditional_load_of_an_address_read_unconditionally_is_speculated() {
 #[test]
 fn conditional_load_is_rerouted_through_a_selected_address() {
     let mut t = T::new("ftm");
-    let s = t.skel();
-    let (then, latch) = (t.f.new_block("then"), t.f.new_block("latch"));
-    let xa = t.elem(s.header, s.x, s.i);
-    let v = t.load(s.header, xa);
-    let p = t.val(s.header, SemOp::Gt, t.p, &[Operand::Reg(v), Operand::Imm(0)]);
-    t.br(s.header, p, then, latch);
-    let ya = t.elem(then, s.y, s.i);
-    let below = t.val(then, SemOp::Add, t.r, &[Operand::Reg(ya), Operand::Imm(-4)]);
-    let w = t.val(then, SemOp::Load, t.r, &[Operand::Reg(below), Operand::Imm(4)]);
-    let w1 = t.val(then, SemOp::Add, t.r, &[Operand::Reg(w), Operand::Imm(1)]);
-    t.store(then, ya, w1);
-    t.term(then, Terminator::Jump(latch));
-    let j = t.v(t.r);
-    t.phi(latch, j, vec![(s.header, v), (then, w)]);
-    t.store(latch, xa, j);
-    t.close(&s, latch);
+    let s = with_conditional(&mut t, &|t, s, then, latch, v| {
+        let ya = t.elem(then, s.y, s.i);
+        let below = t.val(then, SemOp::Add, t.r, &[Operand::Reg(ya), Operand::Imm(-4)]);
+        let w = t.val(then, SemOp::Load, t.r, &[Operand::Reg(below), Operand::Imm(4)]);
+        let w1 = t.val(then, SemOp::Add, t.r, &[Operand::Reg(w), Operand::Imm(1)]);
+        t.store(then, ya, w1);
+        let j = t.v(t.r);
+        t.phi(latch, j, vec![(s.header, v), (then, w)]);
+        let xa = t.elem(latch, s.x, s.i);
+        t.store(latch, xa, j);
+    });
     let before = t.f.clone();
     assert_eq!(if_convert_loops(&t.m, &mut t.f), vec![(s.header, Ok(3))]);
     check_merged(&t, &t.f, s.header);
