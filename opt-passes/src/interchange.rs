@@ -367,6 +367,7 @@ fn check(m: LLVMModuleRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String
 /// invariant conditions that lead to the inner loop, and each stored
 /// object's bytes per outer iteration, over all of j, within what one outer
 /// step moves it).
+#[derive(Clone)]
 pub(crate) struct Guard {
     pub cnt: LLVMValueRef,
     pub trip_j: LLVMValueRef,
@@ -422,10 +423,9 @@ pub(crate) unsafe fn guard(b: LLVMBuilderRef, nest: &Nest, ranks: &ir::Ranks) ->
 /// Builds the interchanged nest (see the module doc) behind its guard,
 /// which falls back to `fallback`; returns the guard and the new loops'
 /// headers. The caller enters the guard.
-fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LLVMBasicBlockRef) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
+fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LLVMBasicBlockRef, shared: &Guard) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
     let o = &nest.outer;
     let exit = cfg.blocks[o.exit];
-    let ranks = ir::Ranks::new(f);
     unsafe {
         let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
         let b = LLVMCreateBuilderInContext(ctx);
@@ -439,7 +439,7 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LL
         // The guard: the shared conditions, the inner loop shorter than a
         // vector and the outer one at least a vector long.
         LLVMPositionBuilderAtEnd(b, guard_bb);
-        let Guard { cnt, trip_j, mut ok } = guard(b, nest, &ranks)?;
+        let Guard { cnt, trip_j, mut ok } = shared.clone();
         ok.push(LLVMBuildICmp(b, P::LLVMIntSLT, trip_j, k64(lanes), c"".as_ptr()));
         ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, k64(lanes), c"".as_ptr()));
         let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
@@ -539,24 +539,43 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
         .into());
     }
     let mut made = vec![h];
-    // Each form's guard falls back to the one built before it; the first, to the original.
-    let mut entry = h;
-    let mut guard_of_h = None;
-    if strips {
-        let (g, loops) = crate::strip::strip_mine(f, cfg, nest, lanes, indep.as_deref(), entry)?;
-        made.extend(loops);
-        guard_of_h.get_or_insert(g);
-        entry = g;
+    // The conditions both forms share, computed once in a block of their
+    // own that then enters the forms' guards (the later ones fail over to
+    // the earlier: no value is computed twice).
+    let (common, shared) = shared_guard(f, nest)?;
+    let built = (|| -> Result<(LLVMBasicBlockRef, LLVMBasicBlockRef), String> {
+        // Each form's guard falls back to the one built before it; the first, to the original.
+        let mut entry = h;
+        let mut guard_of_h = None;
+        if strips {
+            let (g, loops) = crate::strip::strip_mine(f, cfg, nest, lanes, indep.as_deref(), entry, &shared)?;
+            made.extend(loops);
+            guard_of_h.get_or_insert(g);
+            entry = g;
+        }
+        if interchange_too {
+            let (g, loops) = interchange(f, cfg, nest, lanes, entry, &shared)?;
+            made.extend(loops);
+            guard_of_h.get_or_insert(g);
+            entry = g;
+        }
+        Ok((entry, guard_of_h.ok_or("internal: no form built")?))
+    })();
+    // The shared block ends in the last guard built (or, when building
+    // failed, in the original nest: it is unreachable then, and deleted).
+    let (entry, guard_of_h) = match built {
+        Ok(x) => x,
+        Err(e) => {
+            unsafe { end_in(common, h) };
+            return Err(e);
+        }
+    };
+    unsafe {
+        end_in(common, entry);
+        LLVMMoveBasicBlockBefore(common, entry);
     }
-    if interchange_too {
-        let (g, loops) = interchange(f, cfg, nest, lanes, entry)?;
-        made.extend(loops);
-        guard_of_h.get_or_insert(g);
-        entry = g;
-    }
-    let guard_of_h = guard_of_h.ok_or("internal: no form built")?;
-    // The preheader enters the last guard built; the original nest's counter starts from the first.
-    ir::redirect(pre, h, entry);
+    // The preheader enters the shared conditions; the original nest's counter starts from the first guard.
+    ir::redirect(pre, h, common);
     unsafe {
         let incoming: Vec<(LLVMValueRef, LLVMBasicBlockRef)> = (0..LLVMCountIncoming(o.iv))
             .map(|q| (LLVMGetIncomingValue(o.iv, q), LLVMGetIncomingBlock(o.iv, q)))
@@ -572,6 +591,39 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
         (true, false) => "Interchanged",
     };
     Ok((made, form))
+}
+
+/// A new block computing the nest's [`guard`], its conditions and-ed into
+/// one (no terminator yet: [`end_in`]).
+fn shared_guard(f: LLVMValueRef, nest: &Nest) -> Result<(LLVMBasicBlockRef, Guard), String> {
+    let ranks = ir::Ranks::new(f);
+    unsafe {
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        let common = LLVMAppendBasicBlockInContext(ctx, f, c"nest.guard".as_ptr());
+        let b = LLVMCreateBuilderInContext(ctx);
+        LLVMSetCurrentDebugLocation2(b, inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm));
+        LLVMPositionBuilderAtEnd(b, common);
+        let g = guard(b, nest, &ranks);
+        let g = g.and_then(|g| {
+            let all = g.ok.iter().copied().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+            Ok(Guard { ok: vec![all], ..g })
+        });
+        if g.is_err() {
+            LLVMPositionBuilderAtEnd(b, common);
+            LLVMBuildUnreachable(b);
+        }
+        LLVMDisposeBuilder(b);
+        Ok((common, g?))
+    }
+}
+
+/// Ends block `bb` (without a terminator) in a branch to `to`.
+unsafe fn end_in(bb: LLVMBasicBlockRef, to: LLVMBasicBlockRef) {
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(bb)));
+    let b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, bb);
+    LLVMBuildBr(b, to);
+    LLVMDisposeBuilder(b);
 }
 
 /// `p` (over loop invariants) as an `i64` at `b`, its terms in the

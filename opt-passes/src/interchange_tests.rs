@@ -66,7 +66,7 @@ fn an_fft_stage_is_interchanged_behind_its_guard() {
     // The guard (the step, the inner trip count against the 16 lanes, the
     // outer one, the span of x's bytes per outer iteration), then the j
     // loop around the t loop, marked independent; the original nest stays.
-    crate::testutil::check_in_order(&text, &["ic.guard:", "sdiv i64", "icmp slt i64", "br i1", "ic.j:", "ic.t:", "mul i32", "load float", "store float", "!llvm.loop", "ic.jlatch:"]);
+    crate::testutil::check_in_order(&text, &["nest.guard:", "sdiv i64", "ic.guard:", "icmp slt i64", "br i1", "ic.j:", "ic.t:", "mul i32", "load float", "store float", "!llvm.loop", "ic.jlatch:"]);
     assert!(text.contains(INDEPENDENT) && text.contains("i.h:") && text.contains("label %i.h.preheader"), "{text}");
     // The twiddle's index depends on j only: computed before the t loop.
     let tph = text.split("ic.tph:").nth(1).and_then(|r| r.split("ic.t:").next()).unwrap_or("");

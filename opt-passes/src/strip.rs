@@ -42,7 +42,7 @@ use inkwell::llvm_sys::LLVMIntPredicate as P;
 
 use crate::cfg::Cfg;
 use crate::addr::Poly;
-use crate::interchange::{clone_split, emit_poly, guard, mark_independent, Guard, Nest};
+use crate::interchange::{clone_split, emit_poly, mark_independent, Guard, Nest};
 use crate::ir;
 
 /// The loop property of a strip's loop: at most the lane count of
@@ -107,6 +107,7 @@ pub(crate) fn strip_mine(
     lanes: i64,
     indep: Option<&[(Poly, i64)]>,
     fallback: LLVMBasicBlockRef,
+    shared: &Guard,
 ) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
     let o = &nest.outer;
     let exit = cfg.blocks[o.exit];
@@ -134,7 +135,7 @@ pub(crate) fn strip_mine(
         // The guard: disjoint outer iterations, at most MAX_VECTORS vectors
         // of inner loop, and at least two outer iterations per strip.
         LLVMPositionBuilderAtEnd(b, guard_bb);
-        let Guard { cnt, trip_j, mut ok } = guard(b, nest, &ranks)?;
+        let Guard { cnt, trip_j, mut ok } = shared.clone();
         // Strips whose iterations are independent are marked so (egg then
         // needs no checks of its own); without contiguous accesses every
         // strip must be whole (no mask), and independent.

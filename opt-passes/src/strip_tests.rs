@@ -66,15 +66,17 @@ fn run_on(ir: &str, opts: Options) -> (bool, Vec<Remark>, String) {
 fn a_row_nest_is_strip_mined_behind_its_guard() {
     let (changed, remarks, text) = run_on(ROWS, Options::default());
     assert!(changed && remarks.iter().any(|r| r.name == "StripMined" && r.msg.contains("strips of 16")), "{remarks:?}");
-    // The guard (y's span per row against the row's run-time stride, the
-    // trip counts), the strip loop, the row loop marked independent around
-    // the strip's loop marked as a strip; the original nest stays.
+    // The shared guard (y's span per row against the row's run-time stride,
+    // the trip counts), the strips' own, the strip loop, the row loop marked
+    // independent around the strip's loop marked as a strip; the original
+    // nest stays.
     crate::testutil::check_in_order(
         &text,
         &[
-            "sm.guard:",
+            "nest.guard:",
             "mul i64",
             "icmp sle i64",
+            "sm.guard:",
             "br i1",
             "sm.strip:",
             "select i1",
