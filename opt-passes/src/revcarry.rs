@@ -1,9 +1,9 @@
 //! `dsp-reverse-carry`: the reverse-carry increment of a bit-reversal
 //! permutation in closed form, the loop around it versioned.
 //!
-//! The radix-2 FFT's Gold–Rader bit reversal (Rader, "An improved algorithm
-//! for high speed autocorrelation with applications to spectral estimation",
-//! 1970; the form of most textbook C FFTs) counts `j` in bit-reversed order:
+//! The radix-2 FFT's Gold–Rader bit reversal (Gold and Rader, "Digital
+//! Processing of Signals", 1969; the form of most textbook C FFTs) counts
+//! `j` in bit-reversed order:
 //!
 //! ```c
 //! for (i = 1, j = 0; i < n; i++) {
@@ -30,7 +30,8 @@
 //! stay; when every bit of `M` is set they all flip (the loop ends with
 //! `bit == 0`); with `M == 0` nothing changes. The loop around the inner loop
 //! is cloned with the closed form in its place, and its preheader picks the
-//! clone when `n >> 1` has at most one bit set, the original otherwise.
+//! clone when `n >> 1` has at most one bit set, the original otherwise
+//! (values of that loop used after it meet in a phi in its one exit).
 //!
 //! Clang's -O2 IR at the vectorizer-start point (where this runs) has the
 //! inner loop rotated, its last `j ^= bit` merged in: one block with two
