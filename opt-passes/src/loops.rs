@@ -203,7 +203,8 @@ fn apply(cfg: &Cfg, fix: Fix) {
     }
 }
 
-fn block_name(b: LLVMBasicBlockRef) -> String {
+/// A block's name, `bb` when it has none.
+pub(crate) fn block_name(b: LLVMBasicBlockRef) -> String {
     let n = ir::value_name(unsafe { LLVMBasicBlockAsValue(b) });
     if n.is_empty() {
         "bb".into()

@@ -271,7 +271,7 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
         let last = cfg.blocks[*members.iter().max_by_key(|&&b| cfg.rpo_position(b)).unwrap_or(&l.header)];
         let mut after = last;
         for &b in &members {
-            let name = std::ffi::CString::new(format!("{}.cf", block_name(cfg.blocks[b]))).unwrap_or_default();
+            let name = std::ffi::CString::new(format!("{}.cf", crate::loops::block_name(cfg.blocks[b]))).unwrap_or_default();
             let next = LLVMGetNextBasicBlock(after);
             let nb = if next.is_null() { LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr()) } else { LLVMInsertBasicBlockInContext(ctx, next, name.as_ptr()) };
             after = nb;
@@ -327,12 +327,7 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
             }
         }
         // The exits' phis take the clone's values from its exiting blocks.
-        let mut done = Vec::new();
         for &e in &exits {
-            if done.contains(&e) {
-                continue;
-            }
-            done.push(e);
             for phi in ir::instructions(cfg.blocks[e]).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI) {
                 let extra: Vec<(LLVMValueRef, LLVMBasicBlockRef)> = (0..LLVMCountIncoming(phi))
                     .filter_map(|q| {
@@ -372,17 +367,6 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
         LLVMBuildCondBr(bld.raw(), single, hdr_c, hdr);
         LLVMInstructionEraseFromParent(pre_term);
         Ok(members.iter().map(|&b| bmap[&cfg.blocks[b]]).collect())
-    }
-}
-
-fn block_name(b: LLVMBasicBlockRef) -> String {
-    unsafe {
-        let p = LLVMGetBasicBlockName(b);
-        if p.is_null() {
-            String::new()
-        } else {
-            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
-        }
     }
 }
 

@@ -21,8 +21,7 @@ pub enum A {
     F(FrameIndex, i64),
 }
 
-/// The immediate a frame offset is assumed to need (frame layout fills it in).
-const FRAME_IMM: i64 = 0xffff;
+use dsp_mir::FRAME_IMM;
 
 /// Cache key of a materialized constant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -105,13 +105,17 @@ struct PredOps {
     not: Option<(InstrId, Option<PReg>)>,
 }
 
-/// The cheapest instruction `op` over `n` registers of `file` into `file`, of any type.
-fn logic_op(m: &Machine, op: SemOp, file: RegFileId, n: usize) -> Option<InstrId> {
-    let args = vec![ArgPat::Reg(file); n];
+/// The cheapest instruction `op` over `args` into `file`, of any type.
+fn cheapest(m: &Machine, op: SemOp, file: RegFileId, args: &[ArgPat]) -> Option<InstrId> {
     std::iter::once(None)
         .chain(Ty::ALL.iter().map(|&t| Some(t)))
-        .filter_map(|ty| m.find_instr(&Want { op, ty, ty2: None, dst: Some(file), args: &args }))
+        .filter_map(|ty| m.find_instr(&Want { op, ty, ty2: None, dst: Some(file), args }))
         .min_by_key(|&id| (m.instr(id).cost, id.0))
+}
+
+/// The cheapest instruction `op` over `n` registers of `file` into `file`, of any type.
+fn logic_op(m: &Machine, op: SemOp, file: RegFileId, n: usize) -> Option<InstrId> {
+    cheapest(m, op, file, &vec![ArgPat::Reg(file); n])
 }
 
 impl PredOps {
@@ -597,16 +601,8 @@ fn predicate(m: &Machine, mut inst: Inst, lit: Lit, safe: &[SafeAccess]) -> Resu
 
 /// The cheapest `d = a + imm` of register file `file` (any type).
 fn add_imm(m: &Machine, file: RegFileId, imm: i64) -> Option<InstrId> {
-    let args = [ArgPat::Reg(file), ArgPat::Imm(imm)];
-    std::iter::once(None)
-        .chain(Ty::ALL.iter().map(|&t| Some(t)))
-        .filter_map(|ty| m.find_instr(&Want { op: SemOp::Add, ty, ty2: None, dst: Some(file), args: &args }))
-        .min_by_key(|&id| (m.instr(id).cost, id.0))
+    cheapest(m, SemOp::Add, file, &[ArgPat::Reg(file), ArgPat::Imm(imm)])
 }
-
-/// A frame offset the adds of stack addresses must encode (frame layout
-/// fills in the real one; instruction selection checks the same).
-const FRAME_IMM: i64 = 0xffff;
 
 /// A conditional load of `base + imm` that may fault when its block does not
 /// run: it reads `select(lit, base + imm, slot)` at offset 0 instead, where
@@ -628,7 +624,7 @@ fn reroute_load(em: &mut Emitter, f: &mut Function, mut inst: Inst, lit: Lit, sc
     let file = f.reg_file(base);
     let sp = m.abi.sp.ok_or_else(|| cannot("no stack pointer for a scratch slot"))?;
     let sel = select_instr(m, file, em.ops.file).ok_or_else(|| cannot("no select of addresses on a predicate"))?;
-    let (Some(add), Some(add_frame)) = (add_imm(m, file, off), add_imm(m, file, FRAME_IMM)) else {
+    let (Some(add), Some(add_frame)) = (add_imm(m, file, off), add_imm(m, file, dsp_mir::FRAME_IMM)) else {
         return Err(cannot("no add of an immediate to an address"));
     };
     let align = bytes.next_power_of_two();

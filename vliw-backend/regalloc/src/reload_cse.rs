@@ -68,15 +68,7 @@ fn same_value(m: &Machine, load: InstrId, by: InstrId) -> bool {
 /// returns how many.
 pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
     let n = f.blocks.len();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (b, data) in f.blocks.iter().enumerate() {
-        let mut succ = data.term.successors();
-        succ.sort();
-        succ.dedup();
-        for s in succ {
-            preds[s.0 as usize].push(b);
-        }
-    }
+    let preds = crate::cfg::predecessors(f);
     let mut at_end: Vec<Option<Held>> = vec![None; n];
     let mut removed = 0;
     for b in 0..n {
@@ -84,7 +76,7 @@ pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
             continue;
         }
         let mut held: Held = match preds[b][..] {
-            [p] if p < b => at_end[p].clone().unwrap_or_default(),
+            [p] if (p.0 as usize) < b => at_end[p.0 as usize].clone().unwrap_or_default(),
             _ => Held::new(),
         };
         // Registers read or written so far in this block.
