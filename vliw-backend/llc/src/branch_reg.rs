@@ -160,7 +160,7 @@ mod tests {
             let y = Reg::Virt(f.new_vreg(int));
             let mut guarded = inst(&m, SemOp::Mov, Ty::I32, y, int, &[Operand::Imm(3)]);
             if let InstKind::Machine { guard, .. } = &mut guarded.kind {
-                *guard = Some(dsp_mir::Guard { reg: Reg::Virt(VReg(pv.0)), negate: false });
+                *guard = Some(dsp_mir::Guard::new(Reg::Virt(VReg(pv.0)), false));
             }
             f.block_mut(Block(1)).insts.push(guarded);
             assert_eq!(run(&m, &mut f), 0, "{}", m.name);

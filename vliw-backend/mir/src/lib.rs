@@ -76,6 +76,28 @@ pub const FRAME_IMM: i64 = 0xffff;
 pub struct Guard {
     pub reg: Reg,
     pub negate: bool,
+    /// For a guarded definition: its destination is undefined where the
+    /// guard is false (LLVM's masked load with an undefined pass-through),
+    /// so the definition does not read the old value and is a plain
+    /// definition for liveness. Whoever sets it guarantees that nothing uses
+    /// the result on that path (if-conversion: the value only reaches
+    /// guarded stores and selects on the same predicate). When false, a
+    /// guarded definition keeps the old value where the guard is false, so
+    /// it also reads its destination.
+    pub undef_when_false: bool,
+}
+
+impl Guard {
+    /// A guard on `reg` (negated or not) keeping the old value of a
+    /// guarded destination where it is false.
+    pub fn new(reg: Reg, negate: bool) -> Guard {
+        Guard { reg, negate, undef_when_false: false }
+    }
+
+    /// Whether a guarded definition also reads its destination.
+    pub fn keeps_old_value(self) -> bool {
+        !self.undef_when_false
+    }
 }
 
 /// The target of a call.
@@ -137,6 +159,16 @@ impl MemObject {
 
     /// The function's scratch slot (vectors built or taken apart through memory).
     pub const SCRATCH: MemObject = MemObject(MemObject::PRIVATE);
+
+    /// The save area of the callee-saved registers and the link register.
+    pub const SAVE_AREA: MemObject = MemObject(MemObject::PRIVATE + 1);
+
+    /// The compiler's spill slot `fi` (the pipeliner's and the register
+    /// allocator's): one object per frame object, so the same slot always
+    /// gets the same object and two slots never share one.
+    pub fn slot(fi: FrameIndex) -> MemObject {
+        MemObject(MemObject::PRIVATE + 2 + fi.0)
+    }
 
     pub fn is_private(self) -> bool {
         self.0 >= MemObject::PRIVATE
@@ -381,8 +413,9 @@ pub fn uses_defs(m: &Machine, inst: &Inst) -> (Vec<Reg>, Vec<Reg>) {
                     defs.push(*r);
                 }
             }
-            // A guarded definition may leave the old value: it is also a use.
-            if guard.is_some() {
+            // A guarded definition may leave the old value: it is also a use
+            // (unless that value is undefined where the guard is false).
+            if guard.is_some_and(|g| g.keeps_old_value()) {
                 uses.extend(defs.iter().copied());
             }
         }

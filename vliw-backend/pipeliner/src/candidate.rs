@@ -1,7 +1,8 @@
 //! Which loops can be pipelined: every innermost loop of the function is
 //! found (natural loops of the back edges), and a loop is a candidate when
 //! its body is one block that branches back to itself, entered from one
-//! preheader, with no calls, system calls or guarded definitions, and
+//! preheader, with no calls, system calls or guarded definitions that keep
+//! an old value (if-conversion's masked loads are fine), and
 //! counted: the counter form LLVM's hardware-loops pass gives every loop
 //! whose trip count it can compute (`c = phi [tc, pre], [c', L]`,
 //! `c' = c - 1`, `p = c' != 0`, branch back on `p`). Everything else gets
@@ -248,7 +249,7 @@ fn candidate(m: &Machine, f: &Function, preds: &[Vec<Block>], l: Block) -> Resul
                         Some(Operand::Reg(Reg::Phys(_))) => {
                             return Err("the loop writes a physical register".into())
                         }
-                        Some(Operand::Reg(Reg::Virt(_))) if guard.is_some() => {
+                        Some(Operand::Reg(Reg::Virt(_))) if guard.is_some_and(|g| g.keeps_old_value()) => {
                             return Err("the loop has a guarded definition".into())
                         }
                         _ => {}

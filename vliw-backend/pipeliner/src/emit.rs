@@ -76,6 +76,6 @@ impl<'a> Emit<'a> {
 
     #[allow(dead_code)]
     pub fn guard(reg: Reg) -> Guard {
-        Guard { reg, negate: false }
+        Guard::new(reg, false)
     }
 }

@@ -18,13 +18,13 @@
 //! - instructions of conditional blocks that cannot fault and have no side
 //!   effect run unconditionally on their SSA values; stores get the block's
 //!   predicate as a guard (in program order: the block order is kept);
-//!   loads too when the same address is accessed unconditionally in the
-//!   loop (or is a stack object); any other load reads through a selected
-//!   address, its own when its block runs and a scratch stack slot's when
-//!   it does not ([`reroute_load`]), so it cannot fault and its value on the
-//!   other path is dropped by the selects and guards below; integer
-//!   divisions, calls, system calls and loads without `base + immediate`
-//!   addressing stop the conversion with a reason;
+//!   loads run unconditionally too when the same address is accessed
+//!   unconditionally in the loop (or is a stack object); any other load gets
+//!   the block's predicate as a guard, with its result undefined where the
+//!   guard is false ([`Guard::undef_when_false`]: a masked load, not a
+//!   read of its old value), so it cannot fault, and its value on the other
+//!   path is dropped by the selects and guards below; integer divisions,
+//!   calls and system calls stop the conversion with a reason;
 //! - the phis of join blocks become `select`s over the incoming edges'
 //!   predicates (a file without a select on a predicate stops the
 //!   conversion; predicates themselves are selected with and/or);
@@ -32,13 +32,15 @@
 //!   terminator (counter test and back branch last). Other blocks of the loop
 //!   are removed and every reference renumbered.
 //!
-//! No definition is ever guarded (the pipeliner rejects those): guards go on
-//! stores only.
+//! The only guarded definitions are those conditional loads, and their
+//! results are undefined where the guard is false, so they read nothing but
+//! their address and guard (the pipeliner rejects guarded definitions that
+//! keep an old value).
 
 use std::collections::{HashMap, HashSet};
 
 use dsp_mir::builder::sem_inst;
-use dsp_mir::{Block, FrameIndex, FrameKind, Function, Guard, Inst, InstKind, InstrId, Machine, Operand, PReg, Reg, RegFileId, Terminator};
+use dsp_mir::{Block, Function, Guard, Inst, InstKind, InstrId, Machine, Operand, PReg, Reg, RegFileId, Terminator};
 use isa_tablegen::{ArgPat, OperandKind, SemOp, SpecialKind, Ty, Want};
 
 use crate::candidate::{innermost_loops, predecessors, Innermost};
@@ -462,8 +464,6 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
     }
 
     let mut em = Emitter { m, ops: &ops, out: Vec::new() };
-    // The slot rerouted conditional loads read when their block does not run.
-    let mut scratch: Option<FrameIndex> = None;
     let mut pred: Vec<Pred> = vec![None; n];
     let mut edge_memo: HashMap<(usize, usize), Pred> = HashMap::new();
     // The header's phis first.
@@ -519,10 +519,7 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
                 }
                 InstKind::Machine { .. } => match p {
                     None => em.out.push(inst),
-                    Some(lit) => match predicate(m, inst, lit, &safe)? {
-                        Predicated::Done(inst) => em.out.push(inst),
-                        Predicated::Reroute(inst) => reroute_load(&mut em, f, inst, lit, &mut scratch)?,
-                    },
+                    Some(lit) => em.out.push(predicate(m, inst, lit, &safe)?),
                 },
             }
         }
@@ -554,20 +551,13 @@ fn try_convert(m: &Machine, f: &mut Function, header: Block, blocks: &[Block]) -
     Ok(n)
 }
 
-/// What becomes of an instruction of a conditional block.
-enum Predicated {
-    /// Guarded (a store) or run unconditionally as it is.
-    Done(Inst),
-    /// A load that may fault: [`reroute_load`] makes its address safe.
-    Reroute(Inst),
-}
-
 /// A machine instruction of a block executed under `lit`: a store gets the
-/// guard; a load of an address not known to be safe is to be rerouted;
-/// anything else runs unconditionally if it cannot fault and has no effect
-/// but its SSA result, else the loop is not converted.
-fn predicate(m: &Machine, mut inst: Inst, lit: Lit, safe: &[SafeAccess]) -> Result<Predicated, String> {
-    let InstKind::Machine { instr, guard, ops } = &mut inst.kind else { return Ok(Predicated::Done(inst)) };
+/// guard, and so does a load of an address not known to be safe (its result
+/// undefined where the guard is false); anything else runs unconditionally
+/// if it cannot fault and has no effect but its SSA result, else the loop is
+/// not converted.
+fn predicate(m: &Machine, mut inst: Inst, lit: Lit, safe: &[SafeAccess]) -> Result<Inst, String> {
+    let InstKind::Machine { instr, guard, ops } = &mut inst.kind else { return Ok(inst) };
     let sem = &m.instr(*instr).sem;
     let what = &m.instr(*instr).mnemonic;
     if guard.is_some() {
@@ -577,11 +567,8 @@ fn predicate(m: &Machine, mut inst: Inst, lit: Lit, safe: &[SafeAccess]) -> Resu
         return Err(format!("a conditional block writes a physical register ('{what}')"));
     }
     if sem.writes_memory() {
-        if m.encoding.guard.is_none() {
-            return Err("the machine cannot guard a conditional store".into());
-        }
-        *guard = Some(Guard { reg: lit.reg, negate: lit.neg });
-        return Ok(Predicated::Done(inst));
+        *guard = Some(Guard::new(lit.reg, lit.neg));
+        return Ok(inst);
     }
     if sem.reads_memory() {
         let frame = ops.iter().any(|o| matches!(o, Operand::Frame { .. }));
@@ -590,74 +577,15 @@ fn predicate(m: &Machine, mut inst: Inst, lit: Lit, safe: &[SafeAccess]) -> Resu
             _ => false,
         };
         if !frame && !same {
-            return Ok(Predicated::Reroute(inst));
+            // Guarded, its result undefined where the block does not run.
+            *guard = Some(Guard { reg: lit.reg, negate: lit.neg, undef_when_false: true });
+            return Ok(inst);
         }
     }
     if matches!(sem.op, SemOp::Div | SemOp::Rem) && !sem.ty.is_some_and(|t| t.is_float()) {
         return Err(format!("conditional integer division cannot run speculatively ('{what}' faults on zero)"));
     }
-    Ok(Predicated::Done(inst))
-}
-
-/// The cheapest `d = a + imm` of register file `file` (any type).
-fn add_imm(m: &Machine, file: RegFileId, imm: i64) -> Option<InstrId> {
-    cheapest(m, SemOp::Add, file, &[ArgPat::Reg(file), ArgPat::Imm(imm)])
-}
-
-/// A conditional load of `base + imm` that may fault when its block does not
-/// run: it reads `select(lit, base + imm, slot)` at offset 0 instead, where
-/// `slot` is a scratch stack object (made on the first such load, grown to
-/// the widest). Its value on the path where the block does not run is the
-/// slot's, and nothing uses it there: the join's phis become selects on the
-/// same predicates and stores are guarded. Costs an add (when `imm` is not
-/// 0), the slot's address (loop-invariant) and a select per load.
-fn reroute_load(em: &mut Emitter, f: &mut Function, mut inst: Inst, lit: Lit, scratch: &mut Option<FrameIndex>) -> Result<(), String> {
-    let m = em.m;
-    let InstKind::Machine { instr, ops, .. } = &mut inst.kind else { return Err("internal: not a load".into()) };
-    let ins = m.instr(*instr);
-    let what = &ins.mnemonic;
-    let cannot = |why: &str| format!("conditional load cannot run speculatively ('{what}': {why})");
-    let (Some((Operand::Reg(base), Operand::Imm(off))), Some((_, bytes))) = (address(m, *instr, ops), access_shape(m, *instr)) else {
-        return Err(cannot("not base + immediate addressing"));
-    };
-    let (base_at, off_at) = (ins.sem.args[0].0, ins.sem.args[1].0);
-    let file = f.reg_file(base);
-    let sp = m.abi.sp.ok_or_else(|| cannot("no stack pointer for a scratch slot"))?;
-    let sel = select_instr(m, file, em.ops.file).ok_or_else(|| cannot("no select of addresses on a predicate"))?;
-    let (Some(add), Some(add_frame)) = (add_imm(m, file, off), add_imm(m, file, dsp_mir::FRAME_IMM)) else {
-        return Err(cannot("no add of an immediate to an address"));
-    };
-    let align = bytes.next_power_of_two();
-    let slot = match *scratch {
-        Some(s) => {
-            let o = &mut f.frame[s.0 as usize];
-            o.size = o.size.max(bytes);
-            o.align = o.align.max(align);
-            s
-        }
-        None => *scratch.insert(f.new_frame_object(bytes, align, FrameKind::Local)),
-    };
-    let mut out = Vec::new();
-    let own = if off == 0 {
-        base
-    } else {
-        let a = Reg::Virt(f.new_vreg(file));
-        out.push(sem_inst(m, add, Some(Operand::Reg(a)), &[Operand::Reg(base), Operand::Imm(off)], None));
-        a
-    };
-    let spare = Reg::Virt(f.new_vreg(file));
-    out.push(sem_inst(m, add_frame, Some(Operand::Reg(spare)), &[Operand::Reg(Reg::Phys(sp)), Operand::Frame { index: slot, offset: 0 }], None));
-    let (t, e) = if lit.neg { (spare, own) } else { (own, spare) };
-    let addr = Reg::Virt(f.new_vreg(file));
-    out.push(sem_inst(m, sel, Some(Operand::Reg(addr)), &[Operand::Reg(lit.reg), Operand::Reg(t), Operand::Reg(e)], None));
-    ops[base_at] = Operand::Reg(addr);
-    ops[off_at] = Operand::Imm(0);
-    for x in &mut out {
-        x.loc = inst.loc.clone();
-    }
-    out.push(inst);
-    em.out.extend(out);
-    Ok(())
+    Ok(inst)
 }
 
 fn retarget(t: &mut Terminator, from: Block, to: Block) {

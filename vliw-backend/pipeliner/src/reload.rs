@@ -122,11 +122,9 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
     // Each slot is an identified object of its own: nothing else reaches
     // it, so the loop's other accesses need no dependence on (or run-time
     // overlap check against) its reloads.
-    // Spill slots are private objects (see MemObject::PRIVATE), after the scratch slot.
-    let first_free = f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| i.object).map(|o| o.0 + 1).max().unwrap_or(0).max(dsp_mir::MemObject::PRIVATE + 1);
     let mut slot_of: HashMap<VReg, (dsp_mir::FrameIndex, dsp_mir::MemObject)> = HashMap::new();
-    for (k, &(b, at, v, slot)) in stores.iter().enumerate() {
-        let object = dsp_mir::MemObject(first_free + k as u32);
+    for &(b, at, v, slot) in &stores {
+        let object = dsp_mir::MemObject::slot(slot);
         let mut st = sem_inst(
             m,
             store,

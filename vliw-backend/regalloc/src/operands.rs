@@ -1,6 +1,7 @@
 //! The register operands of an instruction or terminator with their role
 //! (read, written, or both), from the `.isa` semantics — the same rules as
-//! `dsp_mir::uses_defs` (a guarded definition also reads its destination),
+//! `dsp_mir::uses_defs` (a guarded definition also reads its destination,
+//! unless [`dsp_mir::Guard::undef_when_false`]),
 //! plus call clobbers, and mutable access to the rewritable register slots.
 
 use dsp_mir::{Callee, Inst, InstKind, Machine, PReg, Reg, Terminator};
@@ -45,7 +46,7 @@ pub fn inst_regs(m: &Machine, inst: &Inst, clobbers: &[PReg]) -> Vec<(Reg, Role)
             }
             for (j, o) in ops.iter().enumerate() {
                 if let dsp_mir::Operand::Reg(r) = o {
-                    out.push((*r, machine_role(m, *instr, j, guard.is_some())));
+                    out.push((*r, machine_role(m, *instr, j, guard.is_some_and(|g| g.keeps_old_value()))));
                 }
             }
         }
@@ -84,7 +85,7 @@ pub fn term_uses(t: &Terminator) -> Vec<Reg> {
 pub fn for_each_reg_mut(m: &Machine, inst: &mut Inst, mut f: impl FnMut(&mut Reg, Role)) {
     match &mut inst.kind {
         InstKind::Machine { instr, guard, ops } => {
-            let guarded = guard.is_some();
+            let guarded = guard.is_some_and(|g| g.keeps_old_value());
             if let Some(g) = guard {
                 f(&mut g.reg, Role::Use);
             }

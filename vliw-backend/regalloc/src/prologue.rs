@@ -9,7 +9,7 @@
 //! releases dynamic allocations).
 
 use dsp_mir::builder::sem_inst;
-use dsp_mir::{Block, Function, Inst, Operand, PReg, Reg, Terminator};
+use dsp_mir::{Block, Function, Inst, MemObject, Operand, PReg, Reg, Terminator};
 
 use crate::frame::Layout;
 use crate::liveness;
@@ -84,7 +84,7 @@ fn save(t: &Target, r: PReg, base: PReg, off: i64, a: &Access) -> Result<Inst, S
         return Err(format!("callee-saved register {} has no store", t.m.reg_name(r)));
     };
     fits(t, *store, off)?;
-    Ok(t.store(*store, Reg::Phys(r), base, Operand::Imm(off)))
+    Ok(Inst { object: Some(MemObject::SAVE_AREA), ..t.store(*store, Reg::Phys(r), base, Operand::Imm(off)) })
 }
 
 fn restore(t: &Target, r: PReg, base: PReg, off: i64, a: &Access) -> Result<Inst, String> {
@@ -92,7 +92,7 @@ fn restore(t: &Target, r: PReg, base: PReg, off: i64, a: &Access) -> Result<Inst
         return Err(format!("callee-saved register {} has no load", t.m.reg_name(r)));
     };
     fits(t, *load, off)?;
-    Ok(t.load(*load, Reg::Phys(r), base, Operand::Imm(off)))
+    Ok(Inst { object: Some(MemObject::SAVE_AREA), ..t.load(*load, Reg::Phys(r), base, Operand::Imm(off)) })
 }
 
 fn fits(t: &Target, instr: isa_tablegen::InstrId, off: i64) -> Result<(), String> {

@@ -133,7 +133,13 @@ pub fn share(m: &dsp_mir::Machine, f: &mut Function) -> u32 {
             if let InstKind::Machine { ops, .. } = &mut inst.kind {
                 for o in ops.iter_mut() {
                     if let Operand::Frame { index, .. } = o {
-                        index.0 = map[index.0 as usize] as u32;
+                        let to = dsp_mir::FrameIndex(map[index.0 as usize] as u32);
+                        // The access reaches the shared slot's object now, so
+                        // the schedulers keep it in order with the others'.
+                        if inst.object == Some(dsp_mir::MemObject::slot(*index)) {
+                            inst.object = Some(dsp_mir::MemObject::slot(to));
+                        }
+                        *index = to;
                     }
                 }
             }

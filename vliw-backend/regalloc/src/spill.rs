@@ -137,12 +137,13 @@ impl Spiller<'_, '_> {
         let base = self.t.frame_base(FrameKind::Spill);
         let off = Operand::Frame { index: slot, offset: 0 };
         self.st.stats.reloads += 1;
+        let object = Some(dsp_mir::MemObject::slot(slot));
         match access {
-            Access::Direct { load, .. } => out.push(self.t.load(load, dst, base, off)),
+            Access::Direct { load, .. } => out.push(Inst { object, ..self.t.load(load, dst, base, off) }),
             Access::ViaInt { from_int, int_file, int, .. } => {
                 let i = self.new_reg(f, int_file, false);
                 if let Access::Direct { load, .. } = *int {
-                    out.push(self.t.load(load, i, base, off));
+                    out.push(Inst { object, ..self.t.load(load, i, base, off) });
                 }
                 out.push(self.t.from_int(&from_int, dst, i));
             }
@@ -159,13 +160,14 @@ impl Spiller<'_, '_> {
         let base = self.t.frame_base(FrameKind::Spill);
         let off = Operand::Frame { index: slot, offset: 0 };
         self.st.stats.stores += 1;
+        let object = Some(dsp_mir::MemObject::slot(slot));
         match access {
-            Access::Direct { store, .. } => out.push(self.t.store(store, src, base, off)),
+            Access::Direct { store, .. } => out.push(Inst { object, ..self.t.store(store, src, base, off) }),
             Access::ViaInt { to_int, int_file, int, .. } => {
                 let i = self.new_reg(f, int_file, false);
                 out.push(self.t.to_int(to_int, i, src));
                 if let Access::Direct { store, .. } = *int {
-                    out.push(self.t.store(store, i, base, off));
+                    out.push(Inst { object, ..self.t.store(store, i, base, off) });
                 }
             }
         }

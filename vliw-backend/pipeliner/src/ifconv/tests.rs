@@ -35,9 +35,18 @@ struct Skel {
 
 impl T {
     fn new(machine: &str) -> T {
-        let m = Machine::load(machine).unwrap();
+        T::with(Machine::load(machine).unwrap())
+    }
+    /// ftm without guards (no guard field in its encoding, hence no
+    /// predicate file).
+    fn guardless() -> T {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../isa-tablegen/machines/ftm.isa")).unwrap();
+        let text = text.replace(" guard 62..59 negate 62 file p", "");
+        T::with(Machine::parse_str(&text, "ftm-guardless.isa").unwrap())
+    }
+    fn with(m: Machine) -> T {
         let r = m.scalar_file(Ty::I32).unwrap();
-        let p = m.predicate_file().unwrap();
+        let p = m.predicate_file().or(m.regfile_by_name("p")).unwrap();
         T { m, f: Function::new("t"), r, p }
     }
     fn v(&mut self, file: RegFileId) -> Reg {
@@ -148,12 +157,16 @@ fn run(m: &Machine, f: &Function, inputs: &[(Reg, u64)], mem: &mut HashMap<u64, 
                 }
                 InstKind::Call { .. } => return Err("call".into()),
                 InstKind::Machine { instr, guard, ops } => {
+                    let sem = &m.instr(*instr).sem;
                     if let Some(g) = guard {
                         if (get(&regs, g.reg)? != 0) == g.negate {
+                            // An undefined result: garbage, which must not reach memory.
+                            if let (true, Some(Operand::Reg(d))) = (g.undef_when_false, sem.dst.and_then(|d| ops.get(d.0))) {
+                                regs.insert(*d, 0xdead_beef);
+                            }
                             continue;
                         }
                     }
-                    let sem = &m.instr(*instr).sem;
                     let mut a = Vec::new();
                     for x in &sem.args {
                         a.push(match &ops[x.0] {
@@ -308,8 +321,8 @@ fn check_merged(t: &T, f: &Function, header: Block) {
     let first_non_phi = insts.iter().position(|i| !matches!(i.kind, InstKind::Phi { .. })).unwrap();
     assert!(insts[first_non_phi..].iter().all(|i| !matches!(i.kind, InstKind::Phi { .. })));
     for i in insts {
-        if let (Some(_), InstKind::Machine { instr, .. }) = (guard_of(i), &i.kind) {
-            assert!(t.m.instr(*instr).sem.dst.is_none(), "guarded definition");
+        if let (Some(g), InstKind::Machine { instr, .. }) = (guard_of(i), &i.kind) {
+            assert!(t.m.instr(*instr).sem.dst.is_none() || g.undef_when_false, "guarded definition keeping its old value");
         }
     }
     assert!(matches!(f.block(header).term, Terminator::Branch { taken, .. } if taken == header));
@@ -388,7 +401,7 @@ fn conditional_store_gets_the_condition_as_guard() {
         check_merged(&t, &t.f, s.header);
         let st = sems(&t.m, &t.f, s.header, SemOp::Store);
         assert_eq!(st.len(), 1);
-        assert_eq!(guard_of(st[0]), Some(Guard { reg: p, negate: skip_on_true }));
+        assert_eq!(guard_of(st[0]), Some(Guard::new(p, skip_on_true)));
         // No predicate instructions were needed.
         assert!(sems(&t.m, &t.f, s.header, SemOp::And).is_empty());
         let s2 = Skel { exit: Block(2), ..s };
@@ -418,7 +431,7 @@ fn two_branches_store_under_opposite_guards() {
     assert_eq!(if_convert_loops(&t.m, &mut t.f), vec![(s.header, Ok(4))]);
     check_merged(&t, &t.f, s.header);
     let guards: Vec<_> = sems(&t.m, &t.f, s.header, SemOp::Store).into_iter().map(guard_of).collect();
-    assert_eq!(guards, vec![Some(Guard { reg: p, negate: false }), Some(Guard { reg: p, negate: true })]);
+    assert_eq!(guards, vec![Some(Guard::new(p, false)), Some(Guard::new(p, true))]);
     same_meaning(&t, &Skel { exit: Block(2), ..s }, &before, &t.f);
 }
 
@@ -449,7 +462,7 @@ fn nested_ifs_and_predicates_and_reuse_control_equivalent_ones() {
     check_merged(&t, &t.f, s.header);
     let st = sems(&t.m, &t.f, s.header, SemOp::Store);
     assert_eq!(st.len(), 3);
-    assert_eq!(guard_of(st[2]), Some(Guard { reg: p1, negate: false }), "D keeps A's predicate");
+    assert_eq!(guard_of(st[2]), Some(Guard::new(p1, false)), "D keeps A's predicate");
     let (gb, gc) = (guard_of(st[0]).unwrap(), guard_of(st[1]).unwrap());
     assert_ne!(gb.reg, p1);
     assert_ne!(gc.reg, gb.reg);
@@ -567,14 +580,6 @@ fn rejected(t: &mut T, s: &Skel, why: &str) {
 
 #[test]
 fn conditional_loads_divisions_calls_and_early_exits_are_rejected_with_reasons() {
-    // A strided vector load: no base + immediate address to reroute.
-    let mut t = T::new("ftm");
-    let s = with_conditional(&mut t, &|t, s, then, _, _| {
-        let vf = t.m.vector_file(16, 32).unwrap();
-        let ya = t.elem(then, s.y, s.i);
-        t.val(then, SemOp::VLoadS, vf, &[Operand::Reg(ya), Operand::Reg(s.i)]);
-    });
-    rejected(&mut t, &s, "conditional load cannot run speculatively ('vlds': not base + immediate addressing)");
 
     let mut t = T::new("ftm");
     let s = with_conditional(&mut t, &|t, s, then, _, v| {
@@ -661,13 +666,23 @@ fn conditional_load_of_an_address_read_unconditionally_is_speculated() {
     same_meaning(&t2, &Skel { exit: Block(2), ..s2 }, &before, &t2.f);
 }
 
-/// A conditional load of an address no unconditional access reads (here
-/// `y[i]`, through `y + 4i - 4` and offset 4) is rerouted: it reads
-/// `select(p, address, slot)`, a scratch stack slot's garbage when its
-/// block does not run, and that value is never used (the join's phi picks
-/// the other input, the store of it is guarded).
+/// A machine without guards has no predicate file: nothing is converted,
+/// and the reason says so.
 #[test]
-fn conditional_load_is_rerouted_through_a_selected_address() {
+fn a_machine_without_guards_converts_nothing() {
+    let mut t = T::guardless();
+    let s = with_conditional(&mut t, &|t, s, then, _, _| {
+        let ya = t.elem(then, s.y, s.i);
+        t.load(then, ya);
+    });
+    rejected(&mut t, &s, "the machine has no predicate registers");
+}
+
+/// On a machine with guards, a conditional load that may fault is guarded
+/// by its block's predicate, its result undefined where the guard is
+/// false: no scratch slot, no selected address, and the pipeliner takes it.
+#[test]
+fn conditional_load_is_guarded_with_an_undefined_result() {
     let mut t = T::new("ftm");
     let s = with_conditional(&mut t, &|t, s, then, latch, v| {
         let ya = t.elem(then, s.y, s.i);
@@ -683,15 +698,31 @@ fn conditional_load_is_rerouted_through_a_selected_address() {
     let before = t.f.clone();
     assert_eq!(if_convert_loops(&t.m, &mut t.f), vec![(s.header, Ok(3))]);
     check_merged(&t, &t.f, s.header);
-    assert_eq!(t.f.frame.len(), 1, "one scratch slot");
-    assert_eq!((t.f.frame[0].size, t.f.frame[0].align), (4, 4));
+    assert!(t.f.frame.is_empty(), "no scratch slot");
     let loads = sems(&t.m, &t.f, s.header, SemOp::Load);
     assert_eq!(loads.len(), 2);
+    let g = guard_of(&loads[1]).expect("the conditional load is guarded");
+    assert!(g.undef_when_false);
     let InstKind::Machine { ops, .. } = &loads[1].kind else { panic!() };
-    assert_eq!(ops[2], Operand::Imm(0), "the offset went into the selected address");
-    let Operand::Reg(Reg::Virt(a)) = ops[1] else { panic!("{ops:?}") };
-    assert!(sems(&t.m, &t.f, s.header, SemOp::Select).iter().any(|i| crate::candidate::def_of(&t.m, &i.kind) == Some(a)));
+    assert_eq!(ops[2], Operand::Imm(4), "the address is the load's own");
+    let stores: Vec<_> = sems(&t.m, &t.f, s.header, SemOp::Store);
+    assert_eq!(guard_of(&stores[0]).map(|s| (s.reg, s.negate)), Some((g.reg, g.negate)), "the same predicate as the store");
     same_meaning(&t, &Skel { exit: Block(2), ..s }, &before, &t.f);
+    let res = crate::pipeline_function(&t.m, &mut t.f, &crate::PipelineOptions::default());
+    res.loops[0].outcome.as_ref().unwrap_or_else(|e| panic!("{e}"));
+
+    // Any addressing can be guarded: a strided vector load too.
+    let mut t = T::new("ftm");
+    let s = with_conditional(&mut t, &|t, s, then, _, _| {
+        let vf = t.m.vector_file(16, 32).unwrap();
+        let ya = t.elem(then, s.y, s.i);
+        let w = t.val(then, SemOp::VLoadS, vf, &[Operand::Reg(ya), Operand::Reg(s.i)]);
+        t.op(then, SemOp::VStoreS, None, &[Operand::Reg(ya), Operand::Reg(s.i), Operand::Reg(w)]);
+    });
+    assert_eq!(if_convert_loops(&t.m, &mut t.f), vec![(s.header, Ok(3))]);
+    check_merged(&t, &t.f, s.header);
+    let vl = sems(&t.m, &t.f, s.header, SemOp::VLoadS);
+    assert!(guard_of(&vl[0]).is_some_and(|g| g.undef_when_false));
 }
 
 /// Two loops in one function: the first is converted and its blocks

@@ -70,9 +70,22 @@ fn spill_slots_are_shared_when_lifetimes_do_not_overlap() {
             a_call_free_barrier(&mut b, s);
         }
         b.ret(s);
-        let (rep, _, _) = alloc_and_compare(&m, &b.f, &[5], &[]);
+        let (rep, g, _) = alloc_and_compare(&m, &b.f, &[5], &[]);
         assert!(rep.spilled_values >= 2, "{rep:?}");
         assert!(rep.slots_shared > 0, "{rep:?}");
+        // Every access of one stack location names one object (the shared
+        // slot's), so the schedulers keep the sharers' accesses in order.
+        let mut object_at: std::collections::HashMap<i64, dsp_mir::MemObject> = Default::default();
+        for inst in g.blocks.iter().flat_map(|b| &b.insts) {
+            let (InstKind::Machine { instr, ops, .. }, Some(o)) = (&inst.kind, inst.object) else { continue };
+            let sem = &m.instr(*instr).sem;
+            if o.0 < dsp_mir::MemObject::slot(dsp_mir::FrameIndex(0)).0 || !(sem.reads_memory() || sem.writes_memory()) {
+                continue;
+            }
+            let Some(Operand::Imm(off)) = sem.args.get(1).and_then(|a| ops.get(a.0)) else { panic!("a spill access without an offset") };
+            assert_eq!(*object_at.entry(*off).or_insert(o), o, "{}: two objects at sp+{off}", m.name);
+        }
+        assert!(!object_at.is_empty());
     }
 }
 

@@ -129,7 +129,7 @@ fn check(m: &isa_tablegen::Machine, p: &Program) {
                 Op::MulImm(d, x) => b.op_into(SemOp::Mul, Ty::I32, r(d), &[Operand::Reg(r(x)), Operand::Imm(3)], None),
                 Op::Lt(q, x, y) => b.op_into(SemOp::Lt, Ty::I32, pr(q), &[Operand::Reg(r(x)), Operand::Reg(r(y))], None),
                 Op::GuardedAdd { dst, src, pred, negate } => {
-                    let g = dsp_mir::Guard { reg: pr(pred), negate: *negate };
+                    let g = dsp_mir::Guard::new(pr(pred), *negate);
                     b.op_into(SemOp::Add, Ty::I32, r(dst), &[Operand::Reg(r(src)), Operand::Imm(1)], Some(g));
                 }
                 Op::Copy(d, x) => b.copy(r(d), r(x)),

@@ -109,7 +109,7 @@ impl<'m> Gen<'m> {
                 let x = Reg::Virt(self.b.f.new_vreg(self.b.int));
                 self.b.copy(x, a);
                 let negate = self.next().is_multiple_of(2);
-                self.b.op_into(SemOp::Add, Ty::I32, x, &[Operand::Reg(x), Operand::Reg(c)], Some(Guard { reg: p, negate }));
+                self.b.op_into(SemOp::Add, Ty::I32, x, &[Operand::Reg(x), Operand::Reg(c)], Some(Guard::new(p, negate)));
                 self.ints.push(x);
             }
             15 => {

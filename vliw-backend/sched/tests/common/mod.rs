@@ -154,10 +154,7 @@ impl<'m> Fb<'m> {
             .m
             .find_instr(&want)
             .unwrap_or_else(|| panic!("{}: no instruction for {want:?}", self.m.name));
-        let guard = dsp_mir::Guard {
-            reg: Reg::Phys(pred),
-            negate,
-        };
+        let guard = dsp_mir::Guard::new(Reg::Phys(pred), negate);
         let inst = sem_inst(self.m, id, dst.map(reg), args, Some(guard));
         self.push(inst);
     }
