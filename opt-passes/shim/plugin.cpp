@@ -60,6 +60,9 @@ static cl::opt<bool> DspStripMine("dsp-strip-mine", cl::init(false),
 static cl::opt<bool> DspReverseCarry("dsp-reverse-carry", cl::init(false),
     cl::desc("run dsp-reverse-carry (a bit-reversed counter's carry loop in closed form, the loop around it versioned) at the vectorizer-start extension point"));
 
+static cl::opt<bool> DspBitrevVec("dsp-bitrev-vec", cl::init(false),
+    cl::desc("run dsp-bitrev-vec (a bit-reversal permutation's swaps on the vector unit) after dsp-reverse-carry at the vectorizer-start extension point"));
+
 static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
     cl::desc("run dsp-reduction-jam (a two-deep reduction nest unrolled and jammed) before dsp-egg-isel at the vectorizer-start extension point, and dsp-unroll-jam (the loop around a three-deep reduction nest) just before dsp-outer-vec at the optimizer-last extension point"));
 
@@ -177,6 +180,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
       [](FunctionPassManager &FPM, OptimizationLevel Level) {
         if (DspReverseCarry && Level != OptimizationLevel::O0)
           FPM.addPass(DspFnPass("dsp-reverse-carry"));
+        if (DspBitrevVec && Level != OptimizationLevel::O0)
+          FPM.addPass(DspFnPass("dsp-bitrev-vec"));
         if (DspUnrollJam && Level != OptimizationLevel::O0)
           FPM.addPass(DspFnPass("dsp-reduction-jam"));
         if ((DspInterchange || DspStripMine) && Level != OptimizationLevel::O0) {

@@ -16,6 +16,7 @@
 //! | `dsp-unroll-jam` | unroll-and-jam of the loop around a reduction nest (`for i { for j { for k: s += … } }`): U outer iterations side by side, U independent chains in the inner loop ([`jam`], addresses reasoned about with [`addr`]); clang runs it just before `dsp-outer-vec` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`, on from -O2 with outer-loop vectorization) |
 //! | `dsp-interchange` | a loop interchanged with the short inner loop it holds when, at run time, that one is shorter than the lane count and the outer iterations touch disjoint memory (an FFT's early stages), the new inner loop marked independent for `dsp-egg-isel` ([`interchange`]); or, its second form, a contiguous inner loop of at most 8 vectors strip-mined by the lane count, the strips around the outer loop, each strip one masked egg step ([`strip`]); clang runs it just before `dsp-egg-isel` with `-mllvm -dsp-interchange` and `-mllvm -dsp-strip-mine` (dspcc `-floop-interchange`, `-floop-strip-mine`, on with egg; parameters `no-interchange`, `no-strips`) |
 //! | `dsp-reverse-carry` | the carry loop of a bit-reversed counter (an FFT's Gold–Rader bit reversal) in closed form with a count of leading zeros, the loop around it versioned on `n >> 1` having at most one bit, so that it becomes one if-convertible block the pipeliner takes ([`revcarry`]); clang runs it at the vectorizer-start point with `-mllvm -dsp-reverse-carry` (dspcc `-freverse-carry`, on from -O2) |
+//! | `dsp-bitrev-vec` | the swaps of a bit-reversal permutation (the loop `dsp-reverse-carry` leaves: `j` the bit-reversed `i`, `if (i < j) swap(x[i], x[j])` per array) on the vector unit, gathers and scatters under the mask `i < j`, the iterations being independent since bit reversal is an involution ([`bitrev`]); clang runs it after `dsp-reverse-carry` with `-mllvm -dsp-bitrev-vec` (dspcc `-fvectorize-bitrev`, on from -O2) |
 //! | `dsp-reduction-jam` | unroll-and-jam of a two-deep reduction nest whose inner loop may start at the outer counter (an autocorrelation's lags): U outer iterations side by side after peeling each one's first iterations, one load shared by U sums ([`rjam`]); clang runs it before `dsp-interchange` and `dsp-egg-isel` with `-mllvm -dsp-unroll-jam` (dspcc `-funroll-and-jam`) |
 //! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
 //! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
@@ -35,6 +36,7 @@
 pub mod addr;
 pub mod anylane;
 pub mod bits;
+pub mod bitrev;
 pub mod caps;
 pub mod cfg;
 pub mod eqsat;
@@ -78,6 +80,7 @@ pub enum Pass {
     Interchange,
     ReductionJam,
     ReverseCarry,
+    BitrevVec,
     ScopPrint,
     ScopRemarks,
     Pluto,
@@ -152,6 +155,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "a bit-reversed counter's carry loop in closed form (count of leading zeros), the loop around it versioned",
     ),
     (
+        "dsp-bitrev-vec",
+        Pass::BitrevVec,
+        "a bit-reversal permutation's swaps on the vector unit (gathers and scatters under a mask), after dsp-reverse-carry",
+    ),
+    (
         "dsp-masked-tail",
         Pass::MaskedTail,
         "vectorized loops' remainders as one masked vector iteration",
@@ -218,7 +226,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel | Pass::Interchange | Pass::ReductionJam | Pass::ReverseCarry
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel | Pass::Interchange | Pass::ReductionJam | Pass::ReverseCarry | Pass::BitrevVec
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -255,6 +263,12 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         let Some(m) = machine.as_ref() else { return Ok(false) };
         let (changed, remarks) = revcarry::run(module, &caps::Caps::new(m));
         plugin::emit_remarks("reverse-carry", &remarks);
+        return Ok(changed);
+    }
+    if pass == Pass::BitrevVec {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = bitrev::run(module, &caps::Caps::new(m));
+        plugin::emit_remarks("bitrev-vec", &remarks);
         return Ok(changed);
     }
     if pass == Pass::ReductionJam {
@@ -303,7 +317,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     Ok(run(pass, module, machine.as_ref()))
 }
 
-/// Runs the function form of pass `name` (`dsp-egg-isel`, `dsp-interchange`, `dsp-reduction-jam` and `dsp-reverse-carry` have one) on `f`.
+/// Runs the function form of pass `name` (`dsp-egg-isel`, `dsp-interchange`, `dsp-reduction-jam`, `dsp-reverse-carry` and `dsp-bitrev-vec` have one) on `f`.
 pub fn run_named_on_function(name: &str, f: inkwell::llvm_sys::prelude::LLVMValueRef, isa: &str) -> Result<bool, String> {
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     if pass == Pass::ReductionJam {
@@ -316,6 +330,12 @@ pub fn run_named_on_function(name: &str, f: inkwell::llvm_sys::prelude::LLVMValu
         let machine = select_machine(isa)?;
         let (changed, remarks) = revcarry::run_function(f, &caps::Caps::new(&machine));
         plugin::emit_remarks("reverse-carry", &remarks);
+        return Ok(changed);
+    }
+    if pass == Pass::BitrevVec {
+        let machine = select_machine(isa)?;
+        let (changed, remarks) = bitrev::run_function(f, &caps::Caps::new(&machine));
+        plugin::emit_remarks("bitrev-vec", &remarks);
         return Ok(changed);
     }
     if pass == Pass::Interchange {
@@ -354,6 +374,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::Interchange => caps.is_some_and(|c| interchange::run(module, &c, &interchange::Options::default()).0),
         Pass::ReductionJam => caps.is_some_and(|c| rjam::run(module, &c).0),
         Pass::ReverseCarry => caps.is_some_and(|c| revcarry::run(module, &c).0),
+        Pass::BitrevVec => caps.is_some_and(|c| bitrev::run(module, &c).0),
         Pass::ScopPrint | Pass::ScopRemarks => false,
         Pass::Pluto => pluto::run(module, &pluto::Options::default()).0,
         Pass::Prepare => {

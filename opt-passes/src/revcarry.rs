@@ -210,7 +210,7 @@ unsafe fn walked_and_guard(b: &ir::Builder, c: &Carry) -> (LLVMValueRef, LLVMVal
 
 /// The closed form of the carry from `j0` over the bits `walked`, built at
 /// `b` (see the module documentation).
-unsafe fn closed_form(b: &ir::Builder, m: LLVMModuleRef, walked: LLVMValueRef, j0: LLVMValueRef) -> LLVMValueRef {
+pub(crate) unsafe fn closed_form(b: &ir::Builder, m: LLVMModuleRef, walked: LLVMValueRef, j0: LLVMValueRef) -> LLVMValueRef {
     let ty = LLVMTypeOf(j0);
     let bits = LLVMGetIntTypeWidth(ty);
     let k = |v: u64| ir::const_int(ty, v);
@@ -372,4 +372,4 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
 
 #[cfg(test)]
 #[path = "revcarry_tests.rs"]
-mod tests;
+pub(crate) mod tests;

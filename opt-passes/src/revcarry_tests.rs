@@ -64,7 +64,7 @@ fn the_closed_form_is_the_carry_for_every_counter_and_power_of_two() {
 }
 
 /// clang -O2's IR of the bit reversal of a complex array (two float arrays).
-const BITREV: &str = r#"
+pub(crate) const BITREV: &str = r#"
 target datalayout = "e-p:32:32-i64:64-n32"
 define void @bitrev(ptr noalias %xr, ptr noalias %xi, i32 %n) {
 entry:

@@ -23,6 +23,8 @@
 //! strips put around the long loop (the same pass's second form);
 //! `-freverse-carry` and `-fno-reverse-carry` whether a bit-reversed
 //! counter's carry loop gets its closed form (its `dsp-reverse-carry` pass);
+//! `-fvectorize-bitrev` and `-fno-vectorize-bitrev` whether the swaps of a
+//! bit-reversal permutation then run on the vector unit (`dsp-bitrev-vec`);
 //! `-fno-vector-fdiv` leaves vector
 //! float division to the scalar divider (its `dsp-vector-fdiv` pass).
 //! `-fvec-function` (the default) and
@@ -242,6 +244,10 @@ pub struct Options {
     /// A bit-reversed counter's carry loop in closed form: `-freverse-carry`
     /// (`Some(true)`) or `-fno-reverse-carry`; `None`: on from -O2.
     pub reverse_carry: Option<bool>,
+    /// A bit-reversal permutation's swaps on the vector unit:
+    /// `-fvectorize-bitrev` (`Some(true)`) or `-fno-vectorize-bitrev`;
+    /// `None`: on from -O2 unless clang's loop vectorizer is off.
+    pub bitrev_vec: Option<bool>,
     /// PLuTo's polyhedral scheduling and tiling (`dsp-pluto`):
     /// `-fpolyhedral` (`Some(true)`) or `-fno-polyhedral`, the last one
     /// given; `None`: on at -O3 only (see `Target::polyhedral_flags`).
@@ -337,6 +343,7 @@ impl Default for Options {
             interchange: None,
             strip_mine: None,
             reverse_carry: None,
+            bitrev_vec: None,
             polyhedral: None,
             polyhedral_interchange: true,
             tile_size_feedback: true,
@@ -522,6 +529,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-loop-strip-mine" => o.strip_mine = Some(false),
             "-freverse-carry" => o.reverse_carry = Some(true),
             "-fno-reverse-carry" => o.reverse_carry = Some(false),
+            "-fvectorize-bitrev" => o.bitrev_vec = Some(true),
+            "-fno-vectorize-bitrev" => o.bitrev_vec = Some(false),
             "-fpolyhedral" => o.polyhedral = Some(true),
             "-fno-polyhedral" => o.polyhedral = Some(false),
             "-fpolyhedral-interchange" => o.polyhedral_interchange = true,

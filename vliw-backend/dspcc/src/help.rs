@@ -46,6 +46,10 @@ OPTIONS:
                                            bit >>= 1) j ^= bit) in closed form with a count of leading zeros, the
                                            loop around it versioned on a power-of-two bit, so that it can be
                                            if-converted and pipelined (on from -O2; remarks: -Rpass=reverse-carry)
+  -fvectorize-bitrev -fno-vectorize-bitrev the swaps of a bit-reversal permutation (that loop: if (i < j) swap x[i]
+                                           and x[j], j the bit-reversed i) on the vector unit, gathers and
+                                           scatters under a mask (on from -O2; -fno-vectorize turns it off too;
+                                           remarks: -Rpass=bitrev-vec)
   -fpolyhedral -fno-polyhedral             PLuTo's polyhedral scheduling and tiling of affine loop nests (SCoPs),
                                            regenerated with exact bounds (on at -O3; remarks:
                                            -Rpass=pluto, -Rpass-missed=pluto, -Rpass-analysis=pluto)

@@ -318,6 +318,7 @@ impl Planner<'_> {
         .chain(self.t.interchange_flags(self.o.interchange.unwrap_or(self.egg_isel())))
         .chain(self.t.strip_mine_flags(self.o.strip_mine.unwrap_or(self.egg_isel())))
         .chain(self.reverse_carry_flags())
+        .chain(self.bitrev_vec_flags())
         .chain(self.egg_flags())
         .chain(self.polyhedral_flags())
         .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())
@@ -337,6 +338,18 @@ impl Planner<'_> {
             return Vec::new();
         }
         vec!["-mllvm".to_string(), "-dsp-reverse-carry".to_string()]
+    }
+
+    /// clang's flags for `dsp-bitrev-vec`: `-fvectorize-bitrev` /
+    /// `-fno-vectorize-bitrev`, else on from -O2 unless the last of clang's
+    /// `-fvectorize` / `-fno-vectorize` turned loop vectorization off.
+    fn bitrev_vec_flags(&self) -> Vec<String> {
+        let loop_vectorizer = self.o.clang_flags.iter().rev().find(|f| *f == "-fvectorize" || *f == "-fno-vectorize");
+        let default = matches!(self.o.opt, '2' | '3' | 's' | 'z') && loop_vectorizer.is_none_or(|f| f == "-fvectorize");
+        if self.o.opt == '0' || !self.o.bitrev_vec.unwrap_or(default) {
+            return Vec::new();
+        }
+        vec!["-mllvm".to_string(), "-dsp-bitrev-vec".to_string()]
     }
 
     fn polyhedral_flags(&self) -> Vec<String> {
