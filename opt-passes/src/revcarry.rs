@@ -315,6 +315,7 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
                 }
             }
         }
+        let mut rebuilt: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for &x in &made {
             if ir::opcode(x) == O::LLVMPHI {
                 let entries: Vec<(LLVMValueRef, LLVMBasicBlockRef)> = (0..LLVMCountIncoming(x))
@@ -323,7 +324,13 @@ fn version(f: LLVMValueRef, cfg: &Cfg, l: &Loop, jl: &Loop, c: &Carry) -> Result
                         (vmap.get(&v).copied().unwrap_or(v), bval(LLVMGetIncomingBlock(x, q)))
                     })
                     .collect();
-                ir::rebuild_phi(x, &entries);
+                rebuilt.insert(x, ir::rebuild_phi(x, &entries));
+            }
+        }
+        // The rebuilt phis replace (and free) the clones' first ones.
+        for nv in vmap.values_mut() {
+            if let Some(&r) = rebuilt.get(nv) {
+                *nv = r;
             }
         }
         // The exits' phis take the clone's values from its exiting blocks.

@@ -13,8 +13,10 @@
 //! - `llvm.masked.gather(ptrs, align, mask, passthru)` and
 //!   `llvm.masked.scatter(value, ptrs, align, mask)` of 32-bit elements: the
 //!   machine's `gather`/`scatter` (`vgath`/`vscat` on ftm: base plus element
-//!   index per lane) with base 0 and each pointer divided by 4; an inactive
-//!   lane reads the stack pointer's word, or writes a stack slot of its own.
+//!   index per lane), from the base and indices of `gep T, %base, <idx>`
+//!   with a 4-byte `T`, else with base 0 and each pointer divided by 4; an
+//!   inactive lane reads the stack pointer's word, or writes a stack slot of
+//!   its own.
 //!
 //! - `llvm.experimental.vp.strided.load(ptr, stride, mask, evl)` of 32-bit
 //!   elements with every lane on (an all-ones mask, `evl` the lane count):
@@ -166,12 +168,15 @@ fn word_indices(fx: &mut Fx, ptrs: V, masks: Option<&[Reg]>, spare: Reg, file: R
     Ok(out)
 }
 
-/// The base register and index vectors of an unmasked gather's or
-/// scatter's pointers `gep T, ptr %base, <n x i32> %idx` with a 4-byte `T`
-/// (the machine's form: no pointer vector to build and divide by 4).
-fn base_index(fx: &mut Fx, ptrs: V, unmasked: bool, chunks: u32) -> Result<Option<(Reg, Vec<Reg>)>, String> {
+/// The base register and index vectors of a gather's or scatter's
+/// pointers `gep T, ptr %base, <n x i32> %idx` with a 4-byte `T` (the
+/// machine's form: no pointer vector to build and divide by 4). Under
+/// `masks` the base is `base & ~3` (what it is when a lane is active: the
+/// access is 4-aligned) and an inactive lane's index points at `spare`
+/// (4-aligned): one select per vector, the rest loop-invariant.
+fn base_index(fx: &mut Fx, ptrs: V, masks: Option<&[Reg]>, spare: Reg, file: RegFileId, chunks: u32) -> Result<Option<(Reg, Vec<Reg>)>, String> {
     use crate::llvm::{Op, TyKind};
-    if !unmasked || ptrs.opcode() != Some(Op::LLVMGetElementPtr) || ptrs.num_operands() != 2 {
+    if ptrs.opcode() != Some(Op::LLVMGetElementPtr) || ptrs.num_operands() != 2 {
         return Ok(None);
     }
     let (base, idx) = (ptrs.operand(0), ptrs.operand(1));
@@ -187,7 +192,18 @@ fn base_index(fx: &mut Fx, ptrs: V, unmasked: bool, chunks: u32) -> Result<Optio
         return Ok(None);
     }
     let b = fx.reg(base)?;
-    Ok(Some((b, ix)))
+    let Some(ms) = masks else { return Ok(Some((b, ix))) };
+    let int = fx.addr_file()?;
+    let b4 = fx.op(SemOp::And, Ty::I32, int, &[A::R(b), A::I(-4)])?;
+    let d = fx.op(SemOp::Sub, Ty::I32, int, &[A::R(spare), A::R(b4)])?;
+    let d = fx.op(SemOp::Shr, Ty::I32, int, &[A::R(d), A::I(2)])?;
+    let dv = broadcast(fx, d, file).ok_or("the machine has no broadcast")?;
+    let mut out = Vec::new();
+    for (c, &x) in ix.iter().enumerate() {
+        let sel = TYS.iter().find_map(|&ty| fx.try_op(SemOp::Select, Some(ty), None, Some(file), &[A::R(ms[c]), A::R(x), A::R(dv)]));
+        out.push(sel.flatten().ok_or("the machine has no vector select by lane mask")?);
+    }
+    Ok(Some((b4, out)))
 }
 
 /// The mask chunks of a masked operation, or `None` when it is all ones.
@@ -206,10 +222,10 @@ fn gather(fx: &mut Fx, i: V) -> Result<(), String> {
         return Err("a gather of other than aligned 32-bit elements is not supported".into());
     }
     let masks = mask_or_all(fx, i.operand(2), chunks)?;
-    let (zero, idx) = match base_index(fx, i.operand(0), masks.is_none(), chunks)? {
+    let sp = Reg::Phys(fx.sp()?);
+    let (zero, idx) = match base_index(fx, i.operand(0), masks.as_deref(), sp, file, chunks)? {
         Some(bi) => bi,
         None => {
-            let sp = Reg::Phys(fx.sp()?);
             let idx = word_indices(fx, i.operand(0), masks.as_deref(), sp, file, chunks)?;
             let int = fx.addr_file()?;
             (fx.imm(0, int)?, idx)
@@ -311,7 +327,7 @@ fn scatter(fx: &mut Fx, i: V) -> Result<(), String> {
         }
         None => Reg::Phys(fx.sp()?),
     };
-    let (zero, idx) = match base_index(fx, i.operand(1), masks.is_none(), chunks)? {
+    let (zero, idx) = match base_index(fx, i.operand(1), masks.as_deref(), spare, file, chunks)? {
         Some(bi) => bi,
         None => {
             let idx = word_indices(fx, i.operand(1), masks.as_deref(), spare, file, chunks)?;
