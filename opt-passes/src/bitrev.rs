@@ -437,7 +437,10 @@ unsafe fn vectorize(f: LLVMValueRef, cfg: &Cfg, l: &Loop, p: &Permutation, lanes
     LLVMSetNSW(i_next, 1);
     LLVMSetNUW(i_next, 1);
     let more = b.icmp(P::LLVMIntSLT, i_next, p.n);
-    LLVMBuildCondBr(b.raw(), more, body, exit);
+    let back = LLVMBuildCondBr(b.raw(), more, body, exit);
+    // Its iterations touch disjoint elements: no dependence from one to
+    // the next (the pipeliner drops its loop-carried memory edges).
+    ir::add_loop_property(back, crate::interchange::INDEPENDENT, None);
     ir::add_incoming(i0, &[(k(0), guard), (i_next, body)]);
     ir::add_incoming(r, &[(k(0), guard), (r_next, body)]);
     // The exit's phis (only invariant values come from the loop) take the
