@@ -74,6 +74,7 @@ fn the_swaps_become_a_masked_vector_loop_in_front_of_the_scalar_one() {
         assert!(text.contains("o.cf.bitrev.guard:") && text.contains("o.cf.bitrev.vec:"), "{text}");
         assert!(text.contains(&format!("add nuw nsw i32 %bitrev.i, {lanes}")), "{text}");
         assert!(text.lines().any(|l| l.starts_with("o.cf:")), "{text}");
+        assert!(text.contains("!\"dsp.loop.independent\""), "the vector loop's iterations are independent:\n{text}");
     }
 }
 
