@@ -1,11 +1,11 @@
-/* The bit-reversal permutation's swaps on the vector unit (dsp-bitrev-vec,
- * after dsp-reverse-carry): three arrays of 32-bit elements (ints and a
- * float) swapped in one loop, as restrict arguments and as globals; sizes
- * from 0 to 4096, powers of two (vectorized), 2^k + 1 (n - 1 beyond the
- * walked bits: the scalar loop) and others (not a power-of-two bit: the
- * original loop). Loops the pass must leave alone give the same results:
- * a swap that also counts, and arrays that may overlap (no restrict), here
- * called with the same array twice. */
+// bit_reverse_vec: a bit-reversal permutation's swaps on the vector unit
+// dsp-bitrev-vec, after dsp-reverse-carry: three arrays of 32-bit elements
+// (ints and a float) swapped in one loop, as restrict arguments and as
+// globals; sizes from 0 to 4096, powers of two (vectorized), 2^k + 1 (n - 1
+// beyond the walked bits: the scalar loop) and others (not a power-of-two
+// bit: the original loop). Loops the pass must leave alone give the same
+// results: a swap that also counts, and arrays that may overlap (no
+// restrict), here called with the same array twice.
 #include <stdint.h>
 #include <stdio.h>
 
