@@ -167,6 +167,17 @@ fn closed_form_of(next: LLVMValueRef, j: LLVMValueRef) -> Option<LLVMValueRef> {
     None
 }
 
+/// The integer compare a conditional branch `term` tests.
+fn conditional_compare(term: LLVMValueRef) -> Option<LLVMValueRef> {
+    unsafe {
+        if term.is_null() || LLVMIsABranchInst(term).is_null() || LLVMIsConditional(term) == 0 {
+            return None;
+        }
+        let c = LLVMGetCondition(term);
+        (ir::opcode_of(c) == Some(O::LLVMICmp)).then_some(c)
+    }
+}
+
 /// One array's swap: `t = x[i]; x[i] = x[j]; x[j] = t`.
 struct Swap {
     base: LLVMValueRef,
@@ -222,10 +233,7 @@ fn permutation(cfg: &Cfg, l: &Loop, j: LLVMValueRef, walked: LLVMValueRef) -> Re
     }
     // The latch: i + 1 == n leaves.
     let xterm = unsafe { LLVMGetBasicBlockTerminator(x) };
-    let xcond = unsafe { LLVMGetCondition(xterm) };
-    if unsafe { LLVMIsConditional(xterm) } == 0 || ir::opcode_of(xcond) != Some(O::LLVMICmp) {
-        return Err("the latch's branch is not an integer compare".into());
-    }
+    let xcond = conditional_compare(xterm).ok_or("the latch's branch is not on an integer compare")?;
     let leaves_on_true = unsafe { LLVMGetSuccessor(xterm, 0) } == exit_b;
     let n = match (unsafe { LLVMGetICmpPredicate(xcond) }, leaves_on_true) {
         (P::LLVMIntEQ, true) | (P::LLVMIntNE, false) => binary(xcond, O::LLVMICmp, inext),
@@ -247,10 +255,7 @@ fn permutation(cfg: &Cfg, l: &Loop, j: LLVMValueRef, walked: LLVMValueRef) -> Re
     }
     let test = cfg.blocks[*head.last().unwrap_or(&l.header)];
     let hterm = unsafe { LLVMGetBasicBlockTerminator(test) };
-    let hcond = unsafe { LLVMGetCondition(hterm) };
-    if unsafe { LLVMIsConditional(hterm) } == 0 || ir::opcode_of(hcond) != Some(O::LLVMICmp) {
-        return Err("the swaps are not under a compare of the counters".into());
-    }
+    let hcond = conditional_compare(hterm).ok_or("the swaps are not under a compare of the counters")?;
     let (s0, s1) = unsafe { (LLVMGetSuccessor(hterm, 0), LLVMGetSuccessor(hterm, 1)) };
     let (a, b) = (op(hcond, 0), op(hcond, 1));
     let swap_b = match unsafe { LLVMGetICmpPredicate(hcond) } {
