@@ -7,7 +7,9 @@
 //! stored to since, in the same block or — for a block whose only
 //! predecessor comes before it — at the end of that predecessor (Cooper and
 //! Torczon, "Engineering a Compiler", §13.5: spill code clean-up over
-//! extended basic blocks).
+//! extended basic blocks). A reload into another register of the same file
+//! that holds the slot since earlier in the same block becomes a copy from
+//! it (an ALU cycle instead of a load's latency).
 //!
 //! Across a block boundary only a register the earlier block did not touch
 //! before its reload (or store) counts: keeping it live into the next block
@@ -64,8 +66,8 @@ fn same_value(m: &Machine, load: InstrId, by: InstrId) -> bool {
     }
 }
 
-/// Deletes the redundant reloads of `f` (see the module documentation);
-/// returns how many.
+/// Deletes the redundant reloads of `f` or turns them into copies (see the
+/// module documentation); returns how many.
 pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
     let n = f.blocks.len();
     let preds = crate::cfg::predecessors(f);
@@ -81,6 +83,8 @@ pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
         };
         // Registers read or written so far in this block.
         let mut touched: HashSet<PReg> = HashSet::new();
+        // Slots stored or reloaded in this block (not carried in).
+        let mut local: HashSet<(u32, i64)> = HashSet::new();
         let insts = std::mem::take(&mut f.block_mut(Block(b as u32)).insts);
         let mut kept = Vec::with_capacity(insts.len());
         for inst in insts {
@@ -90,6 +94,19 @@ pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
                         removed += 1;
                         continue;
                     }
+                    // Another register of the file holds it since earlier in
+                    // this block: a copy (one ALU cycle) instead of a load.
+                    let other = held.get(&a.slot).filter(|&&(q, by, _)| q.file == a.reg.file && local.contains(&a.slot) && same_value(m, a.instr, by));
+                    if let Some(&(q, _, _)) = other {
+                        removed += 1;
+                        held.retain(|_, (r, _, _)| *r != a.reg);
+                        held.insert(a.slot, (a.reg, a.instr, !touched.contains(&a.reg)));
+                        touched.extend([a.reg, q]);
+                        let mut copy = Inst::new(InstKind::Copy { dst: Reg::Phys(a.reg), src: Reg::Phys(q) });
+                        copy.loc = inst.loc.clone();
+                        kept.push(copy);
+                        continue;
+                    }
                 } else {
                     // A store to a slot changes what every other offset of its object holds too.
                     held.retain(|&(obj, _), _| obj != a.slot.0);
@@ -97,6 +114,7 @@ pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
                 held.retain(|_, (r, _, _)| *r != a.reg);
                 held.insert(a.slot, (a.reg, a.instr, !touched.contains(&a.reg)));
                 touched.insert(a.reg);
+                local.insert(a.slot);
                 kept.push(inst);
                 continue;
             }
@@ -142,7 +160,8 @@ mod tests {
 
     /// entry: store r5 → slot; r5 = r5 + 1 (written); reload slot → r6;
     /// branch to next (its only predecessor): reload slot → r6 (redundant),
-    /// reload slot → r7 (another register: kept); r6 = …; reload → r6 (kept);
+    /// reload slot → r7 (another register, from before the block: kept); r6 =
+    /// …; reload → r6 (a copy from r7); store r11 → slot3, reload → r12 (a copy);
 /// a reload into r9, read earlier in entry, is not carried into next.
     #[test]
     fn reloads_into_a_register_holding_the_slot_are_deleted() {
@@ -174,20 +193,28 @@ mod tests {
         let e = &mut f.block_mut(entry).insts;
         e.push(sem_inst(&m, addi, Some(p(10)), &[p(9), Operand::Imm(1)], None));
         e.push(load(9, slot2)); // r9 was read before in its block
+        // A reload into r12 of a slot r11 was just stored from: a copy.
+        let slot3 = f.new_frame_object(4, 4, FrameKind::Spill);
+        let e = &mut f.block_mut(entry).insts;
+        e.push(sem_inst(&m, st, None, &[spo.clone(), fr(slot3), p(11)], None));
+        e.push(load(12, slot3));
         f.block_mut(entry).term = Terminator::Jump(next);
         let x = &mut f.block_mut(next).insts;
         x.push(load(9, slot2)); // kept: r9 was not clean in entry
         x.push(load(6, slot)); // redundant
         x.push(load(7, slot)); // another register: kept
         x.push(sem_inst(&m, addi, Some(p(6)), &[p(6), Operand::Imm(1)], None));
-        x.push(load(6, slot)); // r6 was written: kept
+        x.push(load(6, slot)); // r6 was written, r7 holds it since this block: a copy
         f.block_mut(next).term = Terminator::Return { rets: vec![] };
 
-        assert_eq!(remove_redundant_reloads(&m, &mut f), 2);
-        assert_eq!(f.block(entry).insts.len(), 7);
+        let n = remove_redundant_reloads(&m, &mut f);
+        assert_eq!(n, 4, "{}", dsp_mir::print::function(&m, &f));
+        assert_eq!(f.block(entry).insts.len(), 9);
+        assert_eq!(f.block(entry).insts[8].kind, InstKind::Copy { dst: Reg::Phys(reg(12)), src: Reg::Phys(reg(11)) });
         assert_eq!(f.block(next).insts.len(), 4);
         let dst = |i: &Inst| dsp_mir::uses_defs(&m, i).1[0];
         let regs: Vec<Reg> = [9, 7, 6, 6].iter().map(|&n| Reg::Phys(reg(n))).collect();
         assert_eq!(f.block(next).insts.iter().map(dst).collect::<Vec<_>>(), regs);
+        assert_eq!(f.block(next).insts[3].kind, InstKind::Copy { dst: Reg::Phys(reg(6)), src: Reg::Phys(reg(7)) });
     }
 }
