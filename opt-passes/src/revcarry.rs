@@ -168,7 +168,7 @@ fn carry_shape(cfg: &Cfg, jl: &Loop) -> Result<(Carry, [LLVMValueRef; 7]), Strin
     }
     // The exit test: (j & b') == 0 leaves (or != 0 stays).
     let term = unsafe { LLVMGetBasicBlockTerminator(blk) };
-    if unsafe { LLVMGetNumSuccessors(term) } != 2 || unsafe { LLVMIsConditional(term) } == 0 {
+    if unsafe { LLVMIsABranchInst(term).is_null() || LLVMIsConditional(term) == 0 } {
         return Err("the inner loop's latch is not a conditional branch".into());
     }
     let cond = unsafe { LLVMGetCondition(term) };
