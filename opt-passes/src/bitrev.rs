@@ -127,9 +127,8 @@ fn binary(v: LLVMValueRef, opc: O, a: LLVMValueRef) -> Option<LLVMValueRef> {
 fn carried_closed_form(cfg: &Cfg, l: &Loop) -> Option<(LLVMValueRef, LLVMValueRef)> {
     let [latch] = l.latches[..] else { return None };
     let (h, x) = (cfg.blocks[l.header], cfg.blocks[latch]);
-    ir::instructions(h).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).find_map(|phi| unsafe {
-        let next = (0..LLVMCountIncoming(phi)).find(|&q| LLVMGetIncomingBlock(phi, q) == x).map(|q| LLVMGetIncomingValue(phi, q))?;
-        closed_form_of(next, phi).map(|m| (phi, m))
+    ir::instructions(h).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI).find_map(|phi| {
+        closed_form_of(ir::incoming_from(phi, x)?, phi).map(|m| (phi, m))
     })
 }
 
@@ -212,7 +211,7 @@ fn permutation(cfg: &Cfg, l: &Loop, j: LLVMValueRef, walked: LLVMValueRef) -> Re
     if inside(walked) {
         return Err("the walked bits change in the loop".into());
     }
-    let incoming = |phi: LLVMValueRef, from: LLVMBasicBlockRef| unsafe { (0..LLVMCountIncoming(phi)).find(|&q| LLVMGetIncomingBlock(phi, q) == from).map(|q| LLVMGetIncomingValue(phi, q)) };
+    let incoming = ir::incoming_from;
     let (pre_b, exit_b) = (cfg.blocks[pre], cfg.blocks[exit]);
     // The counters: j from 0, i from 1 by 1.
     if incoming(j, pre_b).and_then(ir::const_u64) != Some(0) {
@@ -282,7 +281,7 @@ fn permutation(cfg: &Cfg, l: &Loop, j: LLVMValueRef, walked: LLVMValueRef) -> Re
     let swaps = swaps(cfg.blocks[s], i, jn, &mut known)?;
     for bb in head.iter().chain([&latch, &s]).map(|&b| cfg.blocks[b]) {
         for v in ir::instructions(bb) {
-            if !known.contains(&v) && !ir::called_intrinsic(v).is_some_and(|n| n.starts_with("llvm.dbg.")) {
+            if !known.contains(&v) && !ir::is_debug(v) {
                 return Err(format!("the loop does more ('{}')", ir::value_name(v)));
             }
             if ir::users(v).iter().any(|&u| !inside(u)) {
@@ -452,8 +451,7 @@ unsafe fn vectorize(f: LLVMValueRef, cfg: &Cfg, l: &Loop, p: &Permutation, lanes
     // same from the vector loop.
     let latch = cfg.blocks[l.latches[0]];
     for phi in ir::instructions(exit).into_iter().filter(|&v| ir::opcode(v) == O::LLVMPHI) {
-        let from_latch = (0..LLVMCountIncoming(phi)).find(|&q| LLVMGetIncomingBlock(phi, q) == latch).map(|q| LLVMGetIncomingValue(phi, q));
-        if let Some(v) = from_latch {
+        if let Some(v) = ir::incoming_from(phi, latch) {
             ir::add_incoming(phi, &[(v, body)]);
         }
     }

@@ -298,6 +298,16 @@ pub fn users(v: LLVMValueRef) -> Vec<LLVMValueRef> {
 }
 
 /// Adds `(value, block)` incoming entries to `phi`.
+/// The value `phi` takes when entered from `b`.
+pub fn incoming_from(phi: LLVMValueRef, b: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
+    unsafe { (0..LLVMCountIncoming(phi)).find(|&k| LLVMGetIncomingBlock(phi, k) == b).map(|k| LLVMGetIncomingValue(phi, k)) }
+}
+
+/// Whether `i` is a debug-info intrinsic (`llvm.dbg.*`).
+pub fn is_debug(i: LLVMValueRef) -> bool {
+    called_intrinsic(i).is_some_and(|n| n.starts_with("llvm.dbg."))
+}
+
 pub fn add_incoming(phi: LLVMValueRef, entries: &[(LLVMValueRef, LLVMBasicBlockRef)]) {
     let mut vals: Vec<_> = entries.iter().map(|e| e.0).collect();
     let mut blocks: Vec<_> = entries.iter().map(|e| e.1).collect();

@@ -107,7 +107,7 @@ fn match_carry(cfg: &Cfg, l: &Loop, jl: &Loop) -> Result<Carry, String> {
     let blk = cfg.blocks[jl.header];
     let insts = ir::instructions(blk);
     // Nothing else in the loop, and only the result is used after it.
-    if let Some(&other) = insts.iter().find(|i| !known.contains(i) && !is_debug(**i)) {
+    if let Some(&other) = insts.iter().find(|i| !known.contains(i) && !ir::is_debug(**i)) {
         return Err(format!("the inner loop does more ('{}')", ir::value_name(other)));
     }
     for &v in known.iter().filter(|&&v| v != carry.out && unsafe { LLVMIsATerminatorInst(v).is_null() }) {
@@ -190,10 +190,6 @@ fn carry_shape(cfg: &Cfg, jl: &Loop) -> Result<(Carry, [LLVMValueRef; 7]), Strin
         return Err("the loop leaves while the tested bit is set".into());
     }
     Ok((Carry { j0, n, shift: ir::opcode(bn), out: jn }, [p0, p1, bn, jn, masked, cond, term]))
-}
-
-fn is_debug(i: LLVMValueRef) -> bool {
-    ir::called_intrinsic(i).is_some_and(|n| n.starts_with("llvm.dbg."))
 }
 
 /// The bits the carry walks, `walked = n >> 1 == 0 ? 0 : 2·(n >> 1) − 1`,

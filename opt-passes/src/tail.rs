@@ -195,7 +195,7 @@ fn plan(body: LLVMBasicBlockRef, machine: &Machine) -> Option<Plan> {
                 return None;
             }
         }
-        if LLVMCountIncoming(index) != 2 || incoming_from(index, body) != Some(index_next) {
+        if LLVMCountIncoming(index) != 2 || crate::ir::incoming_from(index, body) != Some(index_next) {
             return None;
         }
         // The body: only operations safe on inactive lanes.
@@ -252,10 +252,6 @@ fn is_phi_in(v: LLVMValueRef, b: LLVMBasicBlockRef) -> bool {
     block_of(v) == Some(b) && is_phi(v)
 }
 
-fn incoming_from(phi: LLVMValueRef, b: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
-    unsafe { (0..LLVMCountIncoming(phi)).find(|&k| LLVMGetIncomingBlock(phi, k) == b).map(|k| LLVMGetIncomingValue(phi, k)) }
-}
-
 fn single_pred(b: LLVMBasicBlockRef) -> Option<LLVMBasicBlockRef> {
     let mut preds: Vec<LLVMBasicBlockRef> = Vec::new();
     unsafe {
@@ -280,7 +276,7 @@ fn header_phi_carrying(v: LLVMValueRef, body: LLVMBasicBlockRef) -> Option<LLVMV
     instructions(body)
         .into_iter()
         .take_while(|&i| is_phi(i))
-        .find(|&p| unsafe { vec_lanes(LLVMTypeOf(p)).is_some() } && incoming_from(p, body) == Some(v))
+        .find(|&p| unsafe { vec_lanes(LLVMTypeOf(p)).is_some() } && crate::ir::incoming_from(p, body) == Some(v))
 }
 
 /// Whether a vector load or store `i` of the body (anything else: true)
@@ -452,7 +448,7 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
             LLVMMoveBasicBlockAfter(tail, p.middle);
             LLVMSetSuccessor(mbr, 1, tail);
             for phi in instructions(p.exit).into_iter().take_while(|&i| is_phi(i)) {
-                if let Some(v) = incoming_from(phi, p.middle) {
+                if let Some(v) = crate::ir::incoming_from(phi, p.middle) {
                     let (mut vs, mut bs) = ([v], [tail]);
                     LLVMAddIncoming(phi, vs.as_mut_ptr(), bs.as_mut_ptr(), 1);
                 }
@@ -483,12 +479,12 @@ fn apply(m: LLVMModuleRef, p: &Plan) {
         let short = if reductions { None } else { short_trips(p) };
         let mut tail_in: Vec<LLVMValueRef> = Vec::new();
         for &i in insts.iter().take_while(|&&i| is_phi(i)) {
-            let carried = incoming_from(i, p.body).expect("checked");
+            let carried = crate::ir::incoming_from(i, p.body).expect("checked");
             let is_index_next = compared.contains(&carried) && compared.contains(&p.n_vec) && carried != p.n_vec;
             let v = match short {
                 _ if is_index_next => p.n_vec,
                 Some(s) => {
-                    let init = incoming_from(i, s.vector_ph).expect("checked");
+                    let init = crate::ir::incoming_from(i, s.vector_ph).expect("checked");
                     let mb = Builder::at_start(p.middle);
                     let phi = mb.phi(LLVMTypeOf(i), "tail.in");
                     let (mut vs, mut bs) = ([carried, init], [p.body, s.vector_ph]);

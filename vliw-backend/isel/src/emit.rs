@@ -21,7 +21,8 @@ pub enum A {
     F(FrameIndex, i64),
 }
 
-use dsp_mir::FRAME_IMM;
+/// The immediate a frame offset is assumed to need (frame layout fills it in).
+const FRAME_IMM: i64 = 0xffff;
 
 /// Cache key of a materialized constant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

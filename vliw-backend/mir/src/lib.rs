@@ -67,10 +67,6 @@ pub enum Operand {
     Frame { index: FrameIndex, offset: i64 },
 }
 
-/// The immediate a frame offset ([`Operand::Frame`]) is assumed to need
-/// when an instruction is chosen for it, before frame layout fills it in.
-pub const FRAME_IMM: i64 = 0xffff;
-
 /// A guard: the instruction executes only if the predicate is true (or false).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Guard {

@@ -107,17 +107,13 @@ struct PredOps {
     not: Option<(InstrId, Option<PReg>)>,
 }
 
-/// The cheapest instruction `op` over `args` into `file`, of any type.
-fn cheapest(m: &Machine, op: SemOp, file: RegFileId, args: &[ArgPat]) -> Option<InstrId> {
-    std::iter::once(None)
-        .chain(Ty::ALL.iter().map(|&t| Some(t)))
-        .filter_map(|ty| m.find_instr(&Want { op, ty, ty2: None, dst: Some(file), args }))
-        .min_by_key(|&id| (m.instr(id).cost, id.0))
-}
-
 /// The cheapest instruction `op` over `n` registers of `file` into `file`, of any type.
 fn logic_op(m: &Machine, op: SemOp, file: RegFileId, n: usize) -> Option<InstrId> {
-    cheapest(m, op, file, &vec![ArgPat::Reg(file); n])
+    let args = vec![ArgPat::Reg(file); n];
+    std::iter::once(None)
+        .chain(Ty::ALL.iter().map(|&t| Some(t)))
+        .filter_map(|ty| m.find_instr(&Want { op, ty, ty2: None, dst: Some(file), args: &args }))
+        .min_by_key(|&id| (m.instr(id).cost, id.0))
 }
 
 impl PredOps {

@@ -122,7 +122,7 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
     // Each slot is an identified object of its own: nothing else reaches
     // it, so the loop's other accesses need no dependence on (or run-time
     // overlap check against) its reloads.
-    let mut slot_of: HashMap<VReg, (dsp_mir::FrameIndex, dsp_mir::MemObject)> = HashMap::new();
+    let mut slot_of: HashMap<VReg, dsp_mir::FrameIndex> = HashMap::new();
     for &(b, at, v, slot) in &stores {
         let object = dsp_mir::MemObject::slot(slot);
         let mut st = sem_inst(
@@ -134,7 +134,7 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
         );
         st.object = Some(object);
         f.block_mut(b).insts.insert(at, st);
-        slot_of.insert(v, (slot, object));
+        slot_of.insert(v, slot);
     }
     // One reload before each instruction that reads a chosen invariant, so
     // that every reloaded value lives only from its load to that one use.
@@ -145,7 +145,7 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
             let mut here: HashMap<VReg, VReg> = HashMap::new();
             for r in dsp_mir::uses_defs(m, &inst).0 {
                 let Reg::Virt(v) = r else { continue };
-                let Some(&(slot, object)) = slot_of.get(&v) else { continue };
+                let Some(&slot) = slot_of.get(&v) else { continue };
                 if here.contains_key(&v) {
                     continue;
                 }
@@ -158,7 +158,7 @@ pub fn reload_invariants(m: &Machine, f: &mut Function, l: Block, file: RegFileI
                     &[Operand::Reg(Reg::Phys(sp)), Operand::Frame { index: slot, offset: 0 }],
                     None,
                 );
-                ld.object = Some(object);
+                ld.object = Some(dsp_mir::MemObject::slot(slot));
                 body.push(ld);
             }
             crate::licm::rename_inst_reads(m, &mut inst, &here);

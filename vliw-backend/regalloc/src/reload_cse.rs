@@ -87,7 +87,7 @@ pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
         let mut local: HashSet<(u32, i64)> = HashSet::new();
         let insts = std::mem::take(&mut f.block_mut(Block(b as u32)).insts);
         let mut kept = Vec::with_capacity(insts.len());
-        for inst in insts {
+        for mut inst in insts {
             if let Some(a) = slot_access(m, f, &inst) {
                 if a.load {
                     if held.get(&a.slot).is_some_and(|&(r, by, _)| r == a.reg && same_value(m, a.instr, by)) {
@@ -99,13 +99,8 @@ pub fn remove_redundant_reloads(m: &Machine, f: &mut Function) -> u32 {
                     let other = held.get(&a.slot).filter(|&&(q, by, _)| q.file == a.reg.file && local.contains(&a.slot) && same_value(m, a.instr, by));
                     if let Some(&(q, _, _)) = other {
                         removed += 1;
-                        held.retain(|_, (r, _, _)| *r != a.reg);
-                        held.insert(a.slot, (a.reg, a.instr, !touched.contains(&a.reg)));
-                        touched.extend([a.reg, q]);
-                        let mut copy = Inst::new(InstKind::Copy { dst: Reg::Phys(a.reg), src: Reg::Phys(q) });
-                        copy.loc = inst.loc.clone();
-                        kept.push(copy);
-                        continue;
+                        touched.insert(q);
+                        inst = Inst { loc: inst.loc.clone(), ..Inst::new(InstKind::Copy { dst: Reg::Phys(a.reg), src: Reg::Phys(q) }) };
                     }
                 } else {
                     // A store to a slot changes what every other offset of its object holds too.
