@@ -55,6 +55,15 @@ pub struct OpCount {
     pub count: u64,
 }
 
+/// How a kernel uses one of its arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    Read,
+    Write,
+    /// Read, and written (every element read before or after it is written).
+    ReadWrite,
+}
+
 /// One benchmark kernel.
 #[derive(Clone, Copy, Debug)]
 pub struct Kernel {
@@ -76,6 +85,10 @@ pub struct Kernel {
     /// path, given as the operations on it and how many of each (the order
     /// does not matter for its length); the bound takes the longest.
     pub chains: fn(u64) -> Vec<Vec<OpCount>>,
+    /// The global arrays (symbols of the C file) the kernel reads or writes
+    /// whole, with how: the memory any implementation must touch
+    /// ([`crate::cold`] turns it into the stall cycles of its cold misses).
+    pub data: &'static [(&'static str, Use)],
 }
 
 /// `TAPS` of `fir.c`.
@@ -264,6 +277,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: dot_i32,
         chain_formula: "-",
         chains: no_chain,
+        data: &[("x", Use::Read), ("y", Use::Read)],
     },
     Kernel {
         name: "dot_f32",
@@ -274,6 +288,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: dot_f32,
         chain_formula: "mac.f32 N",
         chains: dot_f32_chain,
+        data: &[("x", Use::Read), ("y", Use::Read)],
     },
     Kernel {
         name: "fir",
@@ -284,6 +299,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: fir,
         chain_formula: "mac.f32 16",
         chains: fir_chain,
+        data: &[("in", Use::Read), ("h", Use::Read), ("out", Use::Write)],
     },
     Kernel {
         name: "iir",
@@ -294,6 +310,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: iir,
         chain_formula: "mac.f32 3N+1, or mac.f32 4((N-1)/2)+4 and mul.f32 (N-1)/2",
         chains: iir_chain,
+        data: &[("in", Use::Read), ("out", Use::Write), ("coef", Use::Read), ("state", Use::ReadWrite)],
     },
     Kernel {
         name: "matmul",
@@ -304,6 +321,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: matmul,
         chain_formula: "mac.f32 N",
         chains: matmul_chain,
+        data: &[("a", Use::Read), ("b", Use::Read), ("c", Use::Write)],
     },
     Kernel {
         name: "conv2d",
@@ -314,6 +332,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: conv2d,
         chain_formula: "-",
         chains: no_chain,
+        data: &[("img", Use::Read), ("filt", Use::Read), ("out", Use::Write)],
     },
     Kernel {
         name: "autocorr",
@@ -324,6 +343,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: autocorr,
         chain_formula: "-",
         chains: no_chain,
+        data: &[("sig", Use::Read), ("r", Use::Write)],
     },
     Kernel {
         name: "fft",
@@ -334,6 +354,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: fft,
         chain_formula: "log2 N x (mul.f32, mac.f32, add.f32)",
         chains: fft_chain,
+        data: &[("re", Use::ReadWrite), ("im", Use::ReadWrite), ("wr", Use::Read), ("wi", Use::Read)],
     },
     Kernel {
         name: "saxpy",
@@ -344,6 +365,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: saxpy,
         chain_formula: "mac.f32 1",
         chains: saxpy_chain,
+        data: &[("x", Use::Read), ("y", Use::ReadWrite)],
     },
     Kernel {
         name: "fir_q15",
@@ -354,6 +376,7 @@ pub const KERNELS: &[Kernel] = &[
         ops: fir_q15,
         chain_formula: "-",
         chains: no_chain,
+        data: &[("in", Use::Read), ("h", Use::Read), ("out", Use::Write)],
     },
 ];
 
@@ -418,6 +441,11 @@ mod tests {
                 k.name,
                 k.func
             );
+            for (sym, _) in k.data {
+                let arrays = src.lines().filter(|l| !l.starts_with(' ') && l.contains(&format!(" {sym}[")));
+                assert_eq!(arrays.count(), 1, "{}: no global array {sym}", k.name);
+            }
+            assert!(!k.data.is_empty(), "{}", k.name);
         }
         let fir = std::fs::read_to_string(dir.join("fir.c")).unwrap();
         assert!(fir.contains(&format!("#define TAPS {FIR_TAPS}\n")));

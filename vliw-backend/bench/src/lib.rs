@@ -83,6 +83,7 @@
 pub mod bound;
 pub mod chain;
 pub mod cli;
+pub mod cold;
 pub mod json;
 pub mod kernels;
 pub mod loops;

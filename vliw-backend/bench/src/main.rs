@@ -87,14 +87,17 @@ Columns of the table (one row per kernel, size and -O level):
   cycles       the kernel function's cycles (dsp-sim --strict --stats-json, cycles per function),
                data-cache stalls included
   stalls       of those, the memory stall cycles the kernel's cache misses caused
-  RATIO        cycles / bound: the headline figure (1.0 would be perfect)
+  cold         the stall cycles of the cold misses of the kernel's data at its entry: every
+               line of its arrays not in L1 then, at the miss penalties of the levels that
+               do not hold it (no implementation avoids them; part of the bound)
+  RATIO        cycles / (bound + cold): the headline figure (1.0 would be perfect)
   bound        the bound the C semantics allow: max(resource, chain)
   bound by     what sets it: 'chain' or the resource (units, issue slots, bundle)
   chain        cycles of the longest strict-IEEE float dependence chain (count x scalar
                latency from the .isa); '-' for integer kernels (sums may be reassociated)
                and under -ffast-math / -fassociative-math in --extra-cflags
   resource     the resource bound from the .isa (all essential operations at full throughput)
-  r.ratio      cycles / resource bound
+  r.ratio      cycles / (resource bound + cold)
   scalar       cycles of the naive scalar build (-O2 -fno-vectorize -fno-slp-vectorize
                -fno-modulo-sched, plus --extra-cflags), the same for every -O level
   speedup      scalar / cycles
@@ -103,7 +106,7 @@ Columns of the table (one row per kernel, size and -O level):
   code         bundles of the kernel function's code
   run bundles  bundles issued by the whole program
   host         'ok' when the output equals the host build's (MISMATCH!/FAILED! explained below)
-Under each table: the geometric means per level of cycles/bound, cycles/resource bound and
+Under each table: the geometric means per level of cycles/(bound + cold), cycles/(resource bound + cold) and
 the speedup over the naive scalar build.";
 
 /// The flags of the naive scalar build (beside `--extra-cflags`), at -O2.

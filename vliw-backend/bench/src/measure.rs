@@ -25,6 +25,9 @@ use dsp_sim::decode::{Kind, Program};
 use dsp_sim::{Config, Outcome, Sim};
 use isa_tablegen::{InstrId, Machine, OperandKind};
 
+use crate::cold::cold_stall;
+use crate::kernels::{Kernel, Use};
+
 /// What one run gives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
@@ -55,6 +58,10 @@ pub struct KernelStats {
     pub vector_ops: u64,
     /// Bundles of the function's code (static).
     pub code_bundles: u64,
+    /// The stall cycles of the cold misses of the kernel's data at its
+    /// first entry ([`crate::cold`]; 0 unless measured with
+    /// [`run_kernel`]): part of its lower bound.
+    pub cold_stall_cycles: u64,
 }
 
 impl KernelStats {
@@ -97,6 +104,20 @@ pub enum Scope {
 /// Runs the executable file `exe` on `m` (strict) and measures function `func`.
 pub fn run(m: &Machine, exe: &Path, func: &str, max_cycles: u64) -> Result<Run, String> {
     run_scoped(m, exe, func, Scope::Function, max_cycles)
+}
+
+/// Runs the executable file `exe` on `m` (strict) and measures the
+/// benchmark kernel `k`, with the cold misses of its data
+/// ([`KernelStats::cold_stall_cycles`]).
+pub fn run_kernel(m: &Machine, exe: &Path, k: &Kernel, max_cycles: u64) -> Result<Run, String> {
+    let image = load(exe)?;
+    measured(m, &image, k.func, Scope::Function, max_cycles, Memory::Modelled, k.data)
+        .map_err(|e| format!("{}: {e}", exe.display()))
+}
+
+fn load(exe: &Path) -> Result<Executable, String> {
+    let bytes = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
+    dsp_obj::read_executable(&bytes).map_err(|e| format!("{}: {e}", exe.display()))
 }
 
 /// Runs the executable file `exe` on `m` (strict) and measures `func` over `scope`.
@@ -173,8 +194,7 @@ pub fn run_memory(
     max_cycles: u64,
     memory: Memory,
 ) -> Result<Run, String> {
-    let bytes = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
-    let image = dsp_obj::read_executable(&bytes).map_err(|e| format!("{}: {e}", exe.display()))?;
+    let image = load(exe)?;
     run_image_memory(m, &image, func, scope, max_cycles, memory)
         .map_err(|e| format!("{}: {e}", exe.display()))
 }
@@ -188,6 +208,20 @@ pub fn run_image_memory(
     scope: Scope,
     max_cycles: u64,
     memory: Memory,
+) -> Result<Run, String> {
+    measured(m, image, func, scope, max_cycles, memory, &[])
+}
+
+/// The run and its measurement; with `data`, the cold misses of those
+/// arrays at `func`'s first entry too.
+fn measured(
+    m: &Machine,
+    image: &Executable,
+    func: &str,
+    scope: Scope,
+    max_cycles: u64,
+    memory: Memory,
+    data: &[(&str, Use)],
 ) -> Result<Run, String> {
     if image.machine.fingerprint != m.fingerprint {
         return Err(format!(
@@ -203,11 +237,22 @@ pub fn run_image_memory(
         ..Config::default()
     };
     let mut sim = Sim::new(m, image, config)?;
-    let outcome = match sim.run() {
+    let mut cold = 0;
+    if !data.is_empty() {
+        let f = sim.prog.funcs.iter().find(|f| f.name == func).ok_or_else(|| format!("no function '{func}'"))?;
+        sim.break_at(f.addr)?;
+    }
+    let mut outcome = sim.run();
+    if let Outcome::Break(_) = outcome {
+        cold = cold_stall(&sim.core.memsys, image, data)?;
+        outcome = sim.run();
+    }
+    let outcome = match outcome {
         Outcome::Exit(status) => Ok(status),
         Outcome::Fault(f) => Err(format!("fault: {f}")),
         Outcome::CycleLimit(f) => Err(format!("cycle limit: {f}")),
         Outcome::Stopped(f) => Err(format!("stopped: {f}")),
+        Outcome::Break(pc) => Err(format!("stopped at a breakpoint at {pc:#x}")),
     };
     let f = sim
         .prog
@@ -220,7 +265,7 @@ pub fn run_image_memory(
         Scope::Function => vec![f],
         Scope::WithCallees => call_closure(p, f),
     };
-    let mut k = KernelStats::default();
+    let mut k = KernelStats { cold_stall_cycles: cold, ..KernelStats::default() };
     for (i, b) in p.bundles.iter().enumerate() {
         if !p.func_index(b.pc).is_some_and(|g| funcs.contains(&g)) {
             continue;
@@ -295,11 +340,58 @@ kern:
         .size kern, .-kern
 ";
 
+    /// `main` reads every 32-byte line of `hot`, then calls `kern`; `cold` is never
+    /// touched before.
+    const DATA_PROGRAM: &str = "
+        .data
+        .balign 128
+        .globl hot
+        .type hot, @object
+hot:
+        .zero 256
+        .size hot, 256
+        .globl cold
+        .type cold, @object
+cold:
+        .zero 512
+        .size cold, 512
+        .text
+        .globl main
+        .type main, @function
+main:
+        mov r20, r31
+        li r5, hot
+        ldw r6, r5, 0
+        ldw r6, r5, 32
+        ldw r6, r5, 64
+        ldw r6, r5, 96
+        ldw r6, r5, 128
+        ldw r6, r5, 160
+        ldw r6, r5, 192
+        ldw r6, r5, 224
+        call kern
+        .nop_delay
+        li r4, 0
+        jmp r20
+        .nop_delay
+        .size main, .-main
+        .globl kern
+        .type kern, @function
+kern:
+        jmp r31
+        .nop_delay
+        .size kern, .-kern
+";
+
     fn link(m: &Machine) -> Executable {
+        link_program(m, PROGRAM)
+    }
+
+    fn link_program(m: &Machine, program: &str) -> Executable {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/crt0.s");
         let crt0_src = std::fs::read_to_string(&root).unwrap();
         let crt0 = dsp_mc::assemble(m, &crt0_src, "crt0.s").unwrap();
-        let prog = dsp_mc::assemble(m, PROGRAM, "prog.s").unwrap();
+        let prog = dsp_mc::assemble(m, program, "prog.s").unwrap();
         let inputs = vec![
             dsp_ld::Input::Object(dsp_ld::InputObject {
                 name: "crt0.o".into(),
@@ -344,6 +436,39 @@ kern:
             assert!(run_image(&m, &exe, "nothing", 1_000_000)
                 .unwrap_err()
                 .contains("no function 'nothing'"));
+        }
+    }
+
+    #[test]
+    fn cold_misses_count_the_lines_not_in_the_first_level_at_the_kernel_entry() {
+        for name in isa_tablegen::builtin::names() {
+            let m = Machine::load(name).unwrap();
+            let exe = link_program(&m, DATA_PROGRAM);
+            let Some(l1) = m.data_cache(1) else { continue };
+            // Every line of L1 misses; L2 misses once per line of the larger size.
+            let l2 = m.data_cache(2).unwrap();
+            let big = l1.line.max(l2.line) as u64;
+            let below = 512 / l1.line as u64 * l1.miss as u64 + 512 / big * l2.miss as u64;
+            let cold = |data: &[(&str, Use)]| {
+                measured(&m, &exe, "kern", Scope::Function, 1_000_000, Memory::Modelled, data).unwrap()
+            };
+            let run = cold(&[("hot", Use::Read), ("cold", Use::ReadWrite)]);
+            assert_eq!(run.outcome, Ok(0), "{name}");
+            // hot is in L1; each line of cold misses every level.
+            assert_eq!(run.kernel.cold_stall_cycles, below, "{name}");
+            // Stores to a write-through first level do not stall.
+            let wt = l1.policy == isa_tablegen::WritePolicy::WriteThrough;
+            let stores = cold(&[("cold", Use::Write)]).kernel.cold_stall_cycles;
+            assert_eq!(stores, if wt { 0 } else { below }, "{name}");
+            // The same run, the same measurement otherwise.
+            let plain = run_image(&m, &exe, "kern", 1_000_000).unwrap();
+            assert_eq!((plain.kernel.cold_stall_cycles, plain.total_cycles), (0, run.total_cycles), "{name}");
+            assert!(measured(&m, &exe, "kern", Scope::Function, 1_000_000, Memory::Modelled, &[("nothing", Use::Read)])
+                .unwrap_err()
+                .contains("no data symbol 'nothing'"));
+            // An ideal memory has no cold misses.
+            let ideal = measured(&m, &exe, "kern", Scope::Function, 1_000_000, Memory::Ideal, &[("cold", Use::Read)]).unwrap();
+            assert_eq!(ideal.kernel.cold_stall_cycles, 0, "{name}");
         }
     }
 }

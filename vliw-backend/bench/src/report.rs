@@ -91,10 +91,11 @@ pub struct TableRow {
     pub scalar: Option<Row>,
 }
 
-/// `cycles ÷ bound` of a run (`None` without both).
+/// `cycles ÷ (bound + cold)` of a run, the bound raised by the stall cycles
+/// of the run's cold misses (`None` without both).
 fn ratio_to(run: &Result<Run, String>, bound: Option<f64>) -> Option<f64> {
     match (run, bound) {
-        (Ok(r), Some(b)) if b > 0.0 => Some(r.kernel.cycles as f64 / b),
+        (Ok(r), Some(b)) if b > 0.0 => Some(r.kernel.cycles as f64 / (b + r.kernel.cold_stall_cycles as f64)),
         _ => None,
     }
 }
@@ -120,12 +121,13 @@ pub fn render(m: &Machine, rows: &[TableRow], sem: FpSemantics) -> String {
     let mut s = heading(m, &plain, sem);
     let _ = writeln!(
         s,
-        "{:<9} {:>5} {:>3} {:>9} {:>8} {:>6} {:>9} {:<12} {:>8} {:>9} {:>7} {:>9} {:>7} {:>5} {:>4} {:>5} {:>11}  host",
+        "{:<9} {:>5} {:>3} {:>9} {:>8} {:>7} {:>6} {:>9} {:<12} {:>8} {:>9} {:>7} {:>9} {:>7} {:>5} {:>4} {:>5} {:>11}  host",
         "kernel",
         "size",
         "-O",
         "cycles",
         "stalls",
+        "cold",
         "RATIO",
         "bound",
         "bound by",
@@ -144,7 +146,8 @@ pub fn render(m: &Machine, rows: &[TableRow], sem: FpSemantics) -> String {
         let _ = write!(s, "{:<9} {:>5} {:>3}", r.kernel, r.size, format!("O{}", r.level));
         let cycles = r.run.as_ref().ok().map(|x| x.kernel.cycles);
         let stalls = r.run.as_ref().ok().map(|x| x.kernel.memory_stall_cycles);
-        let _ = write!(s, " {} {}", opt(cycles, 9, 0), opt(stalls, 8, 0));
+        let cold = r.run.as_ref().ok().map(|x| x.kernel.cold_stall_cycles);
+        let _ = write!(s, " {} {} {}", opt(cycles, 9, 0), opt(stalls, 8, 0), opt(cold, 7, 0));
         let b = r.bound.as_ref().ok();
         let _ = write!(
             s,
@@ -209,7 +212,7 @@ fn geometric_means(s: &mut String, rows: &[TableRow]) {
         if let (Some((a, n)), Some((b, _))) = (sem, res) {
             let _ = write!(
                 s,
-                "   -O{l}: geometric means over {n} runs: cycles/bound {a:.2}, cycles/resource bound {b:.2}"
+                "   -O{l}: geometric means over {n} runs: cycles/(bound + cold) {a:.2}, cycles/(resource bound + cold) {b:.2}"
             );
             if let Some((x, k)) = sp {
                 let _ = write!(s, ", speedup over naive scalar {x:.2}x ({k} runs)");
@@ -402,7 +405,7 @@ mod tests {
             outcome: Ok(0),
             total_cycles: cycles * 2,
             total_bundles: cycles,
-            kernel: KernelStats { cycles, bundles: cycles, ops: cycles, vector_ops: 0, code_bundles: 40, memory_stall_cycles: 0 },
+            kernel: KernelStats { cycles, bundles: cycles, ops: cycles, vector_ops: 0, code_bundles: 40, memory_stall_cycles: 0, cold_stall_cycles: 0 },
         };
         let run = Ok(run);
         Row {
@@ -425,11 +428,15 @@ mod tests {
         if let Ok(b) = &mut r.bound {
             b.chain = Some(crate::chain::ChainBound { cycles: 200.0, steps: vec![] });
         }
+        // 100 cycles of cold misses raise both bounds.
+        if let Ok(run) = &mut r.run {
+            run.kernel.cold_stall_cycles = 100;
+        }
         let scalar = Some(row(2, 1000, b"41\n"));
         let t = render(&m, &[TableRow { row: r, scalar }], FpSemantics::Strict);
-        assert!(t.contains("   400        0    2.0     200.0 chain             200     100.0     4.0      1000   2.50x"), "{t}");
+        assert!(t.contains("   400        0     100    1.3     200.0 chain             200     100.0     2.0      1000   2.50x"), "{t}");
         assert!(t.contains("cycles include memory stalls (the stalls column): l1d 32 KB 2-way 64 B lines, miss 10"), "{t}");
-        assert!(t.contains("-O2: geometric means over 1 runs: cycles/bound 2.00, cycles/resource bound 4.00, speedup over naive scalar 2.50x"), "{t}");
+        assert!(t.contains("-O2: geometric means over 1 runs: cycles/(bound + cold) 1.33, cycles/(resource bound + cold) 2.00, speedup over naive scalar 2.50x"), "{t}");
         assert!(t.contains("!! dot_i32 size 256 -O2 (naive scalar): CHECKSUM MISMATCH"), "{t}");
         assert!(t.contains("longest strict-IEEE float chain"), "{t}");
         let t = render(&m, &[TableRow { row: row(2, 400, b"42\n"), scalar: None }], FpSemantics::Reassociable);

@@ -171,7 +171,7 @@ pub fn compile(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result
 /// Compiles and runs one job.
 pub fn run_job(setup: &Setup, isa: &str, machine: &Machine, job: &Job) -> Result<Run, String> {
     let exe = compile(setup, isa, machine, job)?;
-    measure::run(machine, &exe, job.kernel.func, setup.max_cycles)
+    measure::run_kernel(machine, &exe, job.kernel, setup.max_cycles)
 }
 
 /// Loads the machines named by `specs` (shipped names or `.isa` files),

@@ -245,7 +245,9 @@ pub struct Bundle {
     /// most 255): the run loop looks at the stack pointer when they have
     /// landed. (A byte: the bundle stays 28 bytes.)
     pub sp_lat: u8,
-    /// `dynamic || sp_lat != 0`: the run loop's one test for both.
+    /// A breakpoint ([`crate::Sim::break_at`]): the run stops before it issues.
+    pub brk: bool,
+    /// `dynamic || sp_lat != 0 || brk`: the run loop's one test for all three.
     pub rare: bool,
 }
 
@@ -734,7 +736,7 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
             let n = ops.len() as u32 - first;
             let sp_lat = ops[first as usize..].iter().filter(|o| Some(o.dst) == sp_off).map(|o| o.lat.clamp(1, 255) as u8).max().unwrap_or(0);
             prog_index[((pc - text_lo) >> op_shift) as usize] = bundles.len() as u32;
-            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat, rare: dynamic || sp_lat != 0 });
+            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat, brk: false, rare: dynamic || sp_lat != 0 });
         }
     }
     let mut prog = Program {

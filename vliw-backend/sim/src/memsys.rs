@@ -242,6 +242,49 @@ impl MemSys {
         own + below
     }
 
+    /// The stall cycles that first accesses to the bytes `accesses` (an
+    /// address and whether it is a store) would cost at least, from the
+    /// state the caches are in now: each first-level line not there costs
+    /// that level's miss penalty, and each line of a lower level that such
+    /// misses fetch (at the first-level line's address, as [`MemSys`] does)
+    /// and it does not hold costs its penalty once. A line only stored to
+    /// stops at a write-through level (the write buffer takes it); one both
+    /// loaded and stored is loaded. 0 with the caches off and outside the
+    /// external memory. Nothing changes (a lower bound's view: `dsp-bench`'s
+    /// cold misses).
+    pub fn cold_stall(&self, accesses: impl IntoIterator<Item = (u32, bool)>) -> u64 {
+        let Some(first) = self.levels.first() else { return 0 };
+        // First-level line addresses → only stored to.
+        let mut need = std::collections::BTreeMap::new();
+        for (addr, store) in accesses {
+            let a = addr as u64;
+            if a >= self.ext.0 && a < self.ext.1 {
+                let line = (addr >> first.line_shift) << first.line_shift;
+                *need.entry(line).or_insert(true) &= store;
+            }
+        }
+        let mut cost = 0;
+        for (k, lv) in self.levels.iter().enumerate() {
+            let mut seen = std::collections::BTreeSet::new();
+            need.retain(|&addr, &mut store| {
+                let line = addr >> lv.line_shift;
+                if lv.holds(line) || (store && !lv.write_back) {
+                    return false;
+                }
+                if seen.insert(line) {
+                    cost += self.miss[k];
+                }
+                true
+            });
+        }
+        cost
+    }
+
+    /// The size in bytes of the first level's lines (0 with the caches off).
+    pub fn line_size(&self) -> u32 {
+        self.levels.first().map_or(0, |l| 1 << l.line_shift)
+    }
+
     /// Takes the stall cycles of the bundle that just issued.
     #[inline(always)]
     pub fn take_bundle_stall(&mut self) -> u64 {

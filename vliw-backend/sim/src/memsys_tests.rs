@@ -1,7 +1,8 @@
 //! The memory system on small hand-written programs, on every shipped
 //! machine: misses once per line, LRU eviction, the write policies, vector
 //! accesses over several lines, strided and gathered lanes, per-function
-//! attribution, `--ideal-memory` equivalence and on-chip memories.
+//! attribution, `--ideal-memory` equivalence, on-chip memories, and what
+//! a breakpoint shows of the caches (`cold_stall`).
 
 use isa_tablegen::{Machine, WritePolicy};
 
@@ -206,4 +207,51 @@ fn the_cycle_limit_counts_stall_cycles() {
     let (c, out) = run_cfg(m, &prog, &[("buf", &[0u8; 8192])], Config { max_cycles: Some(limit), ..cached() });
     assert!(matches!(out, Outcome::CycleLimit(_)), "{out:?}");
     assert!(c.cycle >= limit && c.cycle < free.cycle, "{} of {}", c.cycle, free.cycle);
+}
+
+#[test]
+fn a_breakpoint_shows_the_caches_and_the_run_goes_on_unchanged() {
+    for m in machines() {
+        let (l1, l2) = (l(&m, 1).clone(), l(&m, 2).clone());
+        let far = 4 * l2.line.max(l1.line);
+        let prog = format!(
+            "main:\nli r5, buf\nli r6, 3\nldw r7, r5, 0\nsecond:\nldw r8, r5, {far}\nstw r6, r5, {}\n{}",
+            2 * far,
+            end(&m)
+        );
+        let data = vec![5u8; 3 * far as usize];
+        for strict in [false, true] {
+            let config = Config { strict, ..cached() };
+            let (whole, out) = run_cfg(&m, &prog, &[("buf", &data)], config.clone());
+            assert_eq!(out, Outcome::Exit(0), "{}", m.name);
+            let mut sim = crate::testutil::build_sim(&m, &prog, &[("buf", &data)], config);
+            let at = sim.prog.funcs.iter().find(|f| f.name == "second").unwrap().addr;
+            sim.break_at(at).unwrap();
+            assert!(sim.break_at(at + 1).is_err(), "{}: not a bundle start", m.name);
+            assert_eq!(sim.run(), Outcome::Break(at), "{}", m.name);
+            let base = sim.reg("r5").unwrap() as u32;
+            let ms = &sim.core.memsys;
+            // The first load brought its line into every level; the others are cold.
+            assert_eq!(ms.cold_stall([(base, false), (base + 4, true)]), 0, "{}", m.name);
+            assert_eq!(ms.cold_stall([(base + far, false)]), (l1.miss + l2.miss) as u64, "{}", m.name);
+            // Two first-level lines of one cold second-level line: one L2 miss.
+            if l2.line > l1.line {
+                let two = [(base + far, false), (base + far + l1.line, false)];
+                assert_eq!(ms.cold_stall(two), (2 * l1.miss + l2.miss) as u64, "{}", m.name);
+            }
+            // A line loaded and stored is loaded.
+            let both = [(base + 2 * far, true), (base + 2 * far + 4, false)];
+            assert_eq!(ms.cold_stall(both), (l1.miss + l2.miss) as u64, "{}", m.name);
+            let store = match l1.policy {
+                WritePolicy::WriteBack => (l1.miss + l2.miss) as u64,
+                WritePolicy::WriteThrough => 0,
+            };
+            assert_eq!(ms.cold_stall([(base + 2 * far, true)]), store, "{}", m.name);
+            assert_eq!(ms.line_size(), l1.line);
+            // Going on: the same result at the same cycle as the run without a stop.
+            assert_eq!(sim.run(), Outcome::Exit(0), "{}", m.name);
+            assert_eq!((sim.cycle, sim.reg("r8")), (whole.cycle, whole.reg("r8")), "{}", m.name);
+            assert_eq!(sim.reg("r8"), Some(0x0505_0505));
+        }
+    }
 }

@@ -70,6 +70,9 @@ pub enum Outcome {
     CycleLimit(Fault),
     /// Stopped from outside ([`Config::stop`]: SIGINT, a time limit).
     Stopped(Fault),
+    /// Reached the breakpoint at this pc ([`Sim::break_at`]), before issuing
+    /// its bundle; [`Sim::run`] goes on from there.
+    Break(u32),
 }
 
 /// A loaded program and its machine state.
@@ -184,12 +187,23 @@ impl<'m> Sim<'m> {
         })
     }
 
-    /// Runs the program from its entry point to exit, fault or cycle limit.
+    /// Stops the next [`Sim::run`] with [`Outcome::Break`] when the bundle at
+    /// `pc` is about to issue (once: the breakpoint is removed when hit).
+    pub fn break_at(&mut self, pc: u32) -> Result<(), String> {
+        let i = self.prog.lookup(pc).ok_or_else(|| format!("no bundle starts at {pc:#x}"))?;
+        let b = &mut self.prog.bundles[i as usize];
+        b.brk = true;
+        b.rare = true;
+        Ok(())
+    }
+
+    /// Runs the program from its entry point (or from the breakpoint it
+    /// stopped at) to exit, fault, cycle limit or breakpoint.
     /// A fault or the cycle limit writes out what the C library's streams
     /// still buffer (as if the program had called `fflush(NULL)`).
     pub fn run(&mut self) -> Outcome {
         let outcome = if self.config.strict { self.run_loop::<true>() } else { self.run_loop::<false>() };
-        if !matches!(outcome, Outcome::Exit(_)) {
+        if !matches!(outcome, Outcome::Exit(_) | Outcome::Break(_)) {
             self.core.flush_guest_streams();
         }
         outcome
@@ -261,8 +275,20 @@ impl<'m> Sim<'m> {
                 let msg = self.prog.messages[bad].clone();
                 return Outcome::Fault(self.fault(msg, pc, cycle));
             }
-            // One test for the rare bundles: non-pipelined units, stack pointer writes.
+            // One test for the rare bundles: non-pipelined units, stack pointer
+            // writes, a breakpoint (not inside a branch's delay slots: the run
+            // would not go on from it as it was).
             if b.rare {
+                if b.brk && !br_active {
+                    let pc = b.pc;
+                    let bk = &mut self.prog.bundles[cur as usize];
+                    bk.brk = false;
+                    bk.rare = bk.dynamic || bk.sp_lat != 0;
+                    self.set_cycle(cycle);
+                    self.entry = pc;
+                    return Outcome::Break(pc);
+                }
+                let b = &self.prog.bundles[cur as usize];
                 if b.sp_lat != 0 {
                     check_at = check_at.min(cycle + b.sp_lat as u64);
                 }

@@ -270,6 +270,11 @@ fn main() -> ExitCode {
             eprintln!("dsp-sim: error: {}", isa_tablegen::text::shown(&f.to_string()));
             ExitCode::from(if STOP.load(Ordering::Relaxed) == dsp_sim::run::STOP_TIMEOUT { EXIT_LIMIT } else { EXIT_SIGINT })
         }
+        // dsp-sim sets no breakpoint.
+        Outcome::Break(pc) => {
+            eprintln!("dsp-sim: error: stopped at a breakpoint at pc {pc:#010x}");
+            ExitCode::from(EXIT_FAULT)
+        }
     };
     let stats = sim.stats();
     if args.stats || stopped {
