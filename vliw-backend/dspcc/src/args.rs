@@ -214,6 +214,10 @@ pub struct Options {
     /// through to: `-fbranch-fallthrough-fill` /
     /// `-fno-branch-fallthrough-fill`; `None`: on from -O1.
     pub fallthrough_fill: Option<bool>,
+    /// The software pipeliner's address rebasing (an access reads a later
+    /// iteration's address where the schedule allows):
+    /// `-fmodulo-sched-rebase` / `-fno-modulo-sched-rebase`; `None`: on.
+    pub sms_rebase: Option<bool>,
     /// Reloads into registers that hold the spill slot already deleted:
     /// `-freload-cse` / `-fno-reload-cse`; `None`: on from -O1.
     pub reload_cse: Option<bool>,
@@ -336,6 +340,7 @@ impl Default for Options {
             target_fill: None,
             fallthrough_fill: None,
             reload_cse: None,
+            sms_rebase: None,
             branch_on_reg: None,
             masked_tail: None,
             outer_vec: None,
@@ -513,6 +518,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-branch-target-fill" => o.target_fill = Some(false),
             "-fbranch-fallthrough-fill" => o.fallthrough_fill = Some(true),
             "-fno-branch-fallthrough-fill" => o.fallthrough_fill = Some(false),
+            "-fmodulo-sched-rebase" => o.sms_rebase = Some(true),
+            "-fno-modulo-sched-rebase" => o.sms_rebase = Some(false),
             "-freload-cse" => o.reload_cse = Some(true),
             "-fno-reload-cse" => o.reload_cse = Some(false),
             "-fbranch-on-register" => o.branch_on_reg = Some(true),

@@ -25,6 +25,10 @@ OPTIONS:
   -fmodulo-sched-all-loops -fno-modulo-sched-all-loops
                                            also pipeline loops within 10% of gaining nothing (off: they
                                            are left to the block scheduler, with a remark)
+  -fmodulo-sched-rebase -fno-modulo-sched-rebase
+                                           a pipelined load or store reads the address of a later
+                                           iteration, its offset moved back, where the schedule allows:
+                                           addresses live shorter, fewer kernel copies (on)
   -fmasked-tail -fno-masked-tail           vectorized loops end in a masked iteration instead of a scalar loop (on from -O2)
   -fouter-loop-vectorize -fno-outer-loop-vectorize
                                            outer loops of nests whose iterations are independent run lanes

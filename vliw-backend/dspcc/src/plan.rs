@@ -585,6 +585,9 @@ impl Planner<'_> {
         if o.fallthrough_fill == Some(false) {
             args.push("--no-branch-fallthrough-fill".into());
         }
+        if o.sms_rebase == Some(false) {
+            args.push("--no-pipeline-rebase".into());
+        }
         if o.reload_cse == Some(false) {
             args.push("--no-reload-cse".into());
         }

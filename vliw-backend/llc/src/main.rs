@@ -102,6 +102,11 @@ struct Cli {
     /// (left to the block scheduler by default; see dsp_modsched::flat).
     #[arg(long)]
     pipeline_unprofitable: bool,
+    /// No address rebasing in pipelined loops (by default an access reads a
+    /// later iteration's address where the schedule allows, so addresses
+    /// need fewer registers and kernel copies; see dsp_pipeliner::rebase).
+    #[arg(long)]
+    no_pipeline_rebase: bool,
     /// The modulo scheduler of the software pipeliner: sms (Swing Modulo
     /// Scheduling), ims (Rau's iterative modulo scheduling) or ilp (optimal,
     /// an integer program).
@@ -236,6 +241,7 @@ fn pipeline_options(cli: &Cli) -> Option<PipelineOptions> {
     let mut p = PipelineOptions {
         scheduler: Scheduler::parse(&cli.modulo_scheduler).unwrap_or(Scheduler::Sms),
         profitable_only: !cli.pipeline_unprofitable,
+        rebase: !cli.no_pipeline_rebase,
         ..PipelineOptions::default()
     };
     if let Some(t) = cli.ilp_time_limit {

@@ -4,8 +4,9 @@
 //! FILE:LINE:COL (clang tracks source locations when given a remark flag,
 //! as dspcc does), `--pipeline-report=FILE.json` (parsed, every record
 //! checked), `--modulo-scheduler=sms|ims|ilp`, `--no-pipeline`, `-O1`
-//! (nothing pipelined, unless `--pipeline`), the `-S` comment block, and
-//! pipelined code running like the ordinary loops under `dsp-sim --strict`.
+//! (nothing pipelined, unless `--pipeline`), the `-S` comment block,
+//! pipelined code running like the ordinary loops under `dsp-sim --strict`,
+//! and address rebasing (`--no-pipeline-rebase`).
 
 #[path = "common/json.rs"]
 mod json;
@@ -328,4 +329,62 @@ fn a_loop_marked_independent_has_no_recurrence_through_memory() {
     let (plain, marked) = (rec(false), rec(true));
     assert!(plain > 1.0, "a store to b and the next iteration's load of b (or a): {plain}");
     assert_eq!(marked, 1.0, "only the counter's recurrence");
+}
+
+/// `x[j]` loaded early and stored after a chain of multiplies: without
+/// rebasing, the address of iteration j lives from the load to the store.
+const REBASE_C: &str = "\
+int x[64], y[64];
+__attribute__((noinline)) void chain(int *restrict x, const int *restrict y, int n) {
+  for (int j = 0; j < n; j++) x[j] = (((x[j] * 3 + y[j]) * 5 + 11) * 7 + 13) * 9;
+}
+int main(void) {
+  unsigned h = 0;
+  for (int n = 0; n <= 40; n++) {
+    for (int i = 0; i < 64; i++) { x[i] = i * 7 - n; y[i] = n - i; }
+    chain(x, y, n);
+    for (int i = 0; i < 64; i++) h = h * 31u + (unsigned)x[i];
+  }
+  return (int)(h % 251u);
+}
+";
+
+fn rebase_expected() -> i32 {
+    let mut h: u32 = 0;
+    for n in 0..=40i32 {
+        let mut x: Vec<i32> = (0..64).map(|i| i * 7 - n).collect();
+        let y: Vec<i32> = (0..64).map(|i| n - i).collect();
+        for j in 0..n as usize {
+            let a = x[j].wrapping_mul(3).wrapping_add(y[j]).wrapping_mul(5).wrapping_add(11);
+            x[j] = a.wrapping_mul(7).wrapping_add(13).wrapping_mul(9);
+        }
+        for v in x {
+            h = h.wrapping_mul(31).wrapping_add(v as u32);
+        }
+    }
+    (h % 251) as i32
+}
+
+#[test]
+fn rebased_addresses_need_fewer_kernel_copies_and_run_the_same() {
+    let Some(bc) = bitcode("rebase", "r.c", REBASE_C) else { return };
+    let want = rebase_expected();
+    for name in isa_tablegen::builtin::names() {
+        let m = Machine::load(name).unwrap();
+        let mut copies = Vec::new();
+        for args in [&["-O2"][..], &["-O2", "--no-pipeline-rebase"], &["-O3", "--modulo-scheduler=ims"]] {
+            let all = [&["--isa", name][..], args].concat();
+            let records = report(&bc, &all);
+            let p: Vec<_> = pipelined(&records).into_iter().filter(|r| r.str("function") == Some("chain")).collect();
+            assert_eq!(p.len(), 1, "{name} {args:?}: {records:?}");
+            let notes = format!("{:?}", p[0]);
+            assert_eq!(notes.contains("address rebasing: "), !args.contains(&"--no-pipeline-rebase"), "{name} {args:?}: {notes}");
+            copies.push(p[0].num("kernel_copies").unwrap());
+            let o = tmp(&format!("r-{name}-{}.o", args.join("")));
+            run(llc().args(&all).arg("-o").arg(&o).arg(&bc));
+            assert_eq!(run_object(&m, &o), want, "{name} {args:?}");
+        }
+        // 8 copies without (the address lives from the load to the store), 2 with.
+        assert!(copies[0] < copies[1], "{name}: {copies:?}");
+    }
 }

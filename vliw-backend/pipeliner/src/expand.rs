@@ -38,6 +38,7 @@ use isa_tablegen::{SemOp, Ty};
 use crate::candidate::{def_of, Candidate};
 use crate::ddg::{as_machine, ControlInstrs, LoopDdg, NodeKind, Source};
 use crate::emit::Emit;
+use crate::rebase::Rebase;
 
 /// Facts of the generated pipeline, for the reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,8 +71,10 @@ fn next_pow2(x: u32) -> u32 {
     x.max(1).next_power_of_two()
 }
 
-/// Lifetimes, register copies, stages and kernel copies of a schedule.
-pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule) -> Plan {
+/// Lifetimes, register copies, stages and kernel copies of a schedule,
+/// with the accesses of `rebased` reading their addresses `delta`
+/// iterations ahead ([`crate::rebase`]).
+pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase]) -> Plan {
     let g = &ddg.graph;
     let ii = s.ii;
     let body: Vec<usize> = (0..g.nodes.len()).filter(|&n| matches!(ddg.kinds[n], NodeKind::Inst(_))).collect();
@@ -86,7 +89,11 @@ pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule) -> Plan {
         if e.kind != dsp_modsched::DepKind::Flow || !matches!(ddg.kinds[e.from], NodeKind::Inst(_)) {
             continue;
         }
-        let end = time[e.to] as i64 + (e.distance * ii) as i64 - time[e.from] as i64;
+        let ahead = match rebased.iter().find(|r| r.node == e.to && r.def == e.from) {
+            Some(r) if e.distance == r.distance => r.delta as i64,
+            _ => 0,
+        };
+        let end = time[e.to] as i64 + (e.distance as i64 - ahead) * ii as i64 - time[e.from] as i64;
         lifetime[e.from] = lifetime[e.from].max(end.max(0) as u32);
     }
     let mut copies = vec![1u32; g.nodes.len()];
@@ -132,6 +139,12 @@ struct Ctx<'a> {
     regs: HashMap<usize, Vec<VReg>>,
     /// Each body node as a machine instruction.
     mbody: HashMap<usize, Inst>,
+    /// The rebased accesses, by node.
+    rebased: HashMap<usize, &'a Rebase>,
+    /// In the epilogue: the registers of the instances of iterations past
+    /// the last (classes from `past` = S − 1 on) that rebased accesses need.
+    phantom: HashMap<(usize, i64), VReg>,
+    past: i64,
 }
 
 impl Ctx<'_> {
@@ -139,18 +152,59 @@ impl Ctx<'_> {
         let r = &self.regs[&n];
         r[it.rem_euclid(r.len() as i64) as usize]
     }
-    fn source(&self, v: VReg, it: i64) -> VReg {
+    /// Node `n`'s value of class `it`; in the epilogue (`epi`) a phantom
+    /// instance's register for a class past the last.
+    fn value(&self, n: usize, it: i64, epi: bool) -> VReg {
+        match self.phantom.get(&(n, it)) {
+            Some(&v) if epi && it >= self.past => v,
+            _ => self.reg(n, it),
+        }
+    }
+    fn source(&self, v: VReg, it: i64, epi: bool) -> VReg {
         match self.ddg.sources.get(&v) {
-            Some(Source::Node { node, distance }) => self.reg(*node, it - *distance as i64),
+            Some(Source::Node { node, distance }) => self.value(*node, it - *distance as i64, epi),
             _ => v,
         }
     }
-    /// Node `n` (a body instruction) of iteration class `it` at `cycle`.
-    fn instance(&self, n: usize, it: i64, cycle: u32) -> Result<Inst, String> {
+    /// Node `n` (a body instruction) of iteration class `it` at `cycle`
+    /// (`epi`: in the epilogue).
+    fn instance(&self, n: usize, it: i64, cycle: u32, epi: bool) -> Result<Inst, String> {
         let mi = self.mbody.get(&n).ok_or("not a body node")?;
-        let mut x = rename(self.m, mi, &|_| self.reg(n, it), &|v| self.source(v, it));
+        let def = |_| self.value(n, it, epi);
+        let mut x = match self.rebased.get(&n) {
+            Some(r) => {
+                let ahead = it - r.distance as i64 + r.delta as i64;
+                let read = |v: VReg| if v == r.base { self.value(r.def, ahead, epi) } else { self.source(v, it, epi) };
+                let mut x = rename(self.m, mi, &def, &read);
+                if let InstKind::Machine { ops, .. } = &mut x.kind {
+                    ops[r.offset_operand] = Operand::Imm(r.offset);
+                }
+                x
+            }
+            None => rename(self.m, mi, &def, &|v| self.source(v, it, epi)),
+        };
         x.cycle = Some(cycle);
         Ok(x)
+    }
+    /// Registers for node `n`'s phantom instance of class `it` and for those
+    /// it reads, when `it` is past the last iteration.
+    fn need_phantom(&mut self, f: &mut Function, n: usize, it: i64) -> Result<(), String> {
+        if it < self.past || self.phantom.contains_key(&(n, it)) {
+            return Ok(());
+        }
+        let mi = self.mbody.get(&n).ok_or("not a body node")?.clone();
+        let v = def_of(self.m, &mi.kind).ok_or("a rebased address without a result")?;
+        let r = f.new_vreg(f.vreg_file(v));
+        self.phantom.insert((n, it), r);
+        let (uses, _) = dsp_mir::uses_defs(self.m, &mi);
+        for u in uses {
+            if let Reg::Virt(u) = u {
+                if let Some(Source::Node { node, distance }) = self.ddg.sources.get(&u).copied() {
+                    self.need_phantom(f, node, it - distance as i64)?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -180,6 +234,7 @@ pub fn generate(
     ddg: &LoopDdg,
     s: &Schedule,
     plan: &Plan,
+    rebased: &[Rebase],
     ctl: &ControlInstrs,
     comments: Vec<String>,
 ) -> Result<Expansion, String> {
@@ -217,7 +272,18 @@ pub fn generate(
         let NodeKind::Inst(i) = ddg.kinds[n] else { continue };
         mbody.insert(n, as_machine(m, f, &body[i])?);
     }
-    let cx = Ctx { m, ddg, regs, mbody };
+    let past = stages as i64 - 1;
+    let mut cx = Ctx { m, ddg, regs, mbody, rebased: rebased.iter().map(|r| (r.node, r)).collect(), phantom: HashMap::new(), past };
+    // The epilogue's rebased accesses of the last iterations read addresses
+    // of iterations past the last: their phantom instances.
+    for r in rebased {
+        let st = plan.time[r.node] / ii;
+        for e in 0..st.min(stages.saturating_sub(1)) {
+            let it = stages as i64 - 1 + e as i64 - st as i64;
+            cx.need_phantom(f, r.def, it - r.distance as i64 + r.delta as i64)?;
+        }
+    }
+    let cx = cx;
     let node_reg_of = |v: VReg| -> Option<usize> {
         ddg.node_of_inst.iter().find(|(&i, _)| def_of(m, &body[i].kind) == Some(v)).map(|(_, &n)| n)
     };
@@ -378,7 +444,7 @@ pub fn generate(
         for &n in &body_nodes {
             let t = it as u32 * ii + plan.time[n];
             if t < (stages - 1) * ii {
-                pro_insts.push(cx.instance(n, it, t)?);
+                pro_insts.push(cx.instance(n, it, t, false)?);
             }
         }
     }
@@ -387,7 +453,7 @@ pub fn generate(
         for &n in &body_nodes {
             let (st, row) = (plan.time[n] / ii, plan.time[n] % ii);
             let it = j as i64 + stages as i64 - 1 - st as i64;
-            kern_insts.push(cx.instance(n, it, j * ii + row)?);
+            kern_insts.push(cx.instance(n, it, j * ii + row, false)?);
         }
     }
     let ctl_node = |kind: NodeKind| (0..g.nodes.len()).find(|&n| ddg.kinds[n] == kind);
@@ -421,9 +487,18 @@ pub fn generate(
             let (st, row) = (plan.time[n] / ii, plan.time[n] % ii);
             if st > e {
                 let it = stages as i64 - 1 + e as i64 - st as i64;
-                epi_insts.push(cx.instance(n, it, e * ii + row)?);
+                epi_insts.push(cx.instance(n, it, e * ii + row, true)?);
             }
         }
+    }
+    let mut phantoms: Vec<(usize, i64)> = cx.phantom.keys().copied().collect();
+    phantoms.sort_unstable();
+    for (n, it) in phantoms {
+        // Where the kernel would run it: its row, in an epilogue stage
+        // before the access that reads it.
+        let cycle = (it - past) * ii as i64 + plan.time[n] as i64;
+        let cycle = u32::try_from(cycle).map_err(|_| "a phantom instance before the epilogue")?;
+        epi_insts.push(cx.instance(n, it, cycle, true)?);
     }
     let lat_busy = |inst: &Inst| -> u32 {
         match &inst.kind {

@@ -11,10 +11,12 @@
 //!    the MILP scheduler; II is raised when the schedule's MaxLive exceeds
 //!    the registers, and when that does not help, invariants are stored to
 //!    stack slots and reloaded in the loop ([`reload`]);
-//! 4. [`expand`]: prologue, kernel and epilogue as fixed-schedule blocks with
+//! 4. [`rebase`]: accesses read a later iteration's address where the
+//!    schedule allows, so addresses live shorter;
+//! 5. [`expand`]: prologue, kernel and epilogue as fixed-schedule blocks with
 //!    modulo variable expansion, the trip-count guard, run-time overlap
 //!    checks, and the original loop for small trip counts and remainders;
-//! 5. [`report`]: remarks, `-S` comment blocks, JSON records.
+//! 6. [`report`]: remarks, `-S` comment blocks, JSON records.
 //!
 //! Compile time is bounded (our addition): scheduling a function's loops may
 //! spend at most [`FUNCTION_BUDGET`] units of deterministic work
@@ -36,6 +38,7 @@ pub mod emit;
 pub mod expand;
 pub mod ifconv;
 pub mod licm;
+pub mod rebase;
 pub mod reload;
 pub mod report;
 
@@ -66,6 +69,9 @@ pub struct PipelineOptions {
     /// list-scheduled alone, already repeats every MII cycles or fewer is
     /// left to the block scheduler ([`dsp_modsched::flat::period`]).
     pub profitable_only: bool,
+    /// Accesses read the address of a later iteration where the schedule
+    /// allows ([`rebase`]): fewer kernel copies.
+    pub rebase: bool,
 }
 
 impl Default for PipelineOptions {
@@ -77,6 +83,7 @@ impl Default for PipelineOptions {
             skip: HashSet::new(),
             counter_branch: true,
             profitable_only: true,
+            rebase: true,
         }
     }
 }
@@ -536,8 +543,16 @@ fn pipeline_loop(
         }
     }?;
     let Scheduled { outcome, extra_attempts, mut notes, elapsed_us, work } = sched;
-    let plan = expand::plan(m, &d, &outcome.schedule);
+    let rebased = if opts.rebase { rebase::find(m, f, c, &d, &outcome.schedule) } else { Vec::new() };
+    let plan = expand::plan(m, &d, &outcome.schedule, &rebased);
     notes.push(format!("scheduling work: {work} units"));
+    if !rebased.is_empty() {
+        let most = rebased.iter().map(|r| r.delta).max().unwrap_or(0);
+        notes.push(format!(
+            "address rebasing: {} access(es) read the address of a later iteration (up to {most} ahead)",
+            rebased.len()
+        ));
+    }
     let elapsed = elapsed_us;
     let s: &Schedule = &outcome.schedule;
     let max_live_total = dsp_modsched::regs::pressure(m, &d.graph, s).max_live;
@@ -569,7 +584,7 @@ fn pipeline_loop(
         notes,
         capped: outcome.capped,
     };
-    let exp = expand::generate(m, f, c, &d, s, &plan, &ctl, Vec::new())?;
+    let exp = expand::generate(m, f, c, &d, s, &plan, &rebased, &ctl, Vec::new())?;
     p.min_trip = exp.min_trip;
     p.alias_checks = exp.alias_checks;
     p.registers = exp.registers.iter().map(|(file, n)| (m.regfile(*file).name.clone(), *n)).collect();
@@ -693,7 +708,9 @@ fn registers_short(
     s: &dsp_modsched::Schedule,
     avail: &HashMap<RegFileId, i64>,
 ) -> Vec<(RegFileId, u32, i64)> {
-    let plan = expand::plan(m, d, s);
+    // Without rebasing (it needs the function): an upper bound of the
+    // registers the expansion uses.
+    let plan = expand::plan(m, d, s, &[]);
     let live = max_live(d, &plan);
     let mut over: Vec<(RegFileId, u32, i64)> = live
         .iter()

@@ -28,7 +28,7 @@ use isa_tablegen::{SemClass, SemOp};
 use crate::candidate::def_of;
 
 /// Whether `inst` only computes its destination and cannot fault.
-fn pure(m: &Machine, inst: &dsp_mir::Inst) -> bool {
+pub(crate) fn pure(m: &Machine, inst: &dsp_mir::Inst) -> bool {
     match &inst.kind {
         InstKind::Machine { instr, guard: None, .. } => {
             let sem = &m.instr(*instr).sem;
