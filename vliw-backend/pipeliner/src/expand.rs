@@ -362,18 +362,27 @@ pub fn generate(
                 Some(b) => b,
                 None => emit.li(&mut ci, &mut new_vreg, 0)?,
             };
+            // Per step (coefficient) of the group's accesses, the lowest
+            // offset and the highest end: known now, so one start and one
+            // end per step, not one per access.
+            let mut by_step: std::collections::BTreeMap<i64, (i64, i64)> = std::collections::BTreeMap::new();
+            for a in grp {
+                let e = by_step.entry(a.addr.coef).or_insert((a.addr.offset, a.addr.offset + a.size as i64));
+                e.0 = e.0.min(a.addr.offset);
+                e.1 = e.1.max(a.addr.offset + a.size as i64);
+            }
             let mut lo: Option<Reg> = None;
             let mut hi: Option<Reg> = None;
-            for a in grp {
-                let span = if a.addr.coef == 0 {
+            for (&coef, &(first, end)) in &by_step {
+                let span = if coef == 0 {
                     None
                 } else {
-                    Some(emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(nm1), Operand::Imm(a.addr.coef)])?)
+                    Some(emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(nm1), Operand::Imm(coef)])?)
                 };
-                let start = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(a.addr.offset)])?;
-                let end = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(a.addr.offset + a.size as i64)])?;
+                let start = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(first)])?;
+                let end = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(end)])?;
                 let (start, end) = match span {
-                    Some(sp) if a.addr.coef < 0 => {
+                    Some(sp) if coef < 0 => {
                         (emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(start), Operand::Reg(sp)])?, end)
                     }
                     Some(sp) => (start, emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(end), Operand::Reg(sp)])?),
