@@ -522,7 +522,8 @@ pub fn generate(
         let end = i.cycle.unwrap() + lat_busy(i);
         drain = drain.max(end.saturating_sub(kl));
     }
-    drain = drain.max((stages - 1) * ii);
+    // Not necessarily (S − 1)·II: the epilogue ends when its last result
+    // lands (rows after the last operation would be nops).
     for v in [&mut pro_insts, &mut kern_insts, &mut epi_insts] {
         v.sort_by_key(|i| i.cycle);
     }
