@@ -93,13 +93,14 @@ fn masked_load(fx: &mut Fx, i: V) -> Result<(), String> {
     let mut out = Vec::new();
     for c in 0..chunks as usize {
         let a = addr.plus(c as i64 * bytes as i64);
-        let base = crate::intrinsics::addr_reg(fx, &a)?;
         let mut got = None;
-        for ty in TYS {
-            if let Some(Some(r)) = fx.try_op(SemOp::VLoadM, Some(ty), None, Some(file), &[A::R(base), A::I(0), A::R(masks[c])]) {
-                got = Some(r);
-                break;
-            }
+        // The offset in the instruction where it fits, else added first.
+        if let A::I(o) = a.off {
+            got = TYS.iter().find_map(|&ty| fx.try_op(SemOp::VLoadM, Some(ty), None, Some(file), &[A::R(a.base), A::I(o), A::R(masks[c])]).flatten());
+        }
+        if got.is_none() {
+            let base = crate::intrinsics::addr_reg(fx, &a)?;
+            got = TYS.iter().find_map(|&ty| fx.try_op(SemOp::VLoadM, Some(ty), None, Some(file), &[A::R(base), A::I(0), A::R(masks[c])]).flatten());
         }
         let mut r = got.ok_or("the machine has no masked vector load")?;
         if let Some(Val::N(p)) = &pass_val {
@@ -128,6 +129,13 @@ fn masked_store(fx: &mut Fx, i: V) -> Result<(), String> {
     let bytes = chunk_lanes(fx, file) * 4;
     for c in 0..chunks as usize {
         let a = addr.plus(c as i64 * bytes as i64);
+        // The offset in the instruction where it fits, else added first.
+        if let A::I(o) = a.off {
+            let args = [A::R(a.base), A::I(o), A::R(vals[c]), A::R(masks[c])];
+            if TYS.iter().any(|&ty| fx.try_op(SemOp::VStoreM, Some(ty), None, None, &args).is_some()) {
+                continue;
+            }
+        }
         let base = crate::intrinsics::addr_reg(fx, &a)?;
         let args = [A::R(base), A::I(0), A::R(vals[c]), A::R(masks[c])];
         if !TYS.iter().any(|&ty| fx.try_op(SemOp::VStoreM, Some(ty), None, None, &args).is_some()) {

@@ -97,6 +97,23 @@ fn masked_loads_stores_and_lane_masks_use_the_mask_instructions() {
             assert_eq!(count_sem(&m, f, SemOp::Select), c, "{}", m.name);
             assert_eq!(count_sem(&m, f, SemOp::Iota), 1, "{}", m.name);
             assert_eq!(count_sem(&m, f, SemOp::Extract) + count_sem(&m, f, SemOp::Insert), 0, "{}", m.name);
+            // The second chunk's offset is in the instruction, not added first.
+            let offsets: Vec<i64> = f
+                .blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .filter_map(|i| match &i.kind {
+                    dsp_mir::InstKind::Machine { instr, ops, .. } if matches!(m.instr(*instr).sem.op, SemOp::VLoadM | SemOp::VStoreM) => {
+                        match ops[m.instr(*instr).sem.args[1].0] {
+                            dsp_mir::Operand::Imm(o) => Some(o),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                })
+                .collect();
+            let bytes = lanes as i64 * 4;
+            assert_eq!(offsets.iter().filter(|&&o| o == bytes).count(), 3 * (c - 1), "{}: {offsets:?}", m.name);
         }
     }
 }
