@@ -93,14 +93,17 @@ fn masked_load(fx: &mut Fx, i: V) -> Result<(), String> {
     let mut out = Vec::new();
     for c in 0..chunks as usize {
         let a = addr.plus(c as i64 * bytes as i64);
-        let mut got = None;
+        let vldm = |fx: &mut Fx, base: Reg, off: i64| {
+            TYS.iter().find_map(|&ty| fx.try_op(SemOp::VLoadM, Some(ty), None, Some(file), &[A::R(base), A::I(off), A::R(masks[c])]).flatten())
+        };
         // The offset in the instruction where it fits, else added first.
-        if let A::I(o) = a.off {
-            got = TYS.iter().find_map(|&ty| fx.try_op(SemOp::VLoadM, Some(ty), None, Some(file), &[A::R(a.base), A::I(o), A::R(masks[c])]).flatten());
-        }
+        let mut got = match a.off {
+            A::I(o) => vldm(fx, a.base, o),
+            _ => None,
+        };
         if got.is_none() {
             let base = crate::intrinsics::addr_reg(fx, &a)?;
-            got = TYS.iter().find_map(|&ty| fx.try_op(SemOp::VLoadM, Some(ty), None, Some(file), &[A::R(base), A::I(0), A::R(masks[c])]).flatten());
+            got = vldm(fx, base, 0);
         }
         let mut r = got.ok_or("the machine has no masked vector load")?;
         if let Some(Val::N(p)) = &pass_val {
@@ -129,16 +132,16 @@ fn masked_store(fx: &mut Fx, i: V) -> Result<(), String> {
     let bytes = chunk_lanes(fx, file) * 4;
     for c in 0..chunks as usize {
         let a = addr.plus(c as i64 * bytes as i64);
+        let vstm = |fx: &mut Fx, base: Reg, off: i64| {
+            let args = [A::R(base), A::I(off), A::R(vals[c]), A::R(masks[c])];
+            TYS.iter().any(|&ty| fx.try_op(SemOp::VStoreM, Some(ty), None, None, &args).is_some())
+        };
         // The offset in the instruction where it fits, else added first.
-        if let A::I(o) = a.off {
-            let args = [A::R(a.base), A::I(o), A::R(vals[c]), A::R(masks[c])];
-            if TYS.iter().any(|&ty| fx.try_op(SemOp::VStoreM, Some(ty), None, None, &args).is_some()) {
-                continue;
-            }
+        if matches!(a.off, A::I(o) if vstm(fx, a.base, o)) {
+            continue;
         }
         let base = crate::intrinsics::addr_reg(fx, &a)?;
-        let args = [A::R(base), A::I(0), A::R(vals[c]), A::R(masks[c])];
-        if !TYS.iter().any(|&ty| fx.try_op(SemOp::VStoreM, Some(ty), None, None, &args).is_some()) {
+        if !vstm(fx, base, 0) {
             return Err("the machine has no masked vector store".into());
         }
     }

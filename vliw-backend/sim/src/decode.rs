@@ -247,8 +247,16 @@ pub struct Bundle {
     pub sp_lat: u8,
     /// A breakpoint ([`crate::Sim::break_at`]): the run stops before it issues.
     pub brk: bool,
-    /// `dynamic || sp_lat != 0 || brk`: the run loop's one test for all three.
+    /// `dynamic || sp_lat != 0 || brk` ([`Bundle::update_rare`]): the run
+    /// loop's one test for all three.
     pub rare: bool,
+}
+
+impl Bundle {
+    /// Sets [`Bundle::rare`] from the three it stands for.
+    pub fn update_rare(&mut self) {
+        self.rare = self.dynamic || self.sp_lat != 0 || self.brk;
+    }
 }
 
 use crate::symbols::functions;
@@ -736,7 +744,8 @@ pub fn predecode(m: &Machine, exe: &Executable) -> Result<Program, String> {
             let n = ops.len() as u32 - first;
             let sp_lat = ops[first as usize..].iter().filter(|o| Some(o.dst) == sp_off).map(|o| o.lat.clamp(1, 255) as u8).max().unwrap_or(0);
             prog_index[((pc - text_lo) >> op_shift) as usize] = bundles.len() as u32;
-            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat, brk: false, rare: dynamic || sp_lat != 0 });
+            bundles.push(Bundle { pc, end, first, n, next: NONE, dynamic, bad, sp_lat, brk: false, rare: false });
+            bundles.last_mut().unwrap().update_rare();
         }
     }
     let mut prog = Program {

@@ -193,7 +193,7 @@ impl<'m> Sim<'m> {
         let i = self.prog.lookup(pc).ok_or_else(|| format!("no bundle starts at {pc:#x}"))?;
         let b = &mut self.prog.bundles[i as usize];
         b.brk = true;
-        b.rare = true;
+        b.update_rare();
         Ok(())
     }
 
@@ -283,7 +283,7 @@ impl<'m> Sim<'m> {
                     let pc = b.pc;
                     let bk = &mut self.prog.bundles[cur as usize];
                     bk.brk = false;
-                    bk.rare = bk.dynamic || bk.sp_lat != 0;
+                    bk.update_rare();
                     self.set_cycle(cycle);
                     self.entry = pc;
                     return Outcome::Break(pc);
