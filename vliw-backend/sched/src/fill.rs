@@ -276,11 +276,24 @@ pub fn entered_only_by_falling(f: &dsp_mir::Function, blocks: &[crate::lower::LB
         })
         .chain(f.address_taken.iter().copied())
         .collect();
+    // Each block's predecessors (positions in `blocks`, each once), in one
+    // pass over the edges: asking every block for every other block's
+    // successors was quadratic in the number of blocks.
+    let mut preds: std::collections::HashMap<dsp_mir::Block, Vec<usize>> = std::collections::HashMap::new();
+    for (j, b) in blocks.iter().enumerate() {
+        for s in &b.succs {
+            let p = preds.entry(*s).or_default();
+            if p.last() != Some(&j) {
+                p.push(j);
+            }
+        }
+    }
     (0..blocks.len())
         .map(|k| {
             let b = &blocks[k];
-            let preds: Vec<usize> = (0..blocks.len()).filter(|&j| blocks[j].succs.contains(&b.block)).collect();
-            k > 0 && preds == [k - 1] && !named.contains(&b.label) && !indirect.contains(&b.block)
+            k > 0
+                && preds.get(&b.block).is_some_and(|p| p.as_slice() == [k - 1])
+                && !named.contains(&b.label) && !indirect.contains(&b.block)
         })
         .collect()
 }
