@@ -344,6 +344,8 @@ pub fn generate(
     if check.is_some() {
         let nm1 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(tc), Operand::Imm(-1)])?;
         let mut ranges: Vec<(Reg, Reg)> = Vec::new();
+        // (trip count − 1)·step, once per step over all groups.
+        let mut spans: std::collections::HashMap<i64, Reg> = std::collections::HashMap::new();
         for grp in &ddg.alias_groups {
             // base = Σ scale·v
             let mut basev: Option<Reg> = None;
@@ -374,10 +376,14 @@ pub fn generate(
             let mut lo: Option<Reg> = None;
             let mut hi: Option<Reg> = None;
             for (&coef, &(first, end)) in &by_step {
-                let span = if coef == 0 {
-                    None
-                } else {
-                    Some(emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(nm1), Operand::Imm(coef)])?)
+                let span = match (coef, spans.get(&coef)) {
+                    (0, _) => None,
+                    (_, Some(&r)) => Some(r),
+                    _ => {
+                        let r = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(nm1), Operand::Imm(coef)])?;
+                        spans.insert(coef, r);
+                        Some(r)
+                    }
                 };
                 let start = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(first)])?;
                 let end = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(basev), Operand::Imm(end)])?;
