@@ -357,6 +357,13 @@ pub fn binop(fx: &mut Fx, op: Op, sc: Sc, a: A, b: A) -> Result<Reg, String> {
                     }
                 }
             }
+            // Division by a positive power of two (any width, signed or
+            // not): shifts, never the divider.
+            if let A::I(d) = &b {
+                if *d > 1 && (*d as u64).is_power_of_two() {
+                    return div_by_power_of_two(fx, a, (*d as u64).trailing_zeros(), signed, sop == SemOp::Rem, ty, file);
+                }
+            }
             if let Some(Some(r)) = fx.try_op(sop, Some(ty), None, Some(file), &[a.clone(), b.clone()]) {
                 return Ok(r);
             }
@@ -399,6 +406,34 @@ fn udiv_by_constant(fx: &mut Fx, n: A, d: u32, rem: bool, file: RegFileId) -> Re
     }
     let qd = fx.op(SemOp::Mul, Ty::I32, file, &[A::R(q), A::I(d as i32 as i64)])?;
     Ok(Some(fx.op(SemOp::Sub, Ty::I32, file, &[A::R(n), A::R(qd)])?))
+}
+
+/// `n / 2^k` (or `n % 2^k` when `rem`) for `n` of type `ty` (sign- or
+/// zero-extended to its width `w`), `0 < k < w`: a logical shift when
+/// unsigned; when signed, rounded towards zero as C and LLVM require by
+/// adding `2^k - 1` to a negative `n` first, `(n + ((n >> (w-1)) >>> (w-k))) >> k`
+/// (Warren, "Hacker's Delight", §10-1). The remainder is `n - (q << k)`.
+fn div_by_power_of_two(fx: &mut Fx, n: A, k: u32, signed: bool, rem: bool, ty: Ty, file: RegFileId) -> Result<Reg, String> {
+    let w = ty.bits();
+    let n = as_reg(fx, n, file)?;
+    let (uty, sty) = if w == 64 { (Ty::U64, Ty::I64) } else { (Ty::U32, Ty::I32) };
+    if k >= w {
+        // Only the unsigned 2^(w-1)..: handled by the general path's shapes.
+        return Err(format!("internal: division by 2^{k} of a {w}-bit value"));
+    }
+    let q = if signed {
+        let sign = shift(fx, SemOp::Shr, sty, n, A::I(w as i64 - 1))?;
+        let bias = shift(fx, SemOp::Shr, uty, sign, A::I((w - k) as i64))?;
+        let t = fx.op(SemOp::Add, sty, file, &[A::R(n), A::R(bias)])?;
+        shift(fx, SemOp::Shr, sty, t, A::I(k as i64))?
+    } else {
+        shift(fx, SemOp::Shr, uty, n, A::I(k as i64))?
+    };
+    if !rem {
+        return Ok(q);
+    }
+    let back = shift(fx, SemOp::Shl, sty, q, A::I(k as i64))?;
+    fx.op(SemOp::Sub, sty, file, &[A::R(n), A::R(back)])
 }
 
 /// An argument in a register of `file`.

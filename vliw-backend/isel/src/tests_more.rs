@@ -518,3 +518,46 @@ fn machine_without_constant_loads_is_an_error() {
     let text = errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n");
     assert!(text.contains("in function 'p'") && text.contains("the machine has no move of a 32-bit symbol address"), "{text}");
 }
+
+/// Division and remainder by a positive power of two, signed or not, 8 to
+/// 64 bits (what our own IR passes and clang -O0 leave): shifts, never the
+/// divider or a runtime routine. (Their results: tests/c/divmod_pow2.c.)
+#[test]
+fn division_by_powers_of_two_shifts() {
+    let ir = r#"
+define i64 @sd64(i64 %x) {
+  %q = sdiv i64 %x, 16
+  %r = srem i64 %x, 1073741824
+  %s = add i64 %q, %r
+  ret i64 %s
+}
+define i64 @ud64(i64 %x) {
+  %q = udiv i64 %x, 4611686018427387904
+  %r = urem i64 %x, 32
+  %s = add i64 %q, %r
+  ret i64 %s
+}
+define i32 @sd32(i32 %x) {
+  %q = sdiv i32 %x, 8
+  %r = srem i32 %x, 2
+  %s = add i32 %q, %r
+  ret i32 %s
+}
+define i16 @sd16(i16 %x) {
+  %q = sdiv i16 %x, 64
+  %r = urem i16 %x, 4
+  %s = add i16 %q, %r
+  ret i16 %s
+}
+"#;
+    let path = ir_file("pow2div", ir);
+    for m in machines() {
+        let module = select_file(&m, &path, &IselOptions::default()).unwrap();
+        for name in ["sd64", "ud64", "sd32", "sd16"] {
+            let f = func(&module, name);
+            let text = dsp_mir::print::function(&m, f);
+            assert_eq!(count_sem(&m, f, SemOp::Div) + count_sem(&m, f, SemOp::Rem), 0, "{text}");
+            assert!(f.blocks.iter().flat_map(|b| &b.insts).all(|i| !matches!(i.kind, InstKind::Call { .. })), "{text}");
+        }
+    }
+}
