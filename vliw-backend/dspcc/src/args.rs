@@ -221,6 +221,10 @@ pub struct Options {
     /// Reloads into registers that hold the spill slot already deleted:
     /// `-freload-cse` / `-fno-reload-cse`; `None`: on from -O1.
     pub reload_cse: Option<bool>,
+    /// Values that pass through a software pipeline split around it, not
+    /// spilled everywhere: `-fsplit-around-pipelines` /
+    /// `-fno-split-around-pipelines`; `None`: on from -O1.
+    pub split_passing: Option<bool>,
     /// Branches on a register instead of on its compare with 0:
     /// `-fbranch-on-register` / `-fno-branch-on-register`; `None`: on from -O1.
     pub branch_on_reg: Option<bool>,
@@ -340,6 +344,7 @@ impl Default for Options {
             target_fill: None,
             fallthrough_fill: None,
             reload_cse: None,
+            split_passing: None,
             sms_rebase: None,
             branch_on_reg: None,
             masked_tail: None,
@@ -522,6 +527,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-modulo-sched-rebase" => o.sms_rebase = Some(false),
             "-freload-cse" => o.reload_cse = Some(true),
             "-fno-reload-cse" => o.reload_cse = Some(false),
+            "-fsplit-around-pipelines" => o.split_passing = Some(true),
+            "-fno-split-around-pipelines" => o.split_passing = Some(false),
             "-fbranch-on-register" => o.branch_on_reg = Some(true),
             "-fno-branch-on-register" => o.branch_on_reg = Some(false),
             "-fmasked-tail" => o.masked_tail = Some(true),

@@ -106,6 +106,10 @@ OPTIONS:
   -freload-cse -fno-reload-cse             a reload of a spilled value into a register that still holds it
                                            (reloaded or stored in the block or the block before) is deleted
                                            (on from -O1)
+  -fsplit-around-pipelines -fno-split-around-pipelines
+                                           a spilled value that only passes through a software-pipelined
+                                           loop is split around it: stored before, reloaded after, in a
+                                           register in the code around it (on from -O1)
   -fbranch-on-register -fno-branch-on-register
                                            a branch on x != 0 / x == 0 tests x itself (brnz/brz) when
                                            the machine has it (on from -O1)

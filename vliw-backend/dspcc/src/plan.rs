@@ -591,6 +591,9 @@ impl Planner<'_> {
         if o.reload_cse == Some(false) {
             args.push("--no-reload-cse".into());
         }
+        if o.split_passing == Some(false) {
+            args.push("--no-split-around-pipelines".into());
+        }
         if o.branch_on_reg == Some(false) {
             args.push("--no-branch-on-register".into());
         }

@@ -69,6 +69,11 @@ pub struct LlcOptions {
     /// Delete reloads into registers that already hold the spill slot
     /// (`dsp_regalloc::reload_cse`). `LlcOptions::at_level` sets it from -O1 on.
     pub reload_cse: bool,
+    /// Split values that only pass through a software pipeline around it
+    /// when registers run out, instead of spilling them everywhere
+    /// (`dsp_regalloc::split::passing_through`). `LlcOptions::at_level`
+    /// sets it from -O1 on.
+    pub split_passing: bool,
     /// Value numbering, dead-code elimination and loop-invariant code
     /// motion on the selected machine IR (`dsp_pipeliner::licm`).
     /// `LlcOptions::at_level` sets it from -O1 on.
@@ -89,6 +94,7 @@ impl LlcOptions {
             target_fill: opt_level >= 1,
             fallthrough_fill: opt_level >= 1,
             reload_cse: opt_level >= 1,
+            split_passing: opt_level >= 1,
             branch_on_reg: opt_level >= 1,
             pipeline: (opt_level >= 2).then(dsp_pipeliner::PipelineOptions::default),
             ..LlcOptions::default()
@@ -157,6 +163,7 @@ pub fn compile_module(
     let ra_opts = dsp_regalloc::RaOptions {
         coalesce: opts.opt_level > 0,
         reload_cse: opts.reload_cse,
+        split_passing: opts.split_passing,
         ..dsp_regalloc::RaOptions::default()
     };
     let mut errors = Vec::new();

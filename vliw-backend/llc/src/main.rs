@@ -86,6 +86,11 @@ struct Cli {
     /// (by default from -O1 they are deleted: see dsp_regalloc::reload_cse).
     #[arg(long)]
     no_reload_cse: bool,
+    /// Spill values that pass through a software pipeline everywhere when
+    /// registers run out (by default from -O1 they are split around it,
+    /// only the part inside going to the stack: see dsp_regalloc::split).
+    #[arg(long)]
+    no_split_around_pipelines: bool,
     /// Put each function and data object in its own section (.text.NAME,
     /// .data.NAME, ...) for dsp-ld --gc-sections.
     #[arg(long)]
@@ -281,6 +286,7 @@ fn run(cli: &Cli, remarks: &Remarks) -> Result<(), Vec<String>> {
         target_fill: cli.opt >= 1 && !cli.no_branch_target_fill,
         fallthrough_fill: cli.opt >= 1 && !cli.no_branch_fallthrough_fill,
         reload_cse: cli.opt >= 1 && !cli.no_reload_cse,
+        split_passing: cli.opt >= 1 && !cli.no_split_around_pipelines,
         branch_on_reg: cli.opt >= 1 && !cli.no_branch_on_register,
         pipeline,
         ..LlcOptions::at_level(cli.opt)

@@ -9,8 +9,9 @@
 //! 1. [`frame::fix_bases`]: frame operands get their base register (`sp`/`fp`);
 //! 2. [`phi`]: out of SSA (critical edges split, parallel copies sequentialized);
 //! 3. repeated until nothing spills: [`liveness`] (over [`liveset`]s) → [`intervals`] →
-//!    ([`dce`], first round) → [`coalesce::merge`] → [`linear_scan`] → [`spill`] (spill code, reload
-//!    temporaries, rematerialization);
+//!    ([`dce`], first round) → [`coalesce::merge`] → [`linear_scan`] → [`split`] (values chosen
+//!    for spilling that only pass through fixed code, where that is cheaper) → [`spill`] (spill
+//!    code, reload temporaries, rematerialization);
 //! 4. [`check`] (optional): an independent data-flow check of the assignment;
 //! 5. rewrite to physical registers, [`coalesce::remove_identity_copies`],
 //!    [`reload_cse`] (reloads into registers that hold the slot already);
@@ -76,11 +77,14 @@ pub struct RaOptions {
     /// Delete reloads into registers that already hold the slot
     /// ([`reload_cse`]).
     pub reload_cse: bool,
+    /// Split values chosen for spilling that only pass through fixed code
+    /// around it ([`split::passing_through`]) instead of spilling them whole.
+    pub split_passing: bool,
 }
 
 impl Default for RaOptions {
     fn default() -> RaOptions {
-        RaOptions { coalesce: true, check: cfg!(debug_assertions), max_rounds: 64, reload_cse: true }
+        RaOptions { coalesce: true, check: cfg!(debug_assertions), max_rounds: 64, reload_cse: true, split_passing: true }
     }
 }
 
@@ -290,6 +294,22 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
         })?;
         if res.spilled.is_empty() {
             break res.assign;
+        }
+        // Values that only pass through fixed code are split around it
+        // first (all of them at once, one round): the next round spills
+        // the part inside if the pressure is there.
+        if opts.split_passing {
+            let passing = split::passing_through(&t, f, &live, &freq, &in_fixed, &split_done, &res.spilled);
+            if !passing.is_empty() {
+                for w in passing {
+                    let inner = split::split_passing(&t, f, &live, w).map_err(&err)?;
+                    split_done.resize(f.vregs.len(), false);
+                    split_done[w.0 as usize] = true;
+                    split_done[inner.0 as usize] = true;
+                    split::extend_liveness(f, &mut live);
+                }
+                continue;
+            }
         }
         spill::insert(&t, f, &res.spilled, &mut spill_state).map_err(err)?;
     };

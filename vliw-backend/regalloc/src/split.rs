@@ -189,6 +189,99 @@ pub fn split(t: &Target, f: &mut Function, live: &Liveness, v: VReg) -> Result<V
     split_with(t, f, live, v, refs.get(v.0 as usize).map_or(&[], |r| r.as_slice()))
 }
 
+/// The values chosen for spilling that only pass through fixed code: live
+/// into a fixed block, never read or written in one, and living in
+/// ordinary code too (an outer loop's counter or pointer across a
+/// pipelined inner loop). Spilled whole, such a value is reloaded at every
+/// use and stored at every definition in the outer loop, though the
+/// pressure that pushed it out is the kernel's; split around the fixed
+/// blocks ([`split_passing`]), only the part inside them goes to the stack
+/// (a store before the pipeline, a reload after it), and the outer loop
+/// keeps it in a register when it has one. Only where that is cheaper by
+/// the blocks' estimated frequencies `freq`: the references in ordinary
+/// code (what spilling costs) against the edges into and out of the fixed
+/// blocks it is live across (what splitting costs) — a value read once per
+/// outer-outer iteration stays spilled (the spill placement trade-off of
+/// LLVM's greedy allocator, by a simpler measure).
+pub fn passing_through(
+    t: &Target,
+    f: &Function,
+    live: &Liveness,
+    freq: &[f32],
+    in_fixed: &[bool],
+    done: &[bool],
+    spilled: &[VReg],
+) -> Vec<VReg> {
+    let n = f.blocks.len().min(live.live_in.len());
+    if !f.blocks.iter().any(|b| b.fixed.is_some()) {
+        return Vec::new();
+    }
+    let cands: Vec<usize> = spilled
+        .iter()
+        .map(|w| w.0 as usize)
+        .filter(|&k| {
+            !in_fixed.get(k).copied().unwrap_or(false)
+                && !done.get(k).copied().unwrap_or(false)
+                && (0..n).any(|b| f.blocks[b].fixed.is_some() && live.live_in[b].contains(k))
+        })
+        .collect();
+    if cands.is_empty() {
+        return Vec::new();
+    }
+    let index: std::collections::HashMap<usize, usize> = cands.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+    let mut spill_cost = vec![0f32; cands.len()];
+    let mut split_cost = vec![0f32; cands.len()];
+    for (b, data) in f.blocks.iter().enumerate().take(n) {
+        let fb = freq.get(b).copied().unwrap_or(1.0);
+        if data.fixed.is_none() {
+            let mut count = |r: &Reg| {
+                if let Reg::Virt(VReg(v)) = r {
+                    if let Some(&i) = index.get(&(*v as usize)) {
+                        spill_cost[i] += fb;
+                    }
+                }
+            };
+            for i in &data.insts {
+                for (r, _) in inst_regs(t.m, i, &[]) {
+                    count(&r);
+                }
+            }
+            for r in term_uses(&data.term) {
+                count(&r);
+            }
+        }
+        // Edges between ordinary and fixed code the value is live across:
+        // a copy (and, spilled inside, a store or a reload) each.
+        for s in distinct_successors(f, b) {
+            let su = s.0 as usize;
+            if su >= n || data.fixed.is_some() == f.blocks[su].fixed.is_some() {
+                continue;
+            }
+            let fe = fb.min(freq.get(su).copied().unwrap_or(1.0));
+            for (i, &k) in cands.iter().enumerate() {
+                if live.live_in[su].contains(k) {
+                    split_cost[i] += fe;
+                }
+            }
+        }
+    }
+    cands
+        .iter()
+        .enumerate()
+        .filter(|&(i, &k)| split_cost[i] < spill_cost[i] && outside(t, f, live, k))
+        .map(|(_, &k)| VReg(k as u32))
+        .collect()
+}
+
+/// Splits `v`, which passes through fixed code without a reference there
+/// ([`passing_through`]): the region is the fixed blocks `v` is live into.
+pub fn split_passing(t: &Target, f: &mut Function, live: &Liveness, v: VReg) -> Result<VReg, String> {
+    let key = v.0 as usize;
+    let n = f.blocks.len().min(live.live_in.len());
+    let through: Vec<Block> = (0..n).filter(|&b| f.blocks[b].fixed.is_some() && live.live_in[b].contains(key)).map(|b| Block(b as u32)).collect();
+    split_with(t, f, live, v, &through)
+}
+
 /// [`split`] given the fixed blocks that reference `v` ([`fixed_refs`]).
 pub fn split_with(t: &Target, f: &mut Function, live: &Liveness, v: VReg, refs: &[Block]) -> Result<VReg, String> {
     let preds = crate::cfg::predecessors(f);

@@ -358,3 +358,69 @@ fn values_of_fixed_blocks_split_around_them_when_ordinary_code_is_crowded() {
         check_landing(&m, &g).unwrap();
     }
 }
+
+/// An outer loop whose counter and accumulators pass through a crowded
+/// fixed block (not read there) and are read and written around it in
+/// every iteration. Split around the fixed block, they are stored before
+/// it and reloaded after it, and the loop's ordinary code uses them in
+/// registers: fewer reloads than spilling them whole (`split_passing`
+/// off), the same results.
+#[test]
+fn values_passing_through_fixed_blocks_split_around_them() {
+    for m in machines() {
+        let mut b = Fb::new(&m, "passing");
+        let head = b.block("head");
+        let fx = b.block("fixed");
+        let latch = b.block("latch");
+        let exit = b.block("exit");
+        let a = b.arg(0);
+        let i = b.imm(0);
+        let ten = b.imm(10);
+        let accs: Vec<Reg> = (0..8).map(|k| b.bini(SemOp::Mul, a, k + 3)).collect();
+        b.jump(head);
+        b.at(head);
+        for (k, acc) in accs.iter().enumerate() {
+            let t = b.bini(SemOp::Mul, i, k as i64 + 1);
+            b.op_into(SemOp::Add, Ty::I32, *acc, &[Operand::Reg(*acc), Operand::Reg(t)], None);
+        }
+        b.jump(fx);
+        b.at(fx);
+        let count = m.regfile(b.int).count as u32 - 8;
+        let vals: Vec<Reg> = (0..count)
+            .map(|k| {
+                let v = b.imm(k as i64 + 1);
+                cyc(&mut b, k);
+                v
+            })
+            .collect();
+        let mut s = vals[0];
+        for (k, v) in vals.iter().enumerate().skip(1) {
+            s = b.bin(SemOp::Add, s, *v);
+            cyc(&mut b, count + k as u32);
+        }
+        b.jump(latch);
+        fix(&mut b.f, fx, 2 * count + 1, None, true);
+        b.at(latch);
+        for acc in &accs {
+            b.op_into(SemOp::Add, Ty::I32, *acc, &[Operand::Reg(*acc), Operand::Reg(s)], None);
+        }
+        b.op_into(SemOp::Add, Ty::I32, i, &[Operand::Reg(i), Operand::Imm(1)], None);
+        let p = b.cmp(SemOp::Lt, i, ten);
+        b.branch(p, head, exit);
+        b.at(exit);
+        let mut r = accs[0];
+        for acc in &accs[1..] {
+            r = b.bin(SemOp::Add, r, *acc);
+        }
+        b.ret(r);
+        let on = RaOptions { check: true, ..RaOptions::default() };
+        let off = RaOptions { split_passing: false, ..on.clone() };
+        let (rep_on, g, _, out) = alloc_and_compare_with(&m, &b.f, &[5], &[], &on);
+        let (rep_off, _, _, out_off) = alloc_and_compare_with(&m, &b.f, &[5], &[], &off);
+        assert_eq!(out.rets, out_off.rets);
+        assert!(rep_off.reloads > 0, "{}: nothing spilled: {rep_off:?}", m.name);
+        assert!(rep_on.reloads < rep_off.reloads, "{}: split {rep_on:?}, whole {rep_off:?}\n{}", m.name, dsp_mir::print::function(&m, &g));
+        assert_eq!(fixed_shape(&b.f), fixed_shape(&g), "{}", m.name);
+        check_landing(&m, &g).unwrap();
+    }
+}
