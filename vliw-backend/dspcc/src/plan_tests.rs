@@ -117,8 +117,8 @@ fn vectorizer_switches_reach_clang() {
 
 #[test]
 fn backend_switches_reach_dsp_llc() {
-    let j = jobs("-O2 -fno-loop-strength-reduce -fno-move-loop-invariants -fno-branch-target-fill -fno-branch-fallthrough-fill -fno-reload-cse -fno-branch-on-register -fno-modulo-sched-rebase -c x.c");
-    assert!(has(&j[1].1, &["--no-lsr", "--no-licm", "--no-branch-target-fill", "--no-branch-fallthrough-fill", "--no-pipeline-rebase", "--no-reload-cse", "--no-branch-on-register"]), "{:?}", j[1].1);
+    let j = jobs("-O2 -fno-loop-strength-reduce -fno-move-loop-invariants -fno-branch-target-fill -fno-branch-fallthrough-fill -fno-reload-cse -fno-branch-on-register -fno-modulo-sched-rebase -fno-split-around-pipelines -c x.c");
+    assert!(has(&j[1].1, &["--no-lsr", "--no-licm", "--no-branch-target-fill", "--no-branch-fallthrough-fill", "--no-pipeline-rebase", "--no-reload-cse", "--no-split-around-pipelines", "--no-branch-on-register"]), "{:?}", j[1].1);
     // On by default: nothing to pass.
     let j = jobs("-O2 -fbranch-target-fill -fbranch-on-register -c x.c");
     assert!(!j[1].1.iter().any(|a| a.contains("branch")), "{:?}", j[1].1);
