@@ -66,15 +66,32 @@ pub fn compute(blocks: &mut [LBlock]) -> Vec<Vec<PReg>> {
         }
         s
     };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in (0..blocks.len()).rev() {
-            let out = out_of(i, blocks, &live_in);
-            let inn = through_block(&mut blocks[i], out, false);
-            if inn != live_in[i] {
-                live_in[i] = inn;
-                changed = true;
+    // A worklist, seeded in reverse order: a block is visited again only
+    // when a successor's live-in set changed (round-robin passes over all
+    // blocks grew with the number of blocks times the passes).
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
+    for (i, b) in blocks.iter().enumerate() {
+        for s in &b.succs {
+            if let Some(&j) = index.get(s) {
+                if preds[j].last() != Some(&i) {
+                    preds[j].push(i);
+                }
+            }
+        }
+    }
+    let mut queued = vec![true; blocks.len()];
+    let mut work: std::collections::VecDeque<usize> = (0..blocks.len()).rev().collect();
+    while let Some(i) = work.pop_front() {
+        queued[i] = false;
+        let out = out_of(i, blocks, &live_in);
+        let inn = through_block(&mut blocks[i], out, false);
+        if inn != live_in[i] {
+            live_in[i] = inn;
+            for &p in &preds[i] {
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push_back(p);
+                }
             }
         }
     }
