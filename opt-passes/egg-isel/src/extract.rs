@@ -2,7 +2,11 @@
 //!
 //! - Greedy bottom-up (egg's `Extractor`): each class's cheapest node by
 //!   tree cost. Fast, but a value used twice counts twice, so it can miss a
-//!   shared subterm (a broadcast reused by four multiply-adds).
+//!   shared subterm (a broadcast reused by four multiply-adds). On e-graphs
+//!   of more than [`LARGE_EGRAPH`] nodes the same costs are found by
+//!   settling classes in increasing cost ([`greedy_by_cost`]): egg's
+//!   repeated passes over every node grow with the depth at which costs
+//!   keep falling.
 //! - Optimal (an integer program solved by CBC through good_lp, for small
 //!   e-graphs under a time cap): one node per used class, a chosen node's
 //!   children used, an order on the classes that forbids cycles, and the sum
