@@ -418,7 +418,8 @@ fn div_by_power_of_two(fx: &mut Fx, n: A, k: u32, signed: bool, rem: bool, ty: T
     let n = as_reg(fx, n, file)?;
     let (uty, sty) = if w == 64 { (Ty::U64, Ty::I64) } else { (Ty::U32, Ty::I32) };
     if k >= w {
-        // Only the unsigned 2^(w-1)..: handled by the general path's shapes.
+        // Not reached: a w-bit constant is sign-extended, so a positive
+        // power of two is below 2^(w-1).
         return Err(format!("internal: division by 2^{k} of a {w}-bit value"));
     }
     let q = if signed {

@@ -227,10 +227,7 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
             let refs = split::fixed_refs(&t, f);
             for &w in &wide {
                 let inner = split::split_with(&t, f, &live, w, &refs[w.0 as usize]).map_err(&err)?;
-                split_done.resize(f.vregs.len(), false);
-                split_done[w.0 as usize] = true;
-                split_done[inner.0 as usize] = true;
-                split::extend_liveness(f, &mut live);
+                mark_split(&mut split_done, f, &mut live, w, inner);
             }
             if !wide.is_empty() {
                 continue;
@@ -265,10 +262,7 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
                 let refs = split::fixed_refs(&t, f);
                 for w in cands {
                     let inner = split::split_with(&t, f, &live, w, &refs[w.0 as usize]).map_err(&err)?;
-                    split_done.resize(f.vregs.len(), false);
-                    split_done[w.0 as usize] = true;
-                    split_done[inner.0 as usize] = true;
-                    split::extend_liveness(f, &mut live);
+                    mark_split(&mut split_done, f, &mut live, w, inner);
                 }
                 continue;
             }
@@ -303,10 +297,7 @@ pub fn allocate(m: &Machine, f: &mut Function, opts: &RaOptions) -> Result<RaRep
             if !passing.is_empty() {
                 for w in passing {
                     let inner = split::split_passing(&t, f, &live, w).map_err(&err)?;
-                    split_done.resize(f.vregs.len(), false);
-                    split_done[w.0 as usize] = true;
-                    split_done[inner.0 as usize] = true;
-                    split::extend_liveness(f, &mut live);
+                    mark_split(&mut split_done, f, &mut live, w, inner);
                 }
                 continue;
             }
@@ -402,4 +393,13 @@ fn saved_registers(t: &Target, f: &Function) -> Vec<PReg> {
     written.sort();
     out.extend(written);
     out
+}
+
+/// Records that `outer` was split into it and `inner` ([`split`]; neither is
+/// split again) and gives the blocks the split added their live sets.
+fn mark_split(done: &mut Vec<bool>, f: &Function, live: &mut liveness::Liveness, outer: VReg, inner: VReg) {
+    done.resize(f.vregs.len(), false);
+    done[outer.0 as usize] = true;
+    done[inner.0 as usize] = true;
+    split::extend_liveness(f, live);
 }
