@@ -14,7 +14,8 @@
 //! and value shapes), [`emit`] (emitting instructions by semantics,
 //! constants), [`function`] (blocks, phis, values), [`inst`] (arithmetic,
 //! casts, select, aggregates), [`cmp`] (compares), [`memory`] (addresses,
-//! loads, stores, GEP, alloca), [`control`] (branches, switch, computed goto), [`call`]
+//! loads, stores, GEP, alloca), [`pow2`] (divisors known to be powers
+//! of two), [`control`] (branches, switch, computed goto), [`call`]
 //! (the calling convention), [`intrinsics`], [`vector`] and [`vector_ops`]
 //! (LLVM vector types), [`fuse`] (widening loads, narrowing stores,
 //! multiply-accumulate), [`masked`] (masked loads and stores, active lane
@@ -45,6 +46,7 @@ pub mod intrinsics;
 pub mod llvm;
 pub mod masked;
 pub mod memory;
+pub mod pow2;
 pub mod runtime;
 pub mod types;
 pub mod vector;

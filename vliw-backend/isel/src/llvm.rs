@@ -238,6 +238,10 @@ impl V {
     pub fn num_operands(self) -> u32 {
         unsafe { LLVMGetNumOperands(self.0) as u32 }
     }
+    /// An integer `add`/`sub`/`mul`/`shl` with the `nsw` flag.
+    pub fn nsw(self) -> bool {
+        unsafe { !LLVMIsABinaryOperator(self.0).is_null() && LLVMGetNSW(self.0) != 0 }
+    }
     pub fn operand(self, i: u32) -> V {
         unsafe { V(LLVMGetOperand(self.0, i)) }
     }

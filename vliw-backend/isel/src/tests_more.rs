@@ -561,3 +561,97 @@ define i16 @sd16(i16 %x) {
         }
     }
 }
+
+/// Divisors that are not constant but known to be powers of two (or zero,
+/// a division by which is undefined) select shifts: a doubling counter for
+/// unsigned division, with its sign bit known clear for signed division
+/// (`shl nsw`, or the arm of `x > 0 ? sext x : 1`); a counter that may reach
+/// the sign bit keeps the divider for signed division. (Results:
+/// tests/c/divmod_pow2_loop.c.)
+#[test]
+fn division_by_doubling_counters_shifts() {
+    let ir = r#"
+define i32 @udiv_loop(i32 %n) {
+entry:
+  br label %loop
+loop:
+  %len = phi i32 [ 2, %entry ], [ %next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %sum, %loop ]
+  %q = udiv i32 %n, %len
+  %r = urem i32 %n, %len
+  %t = add i32 %q, %r
+  %sum = add i32 %acc, %t
+  %next = shl i32 %len, 1
+  %c = icmp ule i32 %next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret i32 %sum
+}
+define i64 @sdiv_loop(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %len = phi i32 [ 1, %entry ], [ %next, %loop ]
+  %acc = phi i64 [ 0, %entry ], [ %sum, %loop ]
+  %pos = icmp sgt i32 %len, 0
+  %w = sext i32 %len to i64
+  %d = select i1 %pos, i64 %w, i64 1
+  %q = sdiv i64 %n, %d
+  %r = srem i64 %n, %d
+  %t = add i64 %q, %r
+  %sum = add i64 %acc, %t
+  %next = shl i32 %len, 1
+  %c = icmp ne i32 %next, 0
+  br i1 %c, label %loop, label %exit
+exit:
+  ret i64 %sum
+}
+define i32 @sdiv_nsw(i32 %n) {
+entry:
+  br label %loop
+loop:
+  %len = phi i32 [ 4, %entry ], [ %next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %sum, %loop ]
+  %q = sdiv i32 %n, %len
+  %sum = add i32 %acc, %q
+  %next = shl nsw i32 %len, 2
+  %c = icmp slt i32 %next, 100000
+  br i1 %c, label %loop, label %exit
+exit:
+  ret i32 %sum
+}
+define i32 @sdiv_may_be_negative(i32 %n) {
+entry:
+  br label %loop
+loop:
+  %len = phi i32 [ 2, %entry ], [ %next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %sum, %loop ]
+  %q = sdiv i32 %n, %len
+  %sum = add i32 %acc, %q
+  %next = shl i32 %len, 1
+  %c = icmp ne i32 %next, 0
+  br i1 %c, label %loop, label %exit
+exit:
+  ret i32 %sum
+}
+define i32 @udiv_by_sum(i32 %n, i32 %a) {
+  %d = add i32 %a, 2
+  %q = udiv i32 %n, %d
+  ret i32 %q
+}
+"#;
+    let path = ir_file("pow2div_loop", ir);
+    for m in machines() {
+        let module = select_file(&m, &path, &IselOptions::default()).unwrap();
+        let divides = |name: &str| {
+            let f = func(&module, name);
+            let calls = f.blocks.iter().flat_map(|b| &b.insts).filter(|i| matches!(i.kind, InstKind::Call { .. })).count();
+            count_sem(&m, f, SemOp::Div) + count_sem(&m, f, SemOp::Rem) + calls
+        };
+        for name in ["udiv_loop", "sdiv_loop", "sdiv_nsw"] {
+            assert_eq!(divides(name), 0, "{}", dsp_mir::print::function(&m, func(&module, name)));
+        }
+        assert!(divides("sdiv_may_be_negative") > 0);
+        assert!(divides("udiv_by_sum") > 0);
+    }
+}
