@@ -404,12 +404,13 @@ pub(crate) unsafe fn guard(b: LLVMBuilderRef, nest: &Nest, ranks: &ir::Ranks) ->
         // Each access's bytes from `base + a·i`, over j: [q + b·js + min(0, b·jmax), … + max(0, b·jmax) + size).
         let mut lo: Option<LLVMValueRef> = None;
         let mut hi: Option<LLVMValueRef> = None;
-        for (bj, q, size) in accs {
-            let qv = emit_poly(b, q, ranks, i64t)?;
-            let at = LLVMBuildAdd(b, qv, LLVMBuildMul(b, k64(*bj), js, c"".as_ptr()), c"".as_ptr());
-            let reach = LLVMBuildMul(b, k64(*bj), jmax, c"".as_ptr());
-            let (l0, h0) = if *bj >= 0 { (at, LLVMBuildAdd(b, at, reach, c"".as_ptr())) } else { (LLVMBuildAdd(b, at, reach, c"".as_ptr()), at) };
-            let h0 = LLVMBuildAdd(b, h0, k64(*size), c"".as_ptr());
+        for (bj, q, first, end) in span_groups(accs) {
+            let qv = emit_poly(b, &q, ranks, i64t)?;
+            let at = LLVMBuildAdd(b, qv, LLVMBuildMul(b, k64(bj), js, c"".as_ptr()), c"".as_ptr());
+            let reach = LLVMBuildMul(b, k64(bj), jmax, c"".as_ptr());
+            let (l0, h0) = if bj >= 0 { (at, LLVMBuildAdd(b, at, reach, c"".as_ptr())) } else { (LLVMBuildAdd(b, at, reach, c"".as_ptr()), at) };
+            let l0 = LLVMBuildAdd(b, l0, k64(first), c"".as_ptr());
+            let h0 = LLVMBuildAdd(b, h0, k64(end), c"".as_ptr());
             lo = Some(lo.map_or(l0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSLT, l0, x, c"".as_ptr()), l0, x, c"".as_ptr())));
             hi = Some(hi.map_or(h0, |x| LLVMBuildSelect(b, LLVMBuildICmp(b, P::LLVMIntSGT, h0, x, c"".as_ptr()), h0, x, c"".as_ptr())));
         }
@@ -418,6 +419,26 @@ pub(crate) unsafe fn guard(b: LLVMBuilderRef, nest: &Nest, ranks: &ir::Ranks) ->
         ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, LLVMBuildSub(b, hi, lo, c"".as_ptr()), moved, c"".as_ptr()));
     }
     Ok(Guard { cnt, trip_j, ok })
+}
+
+/// An object's accesses `(b, q, size)` grouped by `b` and `q` but for its
+/// constant term: `(b, q without it, the lowest first byte, the highest
+/// end)` per group, so that the guard compares one range per group (a
+/// load and a store of one element, or neighbouring elements, are one).
+pub(crate) fn span_groups(accs: &[(i64, Poly, i64)]) -> Vec<(i64, Poly, i64, i64)> {
+    let mut out: Vec<(i64, Poly, i64, i64)> = Vec::new();
+    for (bj, q, size) in accs {
+        let mut rest = q.clone();
+        let c = rest.0.remove(&Vec::new()).unwrap_or(0);
+        match out.iter_mut().find(|g| g.0 == *bj && g.1 == rest) {
+            Some(g) => {
+                g.2 = g.2.min(c);
+                g.3 = g.3.max(c + size);
+            }
+            None => out.push((*bj, rest, c, c + size)),
+        }
+    }
+    out
 }
 
 /// Builds the interchanged nest (see the module doc) behind its guard,

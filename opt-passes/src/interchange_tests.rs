@@ -115,3 +115,25 @@ fn nests_it_cannot_prove_are_left_alone() {
         assert!(remarks.iter().any(|r| r.msg.contains(why)), "{why}: {remarks:?}");
     }
 }
+
+/// The guard compares one range per group of accesses that differ by a
+/// constant: a load and a store of one element are one range, neighbours
+/// widen it, a symbolic offset (an FFT's `x[b]`, `half` away) is its own.
+#[test]
+fn accesses_a_constant_apart_share_one_range() {
+    let half = Poly::atom(0x1000 as LLVMValueRef);
+    let at = |c: i64| Poly::constant(c);
+    let accs = vec![
+        (4, at(0), 4),
+        (4, half.scaled(4), 4),
+        (4, at(0), 4),
+        (4, half.scaled(4).add(&at(8), 1), 4),
+        (4, at(-4), 4),
+        (8, at(0), 4),
+    ];
+    let groups = span_groups(&accs);
+    assert_eq!(groups.len(), 3, "{groups:?}");
+    assert_eq!((groups[0].0, groups[0].2, groups[0].3), (4, -4, 4));
+    assert_eq!((groups[1].0, &groups[1].1, groups[1].2, groups[1].3), (4, &half.scaled(4), 0, 12));
+    assert_eq!((groups[2].0, groups[2].2, groups[2].3), (8, 0, 4));
+}

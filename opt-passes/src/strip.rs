@@ -88,8 +88,14 @@ pub(crate) fn independence(nest: &Nest, lanes: i64) -> Option<Vec<(Poly, i64)>> 
         }
         for (x, (_, q1, s1)) in accs.iter().enumerate() {
             for (_, q2, s2) in &accs[x + 1..] {
-                if q1 != q2 {
-                    out.push((q2.add(q1, -1), (lanes - 1) * b.abs() + (*s1).max(*s2)));
+                if q1 == q2 {
+                    continue;
+                }
+                // One condition per distance (a load and a store of one element share it).
+                let (d, min) = (q2.add(q1, -1), (lanes - 1) * b.abs() + (*s1).max(*s2));
+                match out.iter_mut().find(|(e, _): &&mut (Poly, i64)| *e == d || *e == d.scaled(-1)) {
+                    Some(e) => e.1 = e.1.max(min),
+                    None => out.push((d, min)),
                 }
             }
         }
