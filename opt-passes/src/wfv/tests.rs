@@ -245,3 +245,38 @@ fn a_callee_that_writes_memory_is_not_regrouped() {
         "{remarks:?}"
     );
 }
+
+/// A call done lane by lane keeps the callee's calling convention: LLVM
+/// makes internal functions `fastcc`, and a call of another convention is
+/// undefined (instcombine deletes it as unreachable).
+#[test]
+fn lane_by_lane_calls_keep_the_calling_convention() {
+    let ir = r#"
+define i32 @h(i32 %x) "dsp-vec-function"="args(1) nomask" {
+entry:
+  %c = icmp sgt i32 %x, 100
+  br i1 %c, label %slow, label %join
+slow:
+  %e = call fastcc i32 @accurate(i32 %x)
+  br label %join
+join:
+  %r = phi i32 [ %e, %slow ], [ %x, %entry ]
+  ret i32 %r
+}
+define internal fastcc i32 @accurate(i32 %x) noinline {
+  %y = mul i32 %x, %x
+  store volatile i32 %y, ptr @sink
+  ret i32 %y
+}
+@sink = global i32 0
+"#;
+    let t = TestModule::parse(ir);
+    let m = isa_tablegen::Machine::load("ftm").unwrap();
+    let (changed, remarks) = run(t.m, &crate::caps::Caps::new(&m), &Options::default()).unwrap();
+    assert!(changed, "{remarks:?}");
+    let text = t.text();
+    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let calls: Vec<&str> = text.lines().filter(|l| l.contains("@accurate(i32")).filter(|l| l.contains("call")).collect();
+    assert!(calls.len() > 1, "the call is made lane by lane:\n{text}");
+    assert!(calls.iter().all(|l| l.contains("call fastcc")), "{calls:?}");
+}

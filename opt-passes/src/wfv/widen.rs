@@ -562,6 +562,9 @@ impl<'a> Emitter<'a> {
         let r = self.per_lane(m, !pure, (!void).then_some(ty), &mut |e, k| {
             let mut a: Vec<LLVMValueRef> = ops.iter().zip(&arg_tys).map(|(o, &t)| e.lane(*o, t, k)).collect();
             let c = unsafe { LLVMBuildCall2(e.b, fty, callee, a.as_mut_ptr(), a.len() as u32, nm()) };
+            // The original call's convention (an internal callee may be
+            // `fastcc`: a call of another convention is undefined).
+            unsafe { LLVMSetInstructionCallConv(c, LLVMGetInstructionCallConv(i)) };
             Ok((!void).then_some(c))
         })?;
         if let Some(r) = r {
@@ -606,6 +609,7 @@ impl<'a> Emitter<'a> {
         }
         let fty = unsafe { LLVMGlobalGetValueType(c.func) };
         let call = unsafe { LLVMBuildCall2(self.b, fty, c.func, a.as_mut_ptr(), a.len() as u32, nm()) };
+        unsafe { LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(c.func)) };
         let _ = ty;
         Ok(Some((!void).then_some(call)))
     }
