@@ -9,6 +9,8 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
 
 using namespace llvm;
 
@@ -62,6 +64,9 @@ static cl::opt<bool> DspReverseCarry("dsp-reverse-carry", cl::init(false),
 
 static cl::opt<bool> DspBitrevVec("dsp-bitrev-vec", cl::init(false),
     cl::desc("run dsp-bitrev-vec (a bit-reversal permutation's swaps on the vector unit) after dsp-reverse-carry at the vectorizer-start extension point"));
+
+static cl::opt<bool> DspLateCleanup("dsp-late-cleanup", cl::init(true),
+    cl::desc("from -O1, run early-cse (with memory SSA) and instcombine after the dsp-* passes at the optimizer-last extension point, before dsp-vector-fdiv and dsp-prepare: the loads and address arithmetic the passes leave repeated (an unroll-and-jam's peeled iterations) are merged and folded"));
 
 static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
     cl::desc("run dsp-reduction-jam (a two-deep reduction nest unrolled and jammed) before dsp-egg-isel at the vectorizer-start extension point, and dsp-unroll-jam (the loop around a three-deep reduction nest) just before dsp-outer-vec at the optimizer-last extension point"));
@@ -205,6 +210,15 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           MPM.addPass(DspPass("dsp-egg-isel<" + DspEggParams + (DspMaskedTail ? "" : ";no-tail") + ">"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));
+        // Not after dsp-vector-fdiv: its special operands rely on the
+        // NaN an operation makes at run time (0 * inf), which instcombine
+        // may fold to a constant NaN of another sign.
+        if (DspLateCleanup && Level != OptimizationLevel::O0) {
+          FunctionPassManager FPM;
+          FPM.addPass(EarlyCSEPass(true));
+          FPM.addPass(InstCombinePass());
+          MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+        }
         if (DspVectorFdiv && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-vector-fdiv"));
         MPM.addPass(DspPass("dsp-prepare"));
