@@ -64,11 +64,9 @@ pub fn lower_inst(fx: &mut Fx, i: V, op: Op) -> Result<(), String> {
             let sc = scalar_of(fx, i)?;
             let a = fx.arg(i.operand(0))?;
             let b = fx.arg(i.operand(1))?;
-            let divides = matches!(op, LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem);
-            let by_pow2 = if divides && !i.operand(1).is_constant() && crate::pow2::power_of_two_or_zero(i.operand(1), if matches!(op, LLVMSDiv | LLVMSRem) { crate::pow2::Sign::Clear } else { crate::pow2::Sign::Any }) {
-                div_by_pow2_reg(fx, op, sc, a.clone(), b.clone())?
-            } else {
-                None
+            let by_pow2 = match op {
+                LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem => div_by_pow2_reg(fx, op, sc, &a, &b, i.operand(1))?,
+                _ => None,
             };
             match by_pow2 {
                 Some(r) => r,
@@ -431,57 +429,66 @@ fn div_by_power_of_two(fx: &mut Fx, n: A, k: u32, signed: bool, rem: bool, ty: T
         // power of two is below 2^(w-1).
         return Err(format!("internal: division by 2^{k} of a {w}-bit value"));
     }
-    let q = if signed {
+    let bias = if signed {
         let sign = shift(fx, SemOp::Shr, sty, n, A::I(w as i64 - 1))?;
-        let bias = shift(fx, SemOp::Shr, uty, sign, A::I((w - k) as i64))?;
-        let t = fx.op(SemOp::Add, sty, file, &[A::R(n), A::R(bias)])?;
-        shift(fx, SemOp::Shr, sty, t, A::I(k as i64))?
+        Some(shift(fx, SemOp::Shr, uty, sign, A::I((w - k) as i64))?)
     } else {
-        shift(fx, SemOp::Shr, uty, n, A::I(k as i64))?
+        None
+    };
+    shifted_quotient(fx, n, bias, A::I(k as i64), rem, ty, file)
+}
+
+/// The quotient `(n + bias) >> k` (arithmetic with a bias, the signed
+/// case; logical without), or with `rem` the remainder `n - (q << k)`.
+fn shifted_quotient(fx: &mut Fx, n: Reg, bias: Option<Reg>, k: A, rem: bool, ty: Ty, file: RegFileId) -> Result<Reg, String> {
+    let (uty, sty) = if ty.bits() == 64 { (Ty::U64, Ty::I64) } else { (Ty::U32, Ty::I32) };
+    let q = match bias {
+        Some(bias) => {
+            let t = fx.op(SemOp::Add, sty, file, &[A::R(n), A::R(bias)])?;
+            shift(fx, SemOp::Shr, sty, t, k.clone())?
+        }
+        None => shift(fx, SemOp::Shr, uty, n, k.clone())?,
     };
     if !rem {
         return Ok(q);
     }
-    let back = shift(fx, SemOp::Shl, sty, q, A::I(k as i64))?;
+    let back = shift(fx, SemOp::Shl, sty, q, k)?;
     fx.op(SemOp::Sub, sty, file, &[A::R(n), A::R(back)])
 }
 
-/// `n / d` (or `n % d`) for a divisor `d` in a register known to be a
-/// power of two, below the sign bit when signed ([`crate::pow2`]): `k` = its trailing zeros, then
-/// as [`div_by_power_of_two`] with a shift by `k` and the bias `d - 1` of
-/// a negative dividend; the remainder of an unsigned one is `n & (d - 1)`.
-/// `None` when the machine cannot count trailing zeros (the divider then).
-fn div_by_pow2_reg(fx: &mut Fx, op: Op, sc: Sc, n: A, d: A) -> Result<Option<Reg>, String> {
+/// `n / d` (or `n % d`) for a divisor `d`, the LLVM value `dv`, that is
+/// not constant but known to be a power of two, below the sign bit when
+/// signed ([`crate::pow2`]): `k` = its trailing zeros, then as
+/// [`div_by_power_of_two`] with a shift by `k` and the bias `d - 1` of a
+/// negative dividend; the remainder of an unsigned one is `n & (d - 1)`.
+/// `None` when `dv` is not known so, or the machine cannot count trailing
+/// zeros (the divider then).
+fn div_by_pow2_reg(fx: &mut Fx, op: Op, sc: Sc, n: &A, d: &A, dv: V) -> Result<Option<Reg>, String> {
+    use crate::pow2::{power_of_two_or_zero, Sign};
     use Op::*;
-    let file = fx.sc_file(sc)?;
+    let signed = matches!(op, LLVMSDiv | LLVMSRem);
     let w = sc.bits();
-    if w != 32 && w != 64 {
+    if dv.is_constant() || (w != 32 && w != 64) || !power_of_two_or_zero(dv, if signed { Sign::Clear } else { Sign::Any }) {
         return Ok(None);
     }
-    let signed = matches!(op, LLVMSDiv | LLVMSRem);
     let rem = matches!(op, LLVMURem | LLVMSRem);
+    let file = fx.sc_file(sc)?;
     let (uty, sty) = if w == 64 { (Ty::U64, Ty::I64) } else { (Ty::U32, Ty::I32) };
-    let d = as_reg(fx, d, file)?;
+    let d = as_reg(fx, d.clone(), file)?;
     let int = fx.addr_file()?;
     let Some(Some(k)) = fx.try_op(SemOp::Ctz, Some(sty), None, Some(int), &[A::R(d)]) else { return Ok(None) };
-    let n = as_reg(fx, n, file)?;
+    let n = as_reg(fx, n.clone(), file)?;
     let mask = fx.op(SemOp::Add, sty, file, &[A::R(d), A::I(-1)])?;
-    if !signed {
-        return Ok(Some(if rem {
-            op_tys(fx, SemOp::And, &[sty, uty], file, &[A::R(n), A::R(mask)])?
-        } else {
-            shift(fx, SemOp::Shr, uty, n, A::R(k))?
-        }));
+    if !signed && rem {
+        return Ok(Some(op_tys(fx, SemOp::And, &[sty, uty], file, &[A::R(n), A::R(mask)])?));
     }
-    let sign = shift(fx, SemOp::Shr, sty, n, A::I(w as i64 - 1))?;
-    let bias = op_tys(fx, SemOp::And, &[sty, uty], file, &[A::R(sign), A::R(mask)])?;
-    let t = fx.op(SemOp::Add, sty, file, &[A::R(n), A::R(bias)])?;
-    let q = shift(fx, SemOp::Shr, sty, t, A::R(k))?;
-    if !rem {
-        return Ok(Some(q));
-    }
-    let back = shift(fx, SemOp::Shl, sty, q, A::R(k))?;
-    Ok(Some(fx.op(SemOp::Sub, sty, file, &[A::R(n), A::R(back)])?))
+    let bias = if signed {
+        let sign = shift(fx, SemOp::Shr, sty, n, A::I(w as i64 - 1))?;
+        Some(op_tys(fx, SemOp::And, &[sty, uty], file, &[A::R(sign), A::R(mask)])?)
+    } else {
+        None
+    };
+    Ok(Some(shifted_quotient(fx, n, bias, A::R(k), rem, sty, file)?))
 }
 
 /// An argument in a register of `file`.

@@ -16,9 +16,10 @@
 //!
 //! With the sign bit clear: such a constant; `shl nsw`/`mul nsw` of such
 //! values (a result reaching the sign bit would be poison); `sext` of one;
-//! `zext` of any from a narrower type; phis as above. Either way, `select (x > 0), x, q` (or
-//! `sext`/`zext` of `x` in that arm) needs only `x` a power of two or zero,
-//! with any bits: the arm is taken only when `x` is positive.
+//! `zext` of any from a narrower type; phis as above. Either way,
+//! `select (x > 0), x, q` (or `sext`/`zext` of `x` in that arm) needs only
+//! `x` a power of two or zero, with any bits: the arm is taken only when
+//! `x` is positive.
 
 use inkwell::llvm_sys::LLVMOpcode as Op;
 
