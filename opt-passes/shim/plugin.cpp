@@ -11,6 +11,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 
 using namespace llvm;
 
@@ -66,7 +69,7 @@ static cl::opt<bool> DspBitrevVec("dsp-bitrev-vec", cl::init(false),
     cl::desc("run dsp-bitrev-vec (a bit-reversal permutation's swaps on the vector unit) after dsp-reverse-carry at the vectorizer-start extension point"));
 
 static cl::opt<bool> DspLateCleanup("dsp-late-cleanup", cl::init(true),
-    cl::desc("from -O1, run early-cse (with memory SSA) and instcombine after the dsp-* passes at the optimizer-last extension point, before dsp-vector-fdiv and dsp-prepare: the loads and address arithmetic the passes leave repeated (an unroll-and-jam's peeled iterations) are merged and folded"));
+    cl::desc("from -O1, run early-cse (with memory SSA), instcombine, LICM and simplifycfg after the dsp-* passes at the optimizer-last extension point, before dsp-vector-fdiv and dsp-prepare: the loads and address arithmetic the passes leave repeated (an unroll-and-jam's peeled iterations) are merged and folded, what they leave invariant in a loop is hoisted, and the empty blocks between a loop's versions are merged"));
 
 static cl::opt<bool> DspUnrollJam("dsp-unroll-jam", cl::init(false),
     cl::desc("run dsp-reduction-jam (a two-deep reduction nest unrolled and jammed) before dsp-egg-isel at the vectorizer-start extension point, and dsp-unroll-jam (the loop around a three-deep reduction nest) just before dsp-outer-vec at the optimizer-last extension point"));
@@ -217,6 +220,11 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           FunctionPassManager FPM;
           FPM.addPass(EarlyCSEPass(true));
           FPM.addPass(InstCombinePass());
+          // Our passes leave invariant loads and arithmetic inside loops
+          // (egg's steps, the jammed and strip-mined nests) and empty
+          // blocks between the versions of a loop.
+          FPM.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+          FPM.addPass(SimplifyCFGPass());
           MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
         }
         if (DspVectorFdiv && Level != OptimizationLevel::O0)

@@ -204,6 +204,7 @@ fn registered_at_the_optimizer_last_extension_point() {
     // the vector division and square root, then the preparation for the
     // backend, after the last function pass of the default pipeline.
     assert!(text.contains("),dsp-wfv<all>,function(early-cse<memssa>,instcombine<"), "{text}");
+    assert!(text.contains(">,loop-mssa(licm<allowspeculation>),simplifycfg<"), "{text}");
     assert!(text.contains(">),dsp-vector-fdiv,dsp-prepare,"), "{text}");
     // -dsp-late-cleanup=false: no clean-up.
     let out = run(Command::new("opt-19")
