@@ -158,12 +158,10 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             for i in &lifted.inductions {
                 ind0.insert(i.phi, incoming(i.phi, pre).ok_or("internal: an induction without a start")?);
             }
-            let p0 = em.pointers(sh.start, sh.iv, &ind0);
             let k = |v: i64| LLVMConstInt(pty, v as u64, 1);
             let mut ok = LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0);
             for d in &lifted.disjoint {
-                let (pa, pb) = (LLVMBuildPtrToInt(b, p0[d.a], pty, nm()), LLVMBuildPtrToInt(b, p0[d.b], pty, nm()));
-                let dist = LLVMBuildSub(b, pb, pa, nm());
+                let dist = em.distance(d.a, d.b, sh.start, sh.iv, &ind0);
                 let above = LLVMBuildICmp(b, P::LLVMIntSGE, dist, k(d.hi_a - d.lo_b), nm());
                 let below = LLVMBuildICmp(b, P::LLVMIntSLE, dist, k(d.lo_a - d.hi_b), nm());
                 ok = LLVMBuildAnd(b, ok, LLVMBuildOr(b, above, below, nm()), nm());
@@ -432,6 +430,56 @@ impl Emitter<'_> {
                 ptrs.push(LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), cl.base, idx.as_mut_ptr(), 1, nm()));
             }
             ptrs
+        }
+    }
+
+    /// Class `b`'s pointer minus class `a`'s at the first step (bytes,
+    /// wrapping like the pointers themselves): the bases' difference plus
+    /// only the offset terms the two classes do not share. Pointers that
+    /// advance alike (`x[i + j]` and `x[i + j + h]`) give a distance that
+    /// depends on no counter, so LICM hoists the check out of the loops
+    /// around (an FFT stage's rows pay it once, not once per row).
+    fn distance(&self, a: usize, b: usize, iv0: LLVMValueRef, iv: LLVMValueRef, ind: &HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
+        let bld = self.b;
+        let (ca, cb) = (&self.lifted.classes[a], &self.lifted.classes[b]);
+        unsafe {
+            let k = |v: i64| LLVMConstInt(self.pty, v as u64, 1);
+            let value = |v: LLVMValueRef| {
+                let val = if v == iv { iv0 } else if let Some(&p) = ind.get(&v) { p } else { v };
+                LLVMBuildIntCast2(bld, val, self.pty, 1, nm())
+            };
+            let mut dist = if ca.base == cb.base {
+                k(0)
+            } else {
+                let pa = LLVMBuildPtrToInt(bld, ca.base, self.pty, nm());
+                let pb = LLVMBuildPtrToInt(bld, cb.base, self.pty, nm());
+                LLVMBuildSub(bld, pb, pa, nm())
+            };
+            dist = LLVMBuildAdd(bld, dist, k(cb.c.wrapping_sub(ca.c)), nm());
+            // Coefficients of b minus those of a, per value (per product),
+            // in the classes' order: the same code on every run.
+            let mut terms: Vec<(LLVMValueRef, i64)> = Vec::new();
+            for (&(v, coeff), sign) in cb.terms.iter().map(|t| (t, 1i64)).chain(ca.terms.iter().map(|t| (t, -1i64))) {
+                match terms.iter_mut().find(|(u, _)| *u == v) {
+                    Some(t) => t.1 = t.1.wrapping_add(sign.wrapping_mul(coeff)),
+                    None => terms.push((v, sign.wrapping_mul(coeff))),
+                }
+            }
+            for (v, coeff) in terms.into_iter().filter(|t| t.1 != 0) {
+                dist = LLVMBuildAdd(bld, dist, LLVMBuildMul(bld, value(v), k(coeff), nm()), nm());
+            }
+            let mut prods: Vec<((LLVMValueRef, LLVMValueRef), i64)> = Vec::new();
+            for (&(uv, coeff), sign) in cb.prods.iter().map(|t| (t, 1i64)).chain(ca.prods.iter().map(|t| (t, -1i64))) {
+                match prods.iter_mut().find(|(p, _)| *p == uv) {
+                    Some(t) => t.1 = t.1.wrapping_add(sign.wrapping_mul(coeff)),
+                    None => prods.push((uv, sign.wrapping_mul(coeff))),
+                }
+            }
+            for ((u, t), coeff) in prods.into_iter().filter(|p| p.1 != 0) {
+                let p = LLVMBuildMul(bld, value(u), value(t), nm());
+                dist = LLVMBuildAdd(bld, dist, LLVMBuildMul(bld, p, k(coeff), nm()), nm());
+            }
+            dist
         }
     }
 
