@@ -24,7 +24,11 @@
 //! registers of iterations −1, −2, … before the prologue.
 //!
 //! Blocks: `guard` (trip count ≥ minimum) → `check` (run-time overlap of
-//! the address ranges, when needed) → `setup` (pass count, remainder,
+//! the address ranges, when needed: two groups of accesses that advance by
+//! the same step compare their distance, from the address terms they do
+//! not share, with the span of the loop (on machines whose memories lie
+//! below 2 GiB, so that distances are signed 32-bit values); other pairs
+//! compare their ranges' ends) → `setup` (pass count, remainder,
 //! initial values) → prologue → kernel ⟲ → epilogue → `exit test`
 //! (remainder zero?) → the original loop through `remainder`, or straight
 //! to `join`, whose phis merge the loop's live-out values.
@@ -343,10 +347,40 @@ pub fn generate(
     let mut ok_pred: Option<Reg> = None;
     if check.is_some() {
         let nm1 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(tc), Operand::Imm(-1)])?;
+        // Pairs of groups that advance alike (one step each, the same)
+        // compare their distance, built from the terms they do not share,
+        // with constants: `x[i + j]` against `x[i + j + h]` is `4h` against
+        // the span, whatever the base (fewer operations, and pairs with the
+        // same distance share the test).
+        let alike = |g: usize| -> Option<(i64, i64, i64)> {
+            let grp = &ddg.alias_groups[g];
+            let (coef, terms) = (grp[0].addr.coef, &grp[0].addr.terms);
+            if grp.iter().any(|x| x.addr.coef != coef || &x.addr.terms != terms) {
+                return None;
+            }
+            let first = grp.iter().map(|x| x.addr.offset).min()?;
+            let end = grp.iter().map(|x| x.addr.offset + x.size as i64).max()?;
+            Some((coef, first, end))
+        };
+        // (Distances as signed 32-bit values: every address below 2 GiB.)
+        let small = std::iter::once(m.memory.end()).chain(m.memory.onchip.iter().map(|o| o.end())).all(|e| e <= 1 << 31);
+        let same_step = |a: usize, b: usize| small && matches!((alike(a), alike(b)), (Some(x), Some(y)) if x.0 == y.0);
+        // The groups whose address ranges the other pairs compare.
+        let mut need_range = vec![false; ddg.alias_groups.len()];
+        for &(a, b) in &ddg.alias_pairs {
+            if !same_step(a, b) {
+                need_range[a] = true;
+                need_range[b] = true;
+            }
+        }
         let mut ranges: Vec<(Reg, Reg)> = Vec::new();
         // (trip count − 1)·step, once per step over all groups.
         let mut spans: std::collections::HashMap<i64, Reg> = std::collections::HashMap::new();
-        for grp in &ddg.alias_groups {
+        for (gi, grp) in ddg.alias_groups.iter().enumerate() {
+            if !need_range[gi] {
+                ranges.push((nm1, nm1)); // (not read)
+                continue;
+            }
             // base = Σ scale·v
             let mut basev: Option<Reg> = None;
             for (v, sc) in &grp[0].addr.terms {
@@ -405,16 +439,85 @@ pub fn generate(
             }
             ranges.push((lo.unwrap(), hi.unwrap()));
         }
+        let mut by_distance: Vec<((Vec<(VReg, i64)>, i64, i64, i64), Reg)> = Vec::new();
         for &(a, b) in &ddg.alias_pairs {
-            let (loa, hia) = ranges[a];
-            let (lob, hib) = ranges[b];
-            let p1 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Le, &[Ty::U32], ctl.pred_file, &[Operand::Reg(hia), Operand::Reg(lob)])?;
-            let p2 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Le, &[Ty::U32], ctl.pred_file, &[Operand::Reg(hib), Operand::Reg(loa)])?;
             let pf = |r: &Reg| -> RegFileId {
                 let _ = r;
                 ctl.pred_file
             };
-            let disjoint = emit.op(&mut ci, &mut new_vreg, &pf, SemOp::Or, &[Ty::U32, Ty::I32], ctl.pred_file, &[Operand::Reg(p1), Operand::Reg(p2)])?;
+            let disjoint = match (alike(a), alike(b)) {
+                (Some((ca, fa, ea)), Some((_, fb, eb))) if same_step(a, b) => {
+                    let (ta, tb) = (&ddg.alias_groups[a][0].addr.terms, &ddg.alias_groups[b][0].addr.terms);
+                    let mut diff: Vec<(VReg, i64)> = tb.iter().map(|(&v, &sc)| (v, sc - ta.get(&v).copied().unwrap_or(0))).collect();
+                    diff.extend(ta.iter().filter(|(v, _)| !tb.contains_key(v)).map(|(&v, &sc)| (v, -sc)));
+                    diff.retain(|t| t.1 != 0);
+                    diff.sort_unstable_by_key(|t| t.0);
+                    // The pair the other way round when that makes the first
+                    // term positive: the same test, no negation, and mirror
+                    // pairs (x vs y, y vs x) share it.
+                    let (fa, ea, fb, eb) = if diff.first().is_some_and(|t| t.1 < 0) {
+                        diff.iter_mut().for_each(|t| t.1 = -t.1);
+                        (fb, eb, fa, ea)
+                    } else {
+                        (fa, ea, fb, eb)
+                    };
+                    // b wholly above a: dist - span >= ea - fb; below:
+                    // dist + span <= fa - eb (span = (trip count - 1)·|step|).
+                    let key = (diff.clone(), ca.abs(), ea - fb, fa - eb);
+                    if by_distance.iter().any(|(k, _)| *k == key) {
+                        continue; // the same test, already in ok_pred
+                    }
+                    // Σ sc·v, the first term positive: a negative one is
+                    // subtracted.
+                    let mut dist: Option<Reg> = None;
+                    for &(v, sc) in &diff {
+                        let term = if sc.abs() == 1 {
+                            Reg::Virt(v)
+                        } else {
+                            emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(Reg::Virt(v)), Operand::Imm(sc.abs())])?
+                        };
+                        dist = Some(match dist {
+                            None => term,
+                            Some(d) => {
+                                let op = if sc < 0 { SemOp::Sub } else { SemOp::Add };
+                                emit.op(&mut ci, &mut new_vreg, &fo, op, &[Ty::I32], ctl.int_file, &[Operand::Reg(d), Operand::Reg(term)])?
+                            }
+                        });
+                    }
+                    let dist = match dist {
+                        Some(d) => d,
+                        None => emit.li(&mut ci, &mut new_vreg, 0)?,
+                    };
+                    let (above, below) = if ca == 0 {
+                        (dist, dist)
+                    } else {
+                        let sp = match spans.get(&ca.abs()) {
+                            Some(&r) => r,
+                            None => {
+                                let r = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Mul, &[Ty::I32], ctl.int_file, &[Operand::Reg(nm1), Operand::Imm(ca.abs())])?;
+                                spans.insert(ca.abs(), r);
+                                r
+                            }
+                        };
+                        (
+                            emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Sub, &[Ty::I32], ctl.int_file, &[Operand::Reg(dist), Operand::Reg(sp)])?,
+                            emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Add, &[Ty::I32], ctl.int_file, &[Operand::Reg(dist), Operand::Reg(sp)])?,
+                        )
+                    };
+                    let p1 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Gt, &[Ty::I32], ctl.pred_file, &[Operand::Reg(above), Operand::Imm(ea - fb - 1)])?;
+                    let p2 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Lt, &[Ty::I32], ctl.pred_file, &[Operand::Reg(below), Operand::Imm(fa - eb + 1)])?;
+                    let d = emit.op(&mut ci, &mut new_vreg, &pf, SemOp::Or, &[Ty::U32, Ty::I32], ctl.pred_file, &[Operand::Reg(p1), Operand::Reg(p2)])?;
+                    by_distance.push((key, d));
+                    d
+                }
+                _ => {
+                    let (loa, hia) = ranges[a];
+                    let (lob, hib) = ranges[b];
+                    let p1 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Le, &[Ty::U32], ctl.pred_file, &[Operand::Reg(hia), Operand::Reg(lob)])?;
+                    let p2 = emit.op(&mut ci, &mut new_vreg, &fo, SemOp::Le, &[Ty::U32], ctl.pred_file, &[Operand::Reg(hib), Operand::Reg(loa)])?;
+                    emit.op(&mut ci, &mut new_vreg, &pf, SemOp::Or, &[Ty::U32, Ty::I32], ctl.pred_file, &[Operand::Reg(p1), Operand::Reg(p2)])?
+                }
+            };
             ok_pred = Some(match ok_pred {
                 None => disjoint,
                 Some(x) => emit.op(&mut ci, &mut new_vreg, &pf, SemOp::And, &[Ty::U32, Ty::I32], ctl.pred_file, &[Operand::Reg(x), Operand::Reg(disjoint)])?,
