@@ -15,7 +15,8 @@
 //!    schedule allows, so addresses live shorter;
 //! 5. [`expand`]: prologue, kernel and epilogue as fixed-schedule blocks with
 //!    modulo variable expansion, the trip-count guard, run-time overlap
-//!    checks, and the original loop for small trip counts and remainders;
+//!    checks ([`check`]), and the original loop for small trip counts and
+//!    remainders;
 //! 6. [`report`]: remarks, `-S` comment blocks, JSON records.
 //!
 //! Compile time is bounded (our addition): scheduling a function's loops may
@@ -33,6 +34,7 @@
 
 pub mod affine;
 pub mod candidate;
+pub mod check;
 pub mod ddg;
 pub mod emit;
 pub mod expand;
