@@ -22,6 +22,7 @@ use crate::wfv::widen::nm;
 
 type R<T> = Result<T, String>;
 
+mod address;
 mod strip_step;
 pub(crate) use strip_step::{full_strip_ok, rewrite_strip, strip_ok};
 
@@ -405,84 +406,6 @@ struct Emitter<'a> {
 type Accumulators = (Vec<(LLVMValueRef, usize, Id, usize)>, HashMap<(LLVMValueRef, usize), LLVMValueRef>);
 
 impl Emitter<'_> {
-    /// The address classes' pointers for the step starting at counter `iv0`.
-    fn pointers(&self, iv0: LLVMValueRef, iv: LLVMValueRef, ind: &HashMap<LLVMValueRef, LLVMValueRef>) -> Vec<LLVMValueRef> {
-        let b = self.b;
-        unsafe {
-            let ctx = LLVMGetModuleContext(self.m);
-            let mut ptrs = Vec::new();
-            for cl in &self.lifted.classes {
-                let value = |v: LLVMValueRef| {
-                    let val = if v == iv { iv0 } else if let Some(&p) = ind.get(&v) { p } else { v };
-                    LLVMBuildIntCast2(b, val, self.pty, 1, nm())
-                };
-                let mut off = LLVMConstInt(self.pty, cl.c as u64, 1);
-                for &(v, coeff) in &cl.terms {
-                    let term = LLVMBuildMul(b, value(v), LLVMConstInt(self.pty, coeff as u64, 1), nm());
-                    off = LLVMBuildAdd(b, off, term, nm());
-                }
-                for &((u, t), coeff) in &cl.prods {
-                    let p = LLVMBuildMul(b, value(u), value(t), nm());
-                    let term = LLVMBuildMul(b, p, LLVMConstInt(self.pty, coeff as u64, 1), nm());
-                    off = LLVMBuildAdd(b, off, term, nm());
-                }
-                let mut idx = [off];
-                ptrs.push(LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), cl.base, idx.as_mut_ptr(), 1, nm()));
-            }
-            ptrs
-        }
-    }
-
-    /// Class `b`'s pointer minus class `a`'s at the first step (bytes,
-    /// wrapping like the pointers themselves): the bases' difference plus
-    /// only the offset terms the two classes do not share. Pointers that
-    /// advance alike (`x[i + j]` and `x[i + j + h]`) give a distance that
-    /// depends on no counter, so LICM hoists the check out of the loops
-    /// around (an FFT stage's rows pay it once, not once per row).
-    fn distance(&self, a: usize, b: usize, iv0: LLVMValueRef, iv: LLVMValueRef, ind: &HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
-        let bld = self.b;
-        let (ca, cb) = (&self.lifted.classes[a], &self.lifted.classes[b]);
-        unsafe {
-            let k = |v: i64| LLVMConstInt(self.pty, v as u64, 1);
-            let value = |v: LLVMValueRef| {
-                let val = if v == iv { iv0 } else if let Some(&p) = ind.get(&v) { p } else { v };
-                LLVMBuildIntCast2(bld, val, self.pty, 1, nm())
-            };
-            let mut dist = if ca.base == cb.base {
-                k(0)
-            } else {
-                let pa = LLVMBuildPtrToInt(bld, ca.base, self.pty, nm());
-                let pb = LLVMBuildPtrToInt(bld, cb.base, self.pty, nm());
-                LLVMBuildSub(bld, pb, pa, nm())
-            };
-            dist = LLVMBuildAdd(bld, dist, k(cb.c.wrapping_sub(ca.c)), nm());
-            // Coefficients of b minus those of a, per value (per product),
-            // in the classes' order: the same code on every run.
-            let mut terms: Vec<(LLVMValueRef, i64)> = Vec::new();
-            for (&(v, coeff), sign) in cb.terms.iter().map(|t| (t, 1i64)).chain(ca.terms.iter().map(|t| (t, -1i64))) {
-                match terms.iter_mut().find(|(u, _)| *u == v) {
-                    Some(t) => t.1 = t.1.wrapping_add(sign.wrapping_mul(coeff)),
-                    None => terms.push((v, sign.wrapping_mul(coeff))),
-                }
-            }
-            for (v, coeff) in terms.into_iter().filter(|t| t.1 != 0) {
-                dist = LLVMBuildAdd(bld, dist, LLVMBuildMul(bld, value(v), k(coeff), nm()), nm());
-            }
-            let mut prods: Vec<((LLVMValueRef, LLVMValueRef), i64)> = Vec::new();
-            for (&(uv, coeff), sign) in cb.prods.iter().map(|t| (t, 1i64)).chain(ca.prods.iter().map(|t| (t, -1i64))) {
-                match prods.iter_mut().find(|(p, _)| *p == uv) {
-                    Some(t) => t.1 = t.1.wrapping_add(sign.wrapping_mul(coeff)),
-                    None => prods.push((uv, sign.wrapping_mul(coeff))),
-                }
-            }
-            for ((u, t), coeff) in prods.into_iter().filter(|p| p.1 != 0) {
-                let p = LLVMBuildMul(bld, value(u), value(t), nm());
-                dist = LLVMBuildAdd(bld, dist, LLVMBuildMul(bld, p, k(coeff), nm()), nm());
-            }
-            dist
-        }
-    }
-
     fn splat(&self, x: LLVMValueRef) -> LLVMValueRef {
         unsafe {
             let ins = LLVMBuildInsertElement(self.b, LLVMGetPoison(self.vt), x, LLVMConstInt(self.i32t, 0, 0), nm());
