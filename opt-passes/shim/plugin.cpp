@@ -68,6 +68,9 @@ static cl::opt<bool> DspReverseCarry("dsp-reverse-carry", cl::init(false),
 static cl::opt<bool> DspBitrevVec("dsp-bitrev-vec", cl::init(false),
     cl::desc("run dsp-bitrev-vec (a bit-reversal permutation's swaps on the vector unit) after dsp-reverse-carry at the vectorizer-start extension point"));
 
+static cl::opt<bool> DspFlatten("dsp-flatten", cl::init(false),
+    cl::desc("run dsp-flatten (a two-deep nest whose iterations are all independent, as dsp-interchange marks them, flattened into one loop) after dsp-masked-tail at the optimizer-last extension point"));
+
 static cl::opt<bool> DspLateCleanup("dsp-late-cleanup", cl::init(true),
     cl::desc("from -O1, run early-cse (with memory SSA), instcombine, LICM and simplifycfg after the dsp-* passes at the optimizer-last extension point, before dsp-vector-fdiv and dsp-prepare: the loads and address arithmetic the passes leave repeated (an unroll-and-jam's peeled iterations) are merged and folded, what they leave invariant in a loop is hoisted, and the empty blocks between a loop's versions are merged"));
 
@@ -213,6 +216,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           MPM.addPass(DspPass("dsp-egg-isel<" + DspEggParams + (DspMaskedTail ? "" : ";no-tail") + ">"));
         if (DspMaskedTail)
           MPM.addPass(DspPass("dsp-masked-tail"));
+        if (DspFlatten && Level != OptimizationLevel::O0)
+          MPM.addPass(DspPass("dsp-flatten"));
         // Not after dsp-vector-fdiv: its special operands rely on the
         // NaN an operation makes at run time (0 * inf), which instcombine
         // may fold to a constant NaN of another sign.

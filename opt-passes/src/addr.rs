@@ -161,6 +161,13 @@ pub fn phi_start(iv: LLVMValueRef, pre: LLVMBasicBlockRef, latch: LLVMBasicBlock
 
 /// `l` as a [`Counted`] loop with its single latch the only way out, when it is one.
 pub fn counted(cfg: &Cfg, l: &Loop) -> Option<Counted> {
+    counted_by(cfg, l).filter(|c| c.1 == 1).map(|c| c.0)
+}
+
+/// [`counted`] for a counter that steps by a positive constant (returned
+/// too): the loop runs while `iv + step` is below the bound; it runs
+/// `(bound - start) / step` iterations when the step divides that.
+pub fn counted_by(cfg: &Cfg, l: &Loop) -> Option<(Counted, i64)> {
     let [latch] = l.latches[..] else { return None };
     let h = l.header;
     // One way out, from the latch.
@@ -197,16 +204,16 @@ pub fn counted(cfg: &Cfg, l: &Loop) -> Option<Counted> {
             return None;
         }
         let (x, y) = (LLVMGetOperand(next, 0), LLVMGetOperand(next, 1));
-        let iv = match (ir::const_i64(x), ir::const_i64(y)) {
-            (_, Some(1)) => x,
-            (Some(1), _) => y,
+        let (iv, step) = match (ir::const_i64(x), ir::const_i64(y)) {
+            (_, Some(k)) if k > 0 => (x, k),
+            (Some(k), _) if k > 0 => (y, k),
             _ => return None,
         };
         if ir::opcode_of(iv) != Some(O::LLVMPHI) || LLVMGetInstructionParent(iv) != cfg.blocks[h] || LLVMCountIncoming(iv) != 2 {
             return None;
         }
         let start = phi_start(iv, cfg.blocks[pre], cfg.blocks[latch], next)?;
-        Some(Counted { iv, next, start, bound, cmp, latch, preheader: pre, exit })
+        Some((Counted { iv, next, start, bound, cmp, latch, preheader: pre, exit }, step))
     }
 }
 

@@ -444,7 +444,15 @@ pub(crate) fn span_groups(accs: &[(i64, Poly, i64)]) -> Vec<(i64, Poly, i64, i64
 /// Builds the interchanged nest (see the module doc) behind its guard,
 /// which falls back to `fallback`; returns the guard and the new loops'
 /// headers. The caller enters the guard.
-fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LLVMBasicBlockRef, shared: &Guard) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
+fn interchange(
+    f: LLVMValueRef,
+    cfg: &Cfg,
+    nest: &Nest,
+    lanes: i64,
+    indep: Option<&[crate::strip::Apart]>,
+    fallback: LLVMBasicBlockRef,
+    shared: &Guard,
+) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
     let o = &nest.outer;
     let exit = cfg.blocks[o.exit];
     unsafe {
@@ -454,7 +462,9 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LL
         let i64t = LLVMInt64TypeInContext(ctx);
         let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
         let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
-        let (guard_bb, jh, tph, t, jl) = (new_block(c"ic.guard"), new_block(c"ic.j"), new_block(c"ic.tph"), new_block(c"ic.t"), new_block(c"ic.jlatch"));
+        let (guard_bb, jpre, jh, tph, t, jl) =
+            (new_block(c"ic.guard"), new_block(c"ic.jpre"), new_block(c"ic.j"), new_block(c"ic.tph"), new_block(c"ic.t"), new_block(c"ic.jlatch"));
+        let ranks = ir::Ranks::new(f);
         let loc = inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm);
         LLVMSetCurrentDebugLocation2(b, loc);
         // The guard: the shared conditions, the inner loop shorter than a
@@ -463,9 +473,17 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LL
         let Guard { cnt, trip_j, mut ok } = shared.clone();
         ok.push(LLVMBuildICmp(b, P::LLVMIntSLT, trip_j, k64(lanes), c"".as_ptr()));
         ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, k64(lanes), c"".as_ptr()));
+        // The j iterations apart over the whole j loop: with the outer
+        // iterations apart, every (j, t) of the nest touches its own
+        // memory, and the nest is marked for dsp-flatten.
+        for a in indep.into_iter().flatten() {
+            ok.push(a.emit_over(b, trip_j, &ranks, i64t)?);
+        }
         let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
         let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
-        LLVMBuildCondBr(b, all, jh, fallback);
+        LLVMBuildCondBr(b, all, jpre, fallback);
+        LLVMPositionBuilderAtEnd(b, jpre);
+        LLVMBuildBr(b, jh);
         // The j loop.
         let jty = LLVMTypeOf(nest.jiv);
         LLVMPositionBuilderAtEnd(b, jh);
@@ -502,8 +520,11 @@ fn interchange(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, fallback: LL
         // The j latch: on to the inner bound, then out of the nest.
         LLVMPositionBuilderAtEnd(b, jl);
         let jnext = LLVMBuildAdd(b, jphi, LLVMConstInt(jty, 1, 0), c"".as_ptr());
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jh, exit);
-        ir::add_incoming(jphi, &[(nest.jstart, guard_bb), (jnext, jl)]);
+        let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jh, exit);
+        if indep.is_some() {
+            ir::add_loop_property(jterm, crate::flatten::NEST_INDEPENDENT, None);
+        }
+        ir::add_incoming(jphi, &[(nest.jstart, jpre), (jnext, jl)]);
         LLVMDisposeBuilder(b);
         Ok((guard_bb, vec![jh, t]))
     }
@@ -547,7 +568,7 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
     let o = &nest.outer;
     let (h, pre) = (cfg.blocks[nest.header], cfg.blocks[o.preheader]);
     // A strip's iterations shown apart ([`crate::strip::independence`]), and the run-time part of that.
-    let indep = crate::strip::independence(nest, lanes);
+    let indep = crate::strip::independence(nest);
     let strips = opts.strips && (nest.contiguous || indep.is_some());
     let interchange_too = opts.interchange && !o.counted;
     if !strips && !interchange_too {
@@ -575,7 +596,7 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
             entry = g;
         }
         if interchange_too {
-            let (g, loops) = interchange(f, cfg, nest, lanes, entry, &shared)?;
+            let (g, loops) = interchange(f, cfg, nest, lanes, indep.as_deref(), entry, &shared)?;
             made.extend(loops);
             guard_of_h.get_or_insert(g);
             entry = g;

@@ -21,6 +21,7 @@
 //! | `print<dsp-scops>` (also `dsp-scop-print`) | SCoP detection, printed: each function's static control parts and the reason for every loop nest left out, remarks of pass `pluto`; transforms nothing ([`scop`]) |
 //! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
 //! | `dsp-pluto` | PLuTo (seed 002): each SCoP scheduled, its permutable bands tiled and the loop AST generated back into IR in place of the region ([`pluto`], the core in `dsp-pluto`); clang runs it after the canonical passes at the pipeline-start point with `-mllvm -dsp-polyhedral` (dspcc `-fpolyhedral`); `dsp-pluto<sizes=N,N;no-tile>` |
+//! | `dsp-flatten` | loop coalescing: a two-deep nest whose iterations all touch disjoint memory (dsp-interchange's interchanged and strip-mined nests, which it marks) flattened after vectorization into one loop the backend pipelines once, the outer values advanced by a select when the inner loop wraps, behind a guard that falls back to the nest ([`flatten`]); clang runs it after `dsp-masked-tail` with `-mllvm -dsp-flatten` (dspcc `-floop-flatten`, on with egg) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -40,6 +41,7 @@ pub mod bitrev;
 pub mod caps;
 pub mod cfg;
 pub mod eqsat;
+pub mod flatten;
 pub mod fpclass;
 pub mod interchange;
 pub mod ir;
@@ -72,6 +74,7 @@ pub enum Pass {
     CanonLoops,
     Prepare,
     MaskedTail,
+    Flatten,
     Wfv,
     OuterVec,
     UnrollJam,
@@ -163,6 +166,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "dsp-masked-tail",
         Pass::MaskedTail,
         "vectorized loops' remainders as one masked vector iteration",
+    ),
+    (
+        "dsp-flatten",
+        Pass::Flatten,
+        "a two-deep nest whose iterations are all independent (marked by dsp-interchange) flattened into one loop, after vectorization",
     ),
     (
         "print<dsp-scops>",
@@ -284,6 +292,11 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
         plugin::emit_remarks("loop-interchange", &remarks);
         return Ok(changed);
     }
+    if pass == Pass::Flatten {
+        let (changed, remarks) = flatten::run(module);
+        plugin::emit_remarks("loop-flatten", &remarks);
+        return Ok(changed);
+    }
     if pass == Pass::Pluto {
         let mut opts = pluto::Options::parse(split_params(name).1.unwrap_or(""))?;
         // The machine's L1D decides whether tiling can pay (pluto::profit); none without a machine.
@@ -366,6 +379,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::ExpandIntrinsics => caps.is_some_and(|c| expand(module, &c)),
         Pass::CanonLoops => loops::run(module),
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
+        Pass::Flatten => flatten::run(module).0,
         Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c, &wfv::Options::default()).map(|r| r.0).unwrap_or(false)),
         Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
         Pass::UnrollJam => caps.is_some_and(|c| jam::run(module, &c).0),

@@ -72,14 +72,37 @@ pub fn is_full_strip(term: LLVMValueRef) -> bool {
     crate::wfv::directives::has_loop_property(term, STRIP_FULL)
 }
 
-/// When the inner loop's iterations within one strip touch disjoint
-/// memory: per stored object, every access moves with the inner counter by
-/// the same `b ≠ 0` bytes (at least its size), and each pair of its
-/// accesses at different places `q1`, `q2` stays apart over a strip:
-/// `|q2 - q1| ≥ (lanes - 1)·|b| + size` (the returned differences and
-/// minimum distances, for the guard). `None` when that cannot be said.
-pub(crate) fn independence(nest: &Nest, lanes: i64) -> Option<Vec<(Poly, i64)>> {
-    let mut out = Vec::new();
+/// Two places of one stored object that must stay apart for the inner
+/// loop's iterations to touch disjoint memory: their distance `d` (bytes,
+/// over invariants), the bytes both move per inner iteration (`step`,
+/// positive) and the larger access's size.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Apart {
+    pub(crate) d: Poly,
+    pub(crate) step: i64,
+    pub(crate) size: i64,
+}
+
+impl Apart {
+    /// `|d| ≥ (iters - 1)·step + size` at `b` for a run-time `iters` (i64).
+    pub(crate) unsafe fn emit_over(&self, b: LLVMBuilderRef, iters: LLVMValueRef, ranks: &ir::Ranks, i64t: LLVMTypeRef) -> Result<LLVMValueRef, String> {
+        let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
+        let d = emit_poly(b, &self.d, ranks, i64t)?;
+        let min = LLVMBuildAdd(b, LLVMBuildMul(b, iters, k64(self.step), c"".as_ptr()), k64(self.size - self.step), c"".as_ptr());
+        let neg = LLVMBuildSub(b, k64(0), min, c"".as_ptr());
+        Ok(LLVMBuildOr(b, LLVMBuildICmp(b, P::LLVMIntSGE, d, min, c"".as_ptr()), LLVMBuildICmp(b, P::LLVMIntSLE, d, neg, c"".as_ptr()), c"".as_ptr()))
+    }
+}
+
+/// When the inner loop's iterations touch disjoint memory: per stored
+/// object, every access moves with the inner counter by the same `b ≠ 0`
+/// bytes (at least its size), and each pair of its accesses at different
+/// places `q1`, `q2` stays apart over the iterations considered:
+/// `|q2 - q1| ≥ (iterations - 1)·|b| + size` (the returned pairs, for the
+/// guard: over a strip of `lanes` iterations, or over the whole inner loop
+/// for [`crate::flatten`]). `None` when that cannot be said.
+pub(crate) fn independence(nest: &Nest) -> Option<Vec<Apart>> {
+    let mut out: Vec<Apart> = Vec::new();
     for (accs, _) in &nest.objects {
         let b = accs.first()?.0;
         let size = accs.iter().map(|a| a.2).max()?;
@@ -92,10 +115,11 @@ pub(crate) fn independence(nest: &Nest, lanes: i64) -> Option<Vec<(Poly, i64)>> 
                     continue;
                 }
                 // One condition per distance (a load and a store of one element share it).
-                let (d, min) = (q2.add(q1, -1), (lanes - 1) * b.abs() + (*s1).max(*s2));
-                match out.iter_mut().find(|(e, _): &&mut (Poly, i64)| *e == d || *e == d.scaled(-1)) {
-                    Some(e) => e.1 = e.1.max(min),
-                    None => out.push((d, min)),
+                let d = q2.add(q1, -1);
+                let size = (*s1).max(*s2);
+                match out.iter_mut().find(|e| e.d == d || e.d == d.scaled(-1)) {
+                    Some(e) => e.size = e.size.max(size),
+                    None => out.push(Apart { d, step: b.abs(), size }),
                 }
             }
         }
@@ -111,7 +135,7 @@ pub(crate) fn strip_mine(
     cfg: &Cfg,
     nest: &Nest,
     lanes: i64,
-    indep: Option<&[(Poly, i64)]>,
+    indep: Option<&[Apart]>,
     fallback: LLVMBasicBlockRef,
     shared: &Guard,
 ) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
@@ -149,10 +173,8 @@ pub(crate) fn strip_mine(
         if full && indep.is_none() {
             return Err("internal: whole strips without independence".into());
         }
-        for (d, min) in indep.into_iter().flatten() {
-            let d = emit_poly(b, d, &ranks, i64t)?;
-            let apart = LLVMBuildOr(b, LLVMBuildICmp(b, P::LLVMIntSGE, d, k64(*min), c"".as_ptr()), LLVMBuildICmp(b, P::LLVMIntSLE, d, k64(-*min), c"".as_ptr()), c"".as_ptr());
-            ok.push(apart);
+        for a in indep.into_iter().flatten() {
+            ok.push(a.emit_over(b, k64(lanes), &ranks, i64t)?);
         }
         if full {
             ok.push(LLVMBuildICmp(b, P::LLVMIntEQ, LLVMBuildSRem(b, trip_j, k64(lanes), c"".as_ptr()), k64(0), c"".as_ptr()));

@@ -21,6 +21,8 @@
 //! `dsp-interchange` pass); `-floop-strip-mine` and `-fno-loop-strip-mine`
 //! whether a short vector loop inside a long loop is strip-mined and its
 //! strips put around the long loop (the same pass's second form);
+//! `-floop-flatten` and `-fno-loop-flatten` whether those nests, once
+//! vectorized, are flattened into one loop (its `dsp-flatten` pass);
 //! `-freverse-carry` and `-fno-reverse-carry` whether a bit-reversed
 //! counter's carry loop gets its closed form (its `dsp-reverse-carry` pass);
 //! `-fvectorize-bitrev` and `-fno-vectorize-bitrev` whether the swaps of a
@@ -249,6 +251,11 @@ pub struct Options {
     /// `-fno-loop-strip-mine`, the last one given; `None`: with egg's
     /// instruction selection.
     pub strip_mine: Option<bool>,
+    /// A nest whose iterations are all independent flattened into one
+    /// loop after vectorization: `-floop-flatten` (`Some(true)`) or
+    /// `-fno-loop-flatten`, the last one given; `None`: with egg's
+    /// instruction selection.
+    pub flatten: Option<bool>,
     /// A bit-reversed counter's carry loop in closed form: `-freverse-carry`
     /// (`Some(true)`) or `-fno-reverse-carry`; `None`: on from -O2.
     pub reverse_carry: Option<bool>,
@@ -352,6 +359,7 @@ impl Default for Options {
             unroll_jam: None,
             interchange: None,
             strip_mine: None,
+            flatten: None,
             reverse_carry: None,
             bitrev_vec: None,
             polyhedral: None,
@@ -541,6 +549,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-loop-interchange" => o.interchange = Some(false),
             "-floop-strip-mine" => o.strip_mine = Some(true),
             "-fno-loop-strip-mine" => o.strip_mine = Some(false),
+            "-floop-flatten" => o.flatten = Some(true),
+            "-fno-loop-flatten" => o.flatten = Some(false),
             "-freverse-carry" => o.reverse_carry = Some(true),
             "-fno-reverse-carry" => o.reverse_carry = Some(false),
             "-fvectorize-bitrev" => o.bitrev_vec = Some(true),

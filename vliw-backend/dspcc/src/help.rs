@@ -46,6 +46,10 @@ OPTIONS:
                                            independent, as strips of one vector around the outer loop, each strip
                                            one masked vector step (a 2D convolution's rows; on with -fegg-isel;
                                            remarks: -Rpass=loop-interchange)
+  -floop-flatten -fno-loop-flatten         a two-deep nest whose iterations are all independent (the interchanged and
+                                           strip-mined nests above) flattened into one loop after vectorization, one
+                                           software pipeline instead of one per outer iteration (an FFT's stages; on
+                                           with -fegg-isel; remarks: -Rpass=loop-flatten)
   -freverse-carry -fno-reverse-carry       a bit-reversed counter's carry loop (an FFT's bit reversal: for (; j & bit;
                                            bit >>= 1) j ^= bit) in closed form with a count of leading zeros, the
                                            loop around it versioned on a power-of-two bit, so that it can be

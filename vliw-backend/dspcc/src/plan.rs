@@ -317,6 +317,7 @@ impl Planner<'_> {
         .chain(self.wfv_flags())
         .chain(self.t.interchange_flags(self.o.interchange.unwrap_or(self.egg_isel())))
         .chain(self.t.strip_mine_flags(self.o.strip_mine.unwrap_or(self.egg_isel())))
+        .chain(self.t.flatten_flags(self.o.flatten.unwrap_or(self.egg_isel())))
         .chain(self.reverse_carry_flags())
         .chain(self.bitrev_vec_flags())
         .chain(self.egg_flags())

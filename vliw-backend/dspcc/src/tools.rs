@@ -223,6 +223,15 @@ impl Target {
         vec!["-mllvm".into(), "-dsp-strip-mine".into()]
     }
 
+    /// clang's flags for flattening independent nests (the plugin's
+    /// `dsp-flatten`), if on and the machine has vectors.
+    pub fn flatten_flags(&self, on: bool) -> Vec<String> {
+        if !on || self.lanes.is_none_or(|l| l <= 1) {
+            return Vec::new();
+        }
+        vec!["-mllvm".into(), "-dsp-flatten".into()]
+    }
+
     /// clang's flags for outer-loop vectorization (the plugin's `dsp-outer-vec`), if on and the machine has vectors.
     pub fn outer_vec_flags(&self, on: bool) -> Vec<String> {
         if !on || self.lanes.is_none_or(|l| l <= 1) {
