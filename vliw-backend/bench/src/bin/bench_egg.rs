@@ -31,7 +31,10 @@
 //!   closed form of bit-reversed counters (its column; the bit reversal of
 //!   the FFT), and so without the vector swaps that need it;
 //! - **egg-nobrv**: `-fegg-isel -fno-vectorize-bitrev`, the default with
-//!   the closed form but the bit reversal's swaps left scalar (its column).
+//!   the closed form but the bit reversal's swaps left scalar (its column);
+//! - **egg-noflat**: `-fegg-isel -fno-loop-flatten`, the default with the
+//!   interchanged nests left as nests (its column: one pipeline entry per
+//!   outer iteration).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -63,6 +66,7 @@ const CONFIGS: &[Config] = &[
     Config { name: "egg-nostrip", flags: &["-fegg-isel", "-fno-loop-strip-mine"] },
     Config { name: "egg-norc", flags: &["-fegg-isel", "-fno-reverse-carry"] },
     Config { name: "egg-nobrv", flags: &["-fegg-isel", "-fno-vectorize-bitrev"] },
+    Config { name: "egg-noflat", flags: &["-fegg-isel", "-fno-loop-flatten"] },
 ];
 const EGG: usize = 3;
 
