@@ -199,6 +199,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           std::string Params = DspInterchange ? "" : "no-interchange";
           if (!DspStripMine)
             Params += Params.empty() ? "no-strips" : ";no-strips";
+          if (DspFlatten)
+            Params += Params.empty() ? "flatten" : ";flatten";
           FPM.addPass(DspFnPass(Params.empty() ? std::string("dsp-interchange") : "dsp-interchange<" + Params + ">"));
         }
         if (DspEggIsel && DspEggEarly && Level != OptimizationLevel::O0)

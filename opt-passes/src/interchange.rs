@@ -60,11 +60,14 @@ pub struct Options {
     pub interchange: bool,
     /// The strip-mined form ([`crate::strip`], dspcc `-floop-strip-mine`).
     pub strips: bool,
+    /// The nest as it is, counted and marked for [`crate::flatten`] where
+    /// it is independent as a whole (dspcc `-floop-flatten`).
+    pub as_is: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { interchange: true, strips: true }
+        Options { interchange: true, strips: true, as_is: false }
     }
 }
 
@@ -75,7 +78,8 @@ impl Options {
             match p {
                 "no-strips" => o.strips = false,
                 "no-interchange" => o.interchange = false,
-                _ => return Err(format!("dsp-interchange: unknown parameter '{p}' (expected no-interchange or no-strips)")),
+                "flatten" => o.as_is = true,
+                _ => return Err(format!("dsp-interchange: unknown parameter '{p}' (expected no-interchange, no-strips or flatten)")),
             }
         }
         Ok(o)
@@ -530,6 +534,93 @@ fn interchange(
     }
 }
 
+/// Builds the nest as it is behind its guard (the shared conditions and
+/// the inner iterations apart over the whole inner loop), which falls back
+/// to `fallback`: the outer loop counted (`i = start + t·step`), the inner
+/// loop marked independent, the outer latch marked
+/// [`crate::flatten::NEST_INDEPENDENT`] (every iteration of the nest
+/// touches its own memory). For a nest too long for the other forms (an
+/// FFT's late stages: a few rows of long butterfly loops), so that
+/// dsp-flatten makes it one loop. Returns the guard and the new loops' headers.
+fn as_is_form(
+    f: LLVMValueRef,
+    cfg: &Cfg,
+    nest: &Nest,
+    indep: &[crate::strip::Apart],
+    fallback: LLVMBasicBlockRef,
+    shared: &Guard,
+) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
+    let o = &nest.outer;
+    let exit = cfg.blocks[o.exit];
+    let ranks = ir::Ranks::new(f);
+    unsafe {
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        let b = LLVMCreateBuilderInContext(ctx);
+        let ity = LLVMTypeOf(o.iv);
+        let jty = LLVMTypeOf(nest.jiv);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
+        let (guard_bb, tpre, t, jl, tl) = (new_block(c"ai.guard"), new_block(c"ai.tpre"), new_block(c"ai.t"), new_block(c"ai.j"), new_block(c"ai.tlatch"));
+        LLVMSetCurrentDebugLocation2(b, inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm));
+        LLVMPositionBuilderAtEnd(b, guard_bb);
+        let Guard { cnt, trip_j, mut ok } = shared.clone();
+        for a in indep {
+            ok.push(a.emit_over(b, trip_j, &ranks, i64t)?);
+        }
+        let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+        let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
+        LLVMBuildCondBr(b, all, tpre, fallback);
+        LLVMPositionBuilderAtEnd(b, tpre);
+        LLVMBuildBr(b, t);
+        // The outer loop by its count, the outer values the body uses in it.
+        LLVMPositionBuilderAtEnd(b, t);
+        let tphi = LLVMBuildPhi(b, ity, c"".as_ptr());
+        let i = LLVMBuildAdd(b, o.start, LLVMBuildMul(b, tphi, o.step, c"".as_ptr()), c"".as_ptr());
+        let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+        map.insert(o.iv, i);
+        let mut made = Vec::new();
+        for &g in &nest.glue {
+            let x = LLVMInstructionClone(g);
+            LLVMInsertIntoBuilder(b, x);
+            map.insert(g, x);
+            made.push(x);
+        }
+        LLVMBuildBr(b, jl);
+        // The inner loop as it was.
+        LLVMPositionBuilderAtEnd(b, jl);
+        let jphi = LLVMBuildPhi(b, jty, c"".as_ptr());
+        map.insert(nest.jiv, jphi);
+        for g in ir::instructions(nest.body) {
+            if g == nest.jiv || g == nest.jterm {
+                continue;
+            }
+            let x = LLVMInstructionClone(g);
+            LLVMInsertIntoBuilder(b, x);
+            map.insert(g, x);
+            made.push(x);
+        }
+        for &x in &made {
+            for q in 0..LLVMGetNumOperands(x) as u32 {
+                if let Some(&nv) = map.get(&LLVMGetOperand(x, q)) {
+                    LLVMSetOperand(x, q, nv);
+                }
+            }
+        }
+        let jnext = *map.get(&nest.jnext).ok_or("internal: the inner counter's increment was not cloned")?;
+        let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jl, tl);
+        mark_independent(jterm);
+        ir::add_incoming(jphi, &[(nest.jstart, t), (jnext, jl)]);
+        // The outer latch: on to the count, then out of the nest.
+        LLVMPositionBuilderAtEnd(b, tl);
+        let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
+        let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, exit);
+        ir::add_loop_property(tterm, crate::flatten::NEST_INDEPENDENT, None);
+        ir::add_incoming(tphi, &[(LLVMConstInt(ity, 0, 0), tpre), (tnext, tl)]);
+        LLVMDisposeBuilder(b);
+        Ok((guard_bb, vec![t, jl]))
+    }
+}
+
 /// Clones `insts` at builder `b`: each one that depends on `varies`
 /// (seeded with the outer counter; it grows with them) or is not pure
 /// arithmetic at the end of `inner` (the new outer loop), the rest at the
@@ -571,6 +662,12 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
     let indep = crate::strip::independence(nest);
     let strips = opts.strips && (nest.contiguous || indep.is_some());
     let interchange_too = opts.interchange && !o.counted;
+    // The nest as it is for dsp-flatten: its iterations independent as a
+    // whole, and an access that is not contiguous (an FFT's twiddles): a
+    // contiguous inner loop too long for the strips runs long enough as it
+    // is (measured: the extra form costs a 2D convolution 21 cycles of its
+    // 4429 at 64 columns, and gains it nothing).
+    let as_is = opts.as_is && indep.is_some() && !nest.contiguous && (strips || interchange_too);
     if !strips && !interchange_too {
         return Err(match (o.counted, opts.strips, nest.contiguous) {
             (true, true, false) => "the outer loop counts by one to a bound, which only the strips take, and an access does not move with the inner counter element by element (nor are the inner iterations of a strip independent)",
@@ -589,6 +686,12 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
         // Each form's guard falls back to the one built before it; the first, to the original.
         let mut entry = h;
         let mut guard_of_h = None;
+        if as_is {
+            let (g, loops) = as_is_form(f, cfg, nest, indep.as_deref().unwrap_or(&[]), entry, &shared)?;
+            made.extend(loops);
+            guard_of_h.get_or_insert(g);
+            entry = g;
+        }
         if strips {
             let (g, loops) = crate::strip::strip_mine(f, cfg, nest, lanes, indep.as_deref(), entry, &shared)?;
             made.extend(loops);

@@ -137,3 +137,26 @@ fn accesses_a_constant_apart_share_one_range() {
     assert_eq!((groups[1].0, &groups[1].1, groups[1].2, groups[1].3), (4, &half.scaled(4), 0, 12));
     assert_eq!((groups[2].0, groups[2].2, groups[2].3), (8, 0, 4));
 }
+
+#[test]
+fn with_flatten_the_nest_also_runs_as_it_is_marked_for_dsp_flatten() {
+    let (changed, _, text) = crate::testutil::run_on_ftm(STAGE, |m, c| run(m, c, &Options { as_is: true, ..Options::default() }));
+    assert!(changed, "{text}");
+    // Its guard (the shared one, then the butterflies apart over the whole
+    // j loop) comes before the strips' and falls back to the original; the
+    // outer loop counted, the j loop marked independent, the outer latch
+    // marked as a nest of independent iterations; then dsp-flatten takes it.
+    crate::testutil::check_in_order(&text, &["ai.guard:", "br i1", "ai.t:", "mul i32", "ai.j:", "load float", "store float", "ai.tlatch:"]);
+    assert!(text.contains("label %ai.tpre, label %i.h") || text.contains("label %ai.tpre, label %i.h.preheader"), "{text}");
+    assert!(text.contains(crate::flatten::NEST_INDEPENDENT) && text.contains(INDEPENDENT), "{text}");
+    let t = crate::testutil::TestModule::parse(&text);
+    let (_, remarks) = crate::flatten::run(t.m);
+    assert!(remarks.iter().any(|r| r.name == "Flattened"), "{remarks:?}");
+    crate::ir::verify(t.m).unwrap_or_else(|e| panic!("{e}\n{}", t.text()));
+}
+
+#[test]
+fn without_flatten_there_is_no_nest_as_it_is() {
+    let (_, _, text) = run_on(STAGE);
+    assert!(!text.contains("ai.guard:") && !text.contains("ai.t:"), "{text}");
+}
