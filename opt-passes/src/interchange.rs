@@ -161,6 +161,14 @@ pub(crate) struct Nest {
     pub(crate) contiguous: bool,
 }
 
+impl Nest {
+    /// The inner loop's trip count, `jbound - jstart`, as a polynomial over them.
+    pub(crate) fn trip_poly(&self) -> Poly {
+        let val = |v: LLVMValueRef| ir::const_i64(v).map(Poly::constant).unwrap_or_else(|| Poly::atom(v));
+        val(self.jbound).add(&val(self.jstart), -1)
+    }
+}
+
 fn stepped(cfg: &Cfg, l: &Loop) -> Option<Stepped> {
     let [latch] = l.latches[..] else { return None };
     let exiting: Vec<usize> = (0..cfg.blocks.len()).filter(|&b| l.contains(b) && cfg.succs[b].iter().any(|&s| !l.contains(s))).collect();
@@ -481,7 +489,7 @@ fn interchange(
         // iterations apart, every (j, t) of the nest touches its own
         // memory, and the nest is marked for dsp-flatten.
         for a in indep.into_iter().flatten() {
-            ok.push(a.emit_over(b, trip_j, &ranks, i64t)?);
+            ok.push(a.emit_over(b, trip_j, Some(&nest.trip_poly()), &ranks, i64t)?);
         }
         let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
         let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
@@ -565,7 +573,7 @@ fn as_is_form(
         LLVMPositionBuilderAtEnd(b, guard_bb);
         let Guard { cnt, trip_j, mut ok } = shared.clone();
         for a in indep {
-            ok.push(a.emit_over(b, trip_j, &ranks, i64t)?);
+            ok.push(a.emit_over(b, trip_j, Some(&nest.trip_poly()), &ranks, i64t)?);
         }
         let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
         let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };

@@ -84,9 +84,19 @@ pub(crate) struct Apart {
 }
 
 impl Apart {
-    /// `|d| ≥ (iters - 1)·step + size` at `b` for a run-time `iters` (i64).
-    pub(crate) unsafe fn emit_over(&self, b: LLVMBuilderRef, iters: LLVMValueRef, ranks: &ir::Ranks, i64t: LLVMTypeRef) -> Result<LLVMValueRef, String> {
+    /// `|d| ≥ (iters - 1)·step + size` at `b` for a run-time `iters` (i64),
+    /// `known` its polynomial when there is one: then a distance that
+    /// differs from the bound by a constant is decided here (an FFT's
+    /// `x[i + j]` and `x[i + j + half]` over `j < half`: always apart).
+    pub(crate) unsafe fn emit_over(&self, b: LLVMBuilderRef, iters: LLVMValueRef, known: Option<&Poly>, ranks: &ir::Ranks, i64t: LLVMTypeRef) -> Result<LLVMValueRef, String> {
         let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
+        if let Some(n) = known {
+            let min = n.scaled(self.step).add(&Poly::constant(self.size - self.step), 1);
+            let apart = [self.d.add(&min, -1), self.d.scaled(-1).add(&min, -1)].iter().any(|x| x.as_const().is_some_and(|c| c >= 0));
+            if apart {
+                return Ok(LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(i64t)), 1, 0));
+            }
+        }
         let d = emit_poly(b, &self.d, ranks, i64t)?;
         let min = LLVMBuildAdd(b, LLVMBuildMul(b, iters, k64(self.step), c"".as_ptr()), k64(self.size - self.step), c"".as_ptr());
         let neg = LLVMBuildSub(b, k64(0), min, c"".as_ptr());
@@ -174,7 +184,7 @@ pub(crate) fn strip_mine(
             return Err("internal: whole strips without independence".into());
         }
         for a in indep.into_iter().flatten() {
-            ok.push(a.emit_over(b, k64(lanes), &ranks, i64t)?);
+            ok.push(a.emit_over(b, k64(lanes), Some(&Poly::constant(lanes)), &ranks, i64t)?);
         }
         if full {
             ok.push(LLVMBuildICmp(b, P::LLVMIntEQ, LLVMBuildSRem(b, trip_j, k64(lanes), c"".as_ptr()), k64(0), c"".as_ptr()));
