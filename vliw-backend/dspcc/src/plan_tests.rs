@@ -127,7 +127,7 @@ fn backend_switches_reach_dsp_llc() {
 #[test]
 fn pipeliner_and_remark_flags_reach_every_backend_run() {
     let j = jobs("-O2 -Rpass=sms -Rpass-missed=.* --modulo-scheduler=ims --ilp-time-limit=2 -fno-modulo-sched -c x.c");
-    assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-unroll-jam", "-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-interchange", "-mllvm", "-dsp-strip-mine", "-mllvm", "-dsp-reverse-carry", "-mllvm", "-dsp-bitrev-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]), "{:?}", j[0].1);
+    assert!(has(&j[0].1, &["-dsp-isa=ftm", "-Rpass=sms", "-Rpass-missed=.*", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-unroll-jam", "-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-interchange", "-mllvm", "-dsp-strip-mine", "-mllvm", "-dsp-flatten", "-mllvm", "-dsp-reverse-carry", "-mllvm", "-dsp-bitrev-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]), "{:?}", j[0].1);
     assert!(!j[0].1.iter().any(|a| a.contains("modulo") || a.contains("ilp") || a.starts_with("-g")), "{:?}", j[0].1);
     assert_eq!(
         j[1].1,
@@ -186,7 +186,7 @@ fn pipeliner_flags_without_a_backend_run_are_unused() {
 #[test]
 fn masked_tail_runs_the_plugin_pass_from_o2() {
     let flag = "-dsp-masked-tail".to_string();
-    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-unroll-jam", "-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-interchange", "-mllvm", "-dsp-strip-mine", "-mllvm", "-dsp-reverse-carry", "-mllvm", "-dsp-bitrev-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]));
+    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-dsp-isa=ftm", "-mllvm", "-dsp-masked-tail", "-mllvm", "-dsp-unroll-jam", "-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-interchange", "-mllvm", "-dsp-strip-mine", "-mllvm", "-dsp-flatten", "-mllvm", "-dsp-reverse-carry", "-mllvm", "-dsp-bitrev-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]));
     assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
     assert!(jobs("-O1 -fmasked-tail -c x.c")[0].1.contains(&flag));
     assert!(!jobs("-O3 -fmasked-tail -fno-masked-tail -c x.c")[0].1.contains(&flag));
@@ -197,7 +197,7 @@ fn masked_tail_runs_the_plugin_pass_from_o2() {
 #[test]
 fn outer_loop_vectorization_runs_the_plugin_pass_from_o2() {
     let flag = "-dsp-outer-vec".to_string();
-    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-interchange", "-mllvm", "-dsp-strip-mine", "-mllvm", "-dsp-reverse-carry", "-mllvm", "-dsp-bitrev-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]));
+    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-outer-vec", "-mllvm", "-dsp-interchange", "-mllvm", "-dsp-strip-mine", "-mllvm", "-dsp-flatten", "-mllvm", "-dsp-reverse-carry", "-mllvm", "-dsp-bitrev-vec", "-mllvm", "-dsp-egg-isel", "-emit-llvm"]));
     assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
     assert!(jobs("-O1 -fouter-loop-vectorize -c x.c")[0].1.contains(&flag));
     assert!(!jobs("-O3 -fouter-loop-vectorize -fno-outer-loop-vectorize -c x.c")[0].1.contains(&flag));
@@ -292,6 +292,17 @@ fn loop_strip_mining_runs_with_egg_unless_told() {
     assert!(!jobs("-O2 -fno-egg-isel -c x.c")[0].1.contains(&flag));
     assert!(jobs("-O1 -floop-strip-mine -c x.c")[0].1.contains(&flag));
     assert!(!jobs("-O2 -floop-strip-mine -fno-loop-strip-mine -c x.c")[0].1.contains(&flag));
+}
+
+#[test]
+fn loop_flattening_runs_with_egg_unless_told() {
+    let flag = "-dsp-flatten".to_string();
+    assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-strip-mine", "-mllvm", "-dsp-flatten"]));
+    assert!(!jobs("-O1 -c x.c")[0].1.contains(&flag));
+    assert!(!jobs("-O2 -fno-loop-flatten -c x.c")[0].1.contains(&flag));
+    assert!(!jobs("-O2 -fno-egg-isel -c x.c")[0].1.contains(&flag));
+    assert!(jobs("-O1 -floop-flatten -c x.c")[0].1.contains(&flag));
+    assert!(!jobs("-O2 -floop-flatten -fno-loop-flatten -c x.c")[0].1.contains(&flag));
 }
 
 #[test]
