@@ -312,7 +312,7 @@ unsafe fn build(f: LLVMValueRef, cfg: &Cfg, l: &Loop, oc: &Counted, (ic, istep):
     for &(c, want) in &path.conds {
         ok.push(if want { c } else { LLVMBuildXor(b, c, LLVMConstInt(LLVMTypeOf(c), 1, 0), c"".as_ptr()) });
     }
-    let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+    let all = ir::all_of(b, ok)?;
     let cty = LLVMTypeOf(ic.iv);
     let ncount = LLVMBuildTrunc(b, n, cty, c"".as_ptr());
     LLVMBuildCondBr(b, all, fpre, h);

@@ -491,7 +491,7 @@ fn interchange(
         for a in indep.into_iter().flatten() {
             ok.push(a.emit_over(b, trip_j, Some(&nest.trip_poly()), &ranks, i64t)?);
         }
-        let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+        let all = ir::all_of(b, ok)?;
         let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
         LLVMBuildCondBr(b, all, jpre, fallback);
         LLVMPositionBuilderAtEnd(b, jpre);
@@ -517,14 +517,7 @@ fn interchange(
         LLVMPositionBuilderAtEnd(b, tph);
         LLVMBuildBr(b, t);
         LLVMPositionBuilderAtEnd(b, t);
-        for &x in &made {
-            for q in 0..LLVMGetNumOperands(x) as u32 {
-                let v = LLVMGetOperand(x, q);
-                if let Some(&nv) = map.get(&v) {
-                    LLVMSetOperand(x, q, nv);
-                }
-            }
-        }
+        ir::remap_operands(&made, &map);
         let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
         let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, jl);
         mark_independent(tterm);
@@ -575,7 +568,7 @@ fn as_is_form(
         for a in indep {
             ok.push(a.emit_over(b, trip_j, Some(&nest.trip_poly()), &ranks, i64t)?);
         }
-        let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+        let all = ir::all_of(b, ok)?;
         let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
         LLVMBuildCondBr(b, all, tpre, fallback);
         LLVMPositionBuilderAtEnd(b, tpre);
@@ -607,13 +600,7 @@ fn as_is_form(
             map.insert(g, x);
             made.push(x);
         }
-        for &x in &made {
-            for q in 0..LLVMGetNumOperands(x) as u32 {
-                if let Some(&nv) = map.get(&LLVMGetOperand(x, q)) {
-                    LLVMSetOperand(x, q, nv);
-                }
-            }
-        }
+        ir::remap_operands(&made, &map);
         let jnext = *map.get(&nest.jnext).ok_or("internal: the inner counter's increment was not cloned")?;
         let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jl, tl);
         mark_independent(jterm);
@@ -758,7 +745,7 @@ fn shared_guard(f: LLVMValueRef, nest: &Nest) -> Result<(LLVMBasicBlockRef, Guar
         LLVMPositionBuilderAtEnd(b, common);
         let g = guard(b, nest, &ranks);
         let g = g.and_then(|g| {
-            let all = g.ok.iter().copied().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+            let all = ir::all_of(b, g.ok.iter().copied())?;
             Ok(Guard { ok: vec![all], ..g })
         });
         if g.is_err() {

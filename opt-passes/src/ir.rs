@@ -691,6 +691,23 @@ pub fn add_loop_property(latch: LLVMValueRef, name: &str, value: Option<i32>) {
     }
 }
 
+/// Points the operands of the clones `made` at the clones `map` holds for
+/// the originals they still read.
+pub fn remap_operands(made: &[LLVMValueRef], map: &std::collections::HashMap<LLVMValueRef, LLVMValueRef>) {
+    for &x in made {
+        for q in 0..unsafe { LLVMGetNumOperands(x) } as u32 {
+            if let Some(&nv) = map.get(&unsafe { LLVMGetOperand(x, q) }) {
+                unsafe { LLVMSetOperand(x, q, nv) };
+            }
+        }
+    }
+}
+
+/// The conjunction of the conditions `ok` at builder `b` (at least one).
+pub fn all_of(b: LLVMBuilderRef, ok: impl IntoIterator<Item = LLVMValueRef>) -> Result<LLVMValueRef, String> {
+    ok.into_iter().reduce(|x, y| unsafe { LLVMBuildAnd(b, x, y, c"".as_ptr()) }).ok_or_else(|| "internal: no condition".to_string())
+}
+
 /// Whether `p` is an object of its own: a global variable, a stack object
 /// or a `noalias` argument (two different such objects never overlap).
 pub fn identified_object(p: LLVMValueRef) -> bool {

@@ -295,7 +295,7 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
         let start_of = |c: usize| *maps[c].get(&jc.start).unwrap_or(&jc.start);
         let common = start_of(u - 1);
         conds.push(LLVMBuildICmp(b, P::LLVMIntSLT, common, jc.bound, c"".as_ptr()));
-        let all = conds.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+        let all = ir::all_of(b, conds)?;
         LLVMBuildCondBr(b, all, entry, rest);
         // entry: each copy's iterations before the shared start, in order.
         // What does not depend on the sums (addresses, loads, products) of

@@ -192,7 +192,7 @@ pub(crate) fn strip_mine(
         let strips = LLVMBuildSDiv(b, LLVMBuildAdd(b, trip_j, k64(lanes - 1), c"".as_ptr()), k64(lanes), c"".as_ptr());
         ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, trip_j, k64(MAX_VECTORS * lanes), c"".as_ptr()));
         ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, LLVMBuildMul(b, strips, k64(2), c"".as_ptr()), c"".as_ptr()));
-        let all = ok.into_iter().reduce(|x, y| LLVMBuildAnd(b, x, y, c"".as_ptr())).ok_or("internal: no condition")?;
+        let all = ir::all_of(b, ok)?;
         let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
         LLVMBuildCondBr(b, all, sh, fallback);
         // The strip loop: its start, and its end (at most `lanes` on).
@@ -229,14 +229,7 @@ pub(crate) fn strip_mine(
             map.insert(g, x);
             made.push(x);
         }
-        for &x in &made {
-            for q in 0..LLVMGetNumOperands(x) as u32 {
-                let v = LLVMGetOperand(x, q);
-                if let Some(&nv) = map.get(&v) {
-                    LLVMSetOperand(x, q, nv);
-                }
-            }
-        }
+        ir::remap_operands(&made, &map);
         let jnext = *map.get(&nest.jnext).ok_or("internal: the inner counter's increment was not cloned")?;
         let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, jend, c"".as_ptr()), jl, tl);
         ir::add_loop_property(jterm, STRIP, None);
