@@ -213,7 +213,7 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
         if (DspUnrollJam && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-unroll-jam"));
         if (DspOuterVec && Level != OptimizationLevel::O0)
-          MPM.addPass(DspPass("dsp-outer-vec"));
+          MPM.addPass(DspPass(DspMaskedTail ? "dsp-outer-vec" : "dsp-outer-vec<no-tail>"));
         if (DspEggIsel && !DspEggEarly && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-egg-isel<" + DspEggParams + (DspMaskedTail ? "" : ";no-tail") + ">"));
         if (DspMaskedTail)

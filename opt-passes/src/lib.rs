@@ -204,6 +204,7 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
         (Pass::EggIsel, Some(p)) => eqsat::Options::parse(p).ok().map(|_| pass),
         (Pass::Interchange, Some(p)) => interchange::Options::parse(p).ok().map(|_| pass),
         (Pass::Pluto, Some(p)) => pluto::Options::parse(p).ok().map(|_| pass),
+        (Pass::OuterVec, Some("no-tail")) => Some(pass),
         _ => None,
     }
 }
@@ -250,7 +251,12 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     }
     if pass == Pass::OuterVec {
         let Some(m) = machine.as_ref() else { return Ok(false) };
-        let (changed, remarks) = wfv::outer::run(module, &caps::Caps::new(m));
+        let masked_tail = match split_params(name).1.unwrap_or("") {
+            "" => true,
+            "no-tail" => false,
+            p => return Err(format!("dsp-outer-vec: unknown parameter '{p}' (expected no-tail)")),
+        };
+        let (changed, remarks) = wfv::outer::run(module, &caps::Caps::new(m), masked_tail);
         plugin::emit_remarks("outer-vec", &remarks);
         return Ok(changed);
     }
@@ -381,7 +387,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
         Pass::Flatten => flatten::run(module).0,
         Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c, &wfv::Options::default()).map(|r| r.0).unwrap_or(false)),
-        Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c).0),
+        Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c, true).0),
         Pass::UnrollJam => caps.is_some_and(|c| jam::run(module, &c).0),
         Pass::VectorFdiv => caps.is_some_and(|c| vdiv::run(module, &c).0),
         Pass::EggIsel => caps.is_some_and(|c| eqsat::run(module, &c, &eqsat::Options::default()).0),

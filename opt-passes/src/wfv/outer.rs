@@ -38,7 +38,7 @@ use crate::cfg::{Cfg, Loop};
 use crate::ir;
 
 /// Runs the pass on `m`: whether it changed, and its remarks (pass `outer-vec`).
-pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
+pub fn run(m: LLVMModuleRef, caps: &Caps, masked_tail: bool) -> (bool, Vec<Remark>) {
     let mut remarks = Vec::new();
     let Some(lanes) = caps.m.vector_lanes(32) else {
         return (false, remarks);
@@ -72,18 +72,31 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
             let widths = if inner_recurrence(f, header) { vec![lanes * INTERLEAVE, lanes] } else { vec![lanes] };
             let mut made: Vec<u32> = Vec::new();
             let mut last_err = String::new();
+            // The narrowest group ends in one masked step where it can (no
+            // scalar loop left), else in the scalar loop.
+            let mut masked = false;
+            let mut at = latch_term;
             for width in widths {
                 let cxw = Cx { lanes: width, ..Cx::for_machine(m, lanes, caps) };
-                let nblocks = unsafe { LLVMCountBasicBlocks(f) };
-                match vloop::rewrite(&cxw, f, latch_term, &HashMap::new(), Goal::Whole) {
-                    Ok(_) => {
-                        made.push(width);
-                        ours.extend(ir::blocks(f).into_iter().skip(nblocks as usize));
-                        ir::delete_dead(f);
-                    }
-                    Err(why) => {
-                        vloop::discard_blocks_after(f, nblocks);
-                        last_err = why;
+                let goals: &[Goal] = if width == lanes && masked_tail { &[Goal::WholeMasked, Goal::Whole] } else { &[Goal::Whole] };
+                for &goal in goals {
+                    let nblocks = unsafe { LLVMCountBasicBlocks(f) };
+                    match vloop::rewrite(&cxw, f, latch_term, &HashMap::new(), goal) {
+                        Ok((_, _, anchor)) => {
+                            made.push(width);
+                            if goal == Goal::WholeMasked {
+                                // The scalar loop, its latch with it, is gone: remark at the new branch.
+                                masked = true;
+                                at = anchor;
+                            }
+                            ours.extend(ir::blocks(f).into_iter().skip(nblocks as usize));
+                            ir::delete_dead(f);
+                            break;
+                        }
+                        Err(why) => {
+                            vloop::discard_blocks_after(f, nblocks);
+                            last_err = why;
+                        }
                     }
                 }
             }
@@ -95,11 +108,12 @@ pub fn run(m: LLVMModuleRef, caps: &Caps) -> (bool, Vec<Remark>) {
             let groups: Vec<String> = made.iter().map(|w| w.to_string()).collect();
             remarks.push(Remark {
                 kind: RemarkKind::Passed,
-                at: latch_term,
+                at,
                 name: "OuterLoopVectorized",
                 msg: format!(
-                    "outer loop vectorized: {} iterations side by side, inner loops in source order per lane, remainder in the scalar loop",
-                    groups.join(", then ")
+                    "outer loop vectorized: {} iterations side by side, inner loops in source order per lane, remainder {}",
+                    groups.join(", then "),
+                    if masked { "in one masked step" } else { "in the scalar loop" }
                 ),
             });
         }

@@ -42,7 +42,7 @@ exit:
 "#;
 
 fn run_on(ir: &str) -> (bool, Vec<Remark>, String) {
-    crate::testutil::run_on_ftm(ir, run)
+    crate::testutil::run_on_ftm(ir, |m, c| run(m, c, false))
 }
 
 #[test]
@@ -58,6 +58,18 @@ fn a_strict_reduction_nest_runs_sixteen_outer_iterations_side_by_side() {
     assert!(text.contains("fadd <16 x float>"), "{text}");
     // The scalar loop stays for the remainder.
     assert!(text.contains("fadd float"), "{text}");
+    assert!(remarks.iter().any(|r| r.msg.contains("remainder in the scalar loop")), "{remarks:?}");
+}
+
+#[test]
+fn with_masked_tails_the_remainder_is_one_masked_step() {
+    let (changed, remarks, text) = crate::testutil::run_on_ftm(NEST, |m, c| run(m, c, true));
+    assert!(changed, "{remarks:?}");
+    assert!(remarks.iter().any(|r| r.kind == RemarkKind::Passed && r.msg.contains("64, then 16 iterations") && r.msg.contains("remainder in one masked step")), "{remarks:?}");
+    // No scalar loop left: the rest of the columns load and store under a lane mask.
+    assert!(!text.contains("fadd float"), "{text}");
+    assert!(text.contains("@llvm.masked.load") && text.contains("@llvm.masked.store"), "{text}");
+    assert!(text.contains("icmp ult <16 x i32>"), "{text}");
 }
 
 #[test]

@@ -86,11 +86,20 @@ pub enum Goal {
     /// An outer loop vectorized whole (see [`super::outer`]): no calls
     /// needed; refused when the body diverges or needs gathers/scatters.
     Whole,
+    /// [`Goal::Whole`] with the rest as one masked step (no scalar loop).
+    WholeMasked,
+}
+
+impl Goal {
+    fn whole(self) -> bool {
+        matches!(self, Goal::Whole | Goal::WholeMasked)
+    }
 }
 
 /// Rewrites the loop whose latch ends in `latch_term` to run `lanes`
-/// iterations at a time (a `vec-function` loop: the rest as one masked
-/// step; an outer loop: the rest in the scalar loop); the number of vector
+/// iterations at a time (a `vec-function` loop, or an outer loop with
+/// [`Goal::WholeMasked`]: the rest as one masked step; an outer loop with
+/// [`Goal::Whole`]: the rest in the scalar loop); the number of vector
 /// calls made and the variants' names.
 pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &HashMap<LLVMValueRef, Vec<Callee>>, goal: Goal) -> R<(usize, String, LLVMValueRef)> {
     if !cx.lanes.is_power_of_two() {
@@ -110,7 +119,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     let mut args = HashMap::new();
     args.insert(iv, Attr::Linear(1));
     let at = attrs::analyse(cx.m, &cfg, &nest, &region, h, &args, &[latch], cx.level);
-    if goal == Goal::Whole && at.divergent() {
+    if goal.whole() && at.divergent() {
         return Err("its body diverges (a branch or inner loop bound differs between iterations)".into());
     }
     let order = linearize::order(&cfg, &nest, &region, h, &[latch]);
@@ -141,7 +150,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     let [end] = e.ends[..] else { return Err("internal: the body has no single end".into()) };
     e.at_end(end);
     let calls = e.vector_calls;
-    if goal == Goal::Whole && e.gathers > 0 {
+    if goal.whole() && e.gathers > 0 {
         return Err(format!("it would need {} gathers/scatters (accesses neither uniform nor consecutive)", e.gathers));
     }
     if goal == Goal::Calls && calls == 0 {
@@ -159,7 +168,7 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
     // step under the lane mask `k < tc - vtc` (seed 001 §3.1); the scalar
     // loop goes. An outer loop keeps its scalar loop for what is left (it
     // may be vectorized again, narrower).
-    if goal == Goal::Calls {
+    if goal == Goal::Calls || goal == Goal::WholeMasked {
         let tail = e.new_block("wfv.tail");
         e.at_end(vexit);
         // (At the loop's source line: the remarks' anchor once the loop is gone.)
@@ -185,6 +194,9 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
             t2.emit_linear(&order, Mask::V(mask), tail)?;
         } else {
             t2.emit_cfg(&order, Mask::V(mask), tail)?;
+        }
+        if goal.whole() && t2.gathers > 0 {
+            return Err(format!("its masked step would need {} gathers/scatters", t2.gathers));
         }
         let [tend] = t2.ends[..] else { return Err("internal: the masked tail has no single end".into()) };
         t2.at_end(tend);
