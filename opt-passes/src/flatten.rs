@@ -278,7 +278,6 @@ fn flatten(f: LLVMValueRef, cfg: &Cfg, loops: &[Loop], l: &Loop) -> Result<(), S
             }
         }
     }
-    // Phis of the exit: their values from the latch.
     unsafe { build(f, cfg, l, &oc, (&ic, istep), &path, &inner_phis) }
 }
 
@@ -345,10 +344,9 @@ unsafe fn build(f: LLVMValueRef, cfg: &Cfg, l: &Loop, oc: &Counted, (ic, istep):
         map.insert(phi, np);
         new_inner.push(np);
     }
-    let mut made: Vec<LLVMValueRef> = Vec::new();
     // Clones the non-phi instructions of `bb` (phis of path blocks other
     // than the header take their value from the block they are entered from).
-    let clone_block = |bb: LLVMBasicBlockRef, from: Option<LLVMBasicBlockRef>, map: &mut HashMap<LLVMValueRef, LLVMValueRef>, made: &mut Vec<LLVMValueRef>| -> Result<(), String> {
+    let clone_block = |bb: LLVMBasicBlockRef, from: Option<LLVMBasicBlockRef>, map: &mut HashMap<LLVMValueRef, LLVMValueRef>| -> Result<(), String> {
         for i in ir::instructions(bb) {
             if !LLVMIsATerminatorInst(i).is_null() || ir::is_debug(i) {
                 continue;
@@ -362,23 +360,18 @@ unsafe fn build(f: LLVMValueRef, cfg: &Cfg, l: &Loop, oc: &Counted, (ic, istep):
             }
             let x = LLVMInstructionClone(i);
             LLVMInsertIntoBuilder(b, x);
-            for q in 0..LLVMGetNumOperands(x) as u32 {
-                if let Some(&nv) = map.get(&LLVMGetOperand(x, q)) {
-                    LLVMSetOperand(x, q, nv);
-                }
-            }
+            ir::remap_operands(&[x], map);
             map.insert(i, x);
-            made.push(x);
         }
         Ok(())
     };
     for &(bb, from) in &path.before {
         let from = (bb != l.header).then(|| cfg.blocks[from]);
-        clone_block(cfg.blocks[bb], from, &mut map, &mut made)?;
+        clone_block(cfg.blocks[bb], from, &mut map)?;
     }
-    clone_block(body, None, &mut map, &mut made)?;
+    clone_block(body, None, &mut map)?;
     for &(bb, from) in &path.after {
-        clone_block(cfg.blocks[bb], Some(cfg.blocks[from]), &mut map, &mut made)?;
+        clone_block(cfg.blocks[bb], Some(cfg.blocks[from]), &mut map)?;
     }
     let get = |map: &HashMap<LLVMValueRef, LLVMValueRef>, v: LLVMValueRef| map.get(&v).copied().unwrap_or(v);
     // The inner loop wraps when its counter's increment reaches the bound.
@@ -401,15 +394,33 @@ unsafe fn build(f: LLVMValueRef, cfg: &Cfg, l: &Loop, oc: &Counted, (ic, istep):
         let sel = LLVMBuildSelect(b, wrap, init, next, c"".as_ptr());
         ir::add_incoming(np, &[(init, fpre), (sel, fh)]);
     }
-    reduce_addresses(b, f, cfg, l, (fpre, fh), (ic, istep), (body, ti), &path.before.iter().map(|&(bb, _)| cfg.blocks[bb]).collect::<Vec<_>>(), &outer_phis, latch, oc, &map, wrap)?;
+    // The outer counter (rebuilt with the guard as its entry) and its start.
+    if let Some(&ov) = outer_phis.iter().find(|&&p| ir::incoming_from(p, latch) == Some(oc.next)) {
+        let ostart = ir::incoming_from(ov, guard).ok_or("internal: the outer counter without an entry from the guard")?;
+        let around: Vec<LLVMBasicBlockRef> = path.before.iter().map(|&(bb, _)| cfg.blocks[bb]).collect();
+        let flat = Flat { b, fpre, fh, wrap, ti, map: &map };
+        reduce_addresses(&flat, f, cfg, l, (ov, ostart), (ic, istep), body, &around)?;
+    }
     // The exit's phis take the latch's values from the last iteration.
     for phi in ir::instructions(exit).into_iter().filter(|&i| ir::opcode(i) == O::LLVMPHI) {
         let v = ir::incoming_from(phi, latch).ok_or("internal: an exit phi without a latch entry")?;
         ir::add_incoming(phi, &[(get(&map, v), fh)]);
     }
     LLVMDisposeBuilder(b);
-    let _ = made;
     Ok(())
+}
+
+/// The flattened loop as [`reduce_addresses`] adds to it: the builder,
+/// its preheader and its block, whether the inner loop wraps in this
+/// iteration, the inner trip count (`i64`, in the guard) and the clones of
+/// the nest's instructions.
+struct Flat<'a> {
+    b: LLVMBuilderRef,
+    fpre: LLVMBasicBlockRef,
+    fh: LLVMBasicBlockRef,
+    wrap: LLVMValueRef,
+    ti: LLVMValueRef,
+    map: &'a HashMap<LLVMValueRef, LLVMValueRef>,
 }
 
 /// The accesses' addresses in the flattened loop as pointers of their own
@@ -417,34 +428,26 @@ unsafe fn build(f: LLVMValueRef, cfg: &Cfg, l: &Loop, oc: &Counted, (ic, istep):
 /// iteration adds `S·step`, or, when the inner loop wraps, `R - (T_I -
 /// 1)·step·S` (both invariant), instead of computing the address from the
 /// counters (a multiply and adds per access).
+/// (`ov`, `ostart`: the outer counter and its start; `around`: the blocks
+/// of the path before the inner loop `body`.)
 #[allow(clippy::too_many_arguments)]
 unsafe fn reduce_addresses(
-    b: LLVMBuilderRef,
+    fl: &Flat,
     f: LLVMValueRef,
     cfg: &Cfg,
     l: &Loop,
-    (fpre, fh): (LLVMBasicBlockRef, LLVMBasicBlockRef),
+    (ov, ostart): (LLVMValueRef, LLVMValueRef),
     (ic, istep): (&Counted, i64),
-    (body, ti): (LLVMBasicBlockRef, LLVMValueRef),
-    path: &[LLVMBasicBlockRef],
-    outer_phis: &[LLVMValueRef],
-    latch: LLVMBasicBlockRef,
-    oc: &Counted,
-    map: &HashMap<LLVMValueRef, LLVMValueRef>,
-    wrap: LLVMValueRef,
+    body: LLVMBasicBlockRef,
+    around: &[LLVMBasicBlockRef],
 ) -> Result<(), String> {
     use crate::addr::Poly;
+    let Flat { b, fpre, fh, wrap, ti, map } = *fl;
     let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     let m = LLVMGetGlobalParent(f);
     let i64t = LLVMInt64TypeInContext(ctx);
     let ity = LLVMTypeOf(ic.iv);
     let i8t = LLVMInt8TypeInContext(ctx);
-    let Some(&ov) = outer_phis.iter().find(|&&p| ir::incoming_from(p, latch) == Some(oc.next)) else { return Ok(()) };
-    let ostart = ir::incoming_from(ov, cfg.blocks[oc.preheader]).or_else(|| {
-        // The header's phis were rebuilt with the guard as their entry.
-        (0..LLVMCountIncoming(ov)).map(|k| (LLVMGetIncomingValue(ov, k), LLVMGetIncomingBlock(ov, k))).find(|e| e.1 != latch).map(|e| e.0)
-    });
-    let Some(ostart) = ostart else { return Ok(()) };
     let iv = ic.iv;
     let atom = |v: LLVMValueRef| v == ov || v == iv || !defined_in(cfg, l, v);
     let counters = |v: LLVMValueRef| v == ov || v == iv;
@@ -456,7 +459,7 @@ unsafe fn reduce_addresses(
     let mut pointers: Vec<(LLVMValueRef, Poly, LLVMValueRef)> = Vec::new();
     let mut deltas: Vec<(Poly, Poly, LLVMValueRef)> = Vec::new();
     // The inner loop's accesses, and the loads around it (affine in the outer counter alone).
-    let around: Vec<LLVMValueRef> = path.iter().flat_map(|&bb| ir::instructions(bb)).collect();
+    let around: Vec<LLVMValueRef> = around.iter().flat_map(|&bb| ir::instructions(bb)).collect();
     for a in ir::instructions(body).into_iter().chain(around) {
         let at = match (ir::opcode(a), mem(a)) {
             (O::LLVMLoad, Mem::Load(_)) => 0,

@@ -453,6 +453,88 @@ pub(crate) fn span_groups(accs: &[(i64, Poly, i64)]) -> Vec<(i64, Poly, i64, i64
     out
 }
 
+/// What every form of the nest builds with: a builder at the inner
+/// loop's debug location (disposed with the form), the counters' types
+/// and new blocks appended to the function.
+pub(crate) struct Form {
+    pub(crate) f: LLVMValueRef,
+    pub(crate) ctx: LLVMContextRef,
+    pub(crate) b: LLVMBuilderRef,
+    /// The outer and the inner counter's types, and `i64`.
+    pub(crate) ity: LLVMTypeRef,
+    pub(crate) jty: LLVMTypeRef,
+    pub(crate) i64t: LLVMTypeRef,
+}
+
+impl Form {
+    pub(crate) unsafe fn new(f: LLVMValueRef, nest: &Nest) -> Form {
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        let b = LLVMCreateBuilderInContext(ctx);
+        LLVMSetCurrentDebugLocation2(b, inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm));
+        Form { f, ctx, b, ity: LLVMTypeOf(nest.outer.iv), jty: LLVMTypeOf(nest.jiv), i64t: LLVMInt64TypeInContext(ctx) }
+    }
+
+    pub(crate) unsafe fn block(&self, name: &std::ffi::CStr) -> LLVMBasicBlockRef {
+        LLVMAppendBasicBlockInContext(self.ctx, self.f, name.as_ptr())
+    }
+
+    pub(crate) unsafe fn k64(&self, v: i64) -> LLVMValueRef {
+        LLVMConstInt(self.i64t, v as u64, 1)
+    }
+
+    /// Ends the guard the builder is in: into `to` when all of `ok` hold,
+    /// else into `fallback`. Returns the outer loop's count `cnt` in its
+    /// counter's type.
+    pub(crate) unsafe fn end_guard(&self, ok: Vec<LLVMValueRef>, cnt: LLVMValueRef, to: LLVMBasicBlockRef, fallback: LLVMBasicBlockRef) -> Result<LLVMValueRef, String> {
+        let all = ir::all_of(self.b, ok)?;
+        let cnt_i = if self.ity == self.i64t { cnt } else { LLVMBuildTrunc(self.b, cnt, self.ity, c"".as_ptr()) };
+        LLVMBuildCondBr(self.b, all, to, fallback);
+        Ok(cnt_i)
+    }
+
+    /// At the end of `t`, the outer loop's new counter `tphi` (counting its
+    /// iterations from 0) and the original counter's value `start + tphi·step`.
+    pub(crate) unsafe fn outer_counter(&self, nest: &Nest, t: LLVMBasicBlockRef) -> (LLVMValueRef, LLVMValueRef) {
+        let (b, o) = (self.b, &nest.outer);
+        LLVMPositionBuilderAtEnd(b, t);
+        let tphi = LLVMBuildPhi(b, self.ity, c"".as_ptr());
+        (tphi, LLVMBuildAdd(b, o.start, LLVMBuildMul(b, tphi, o.step, c"".as_ptr()), c"".as_ptr()))
+    }
+
+    /// The outer counter `tphi` (from 0 in `pre`) stepped at the end of
+    /// `latch`: back to `header` until it reaches `cnt_i`, then on to `out`.
+    /// Returns the latch's branch.
+    pub(crate) unsafe fn count_outer(&self, tphi: LLVMValueRef, cnt_i: LLVMValueRef, (pre, header, latch, out): (LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef, LLVMBasicBlockRef)) -> LLVMValueRef {
+        let b = self.b;
+        LLVMPositionBuilderAtEnd(b, latch);
+        let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(self.ity, 1, 0), c"".as_ptr());
+        let term = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), header, out);
+        ir::add_incoming(tphi, &[(LLVMConstInt(self.ity, 0, 0), pre), (tnext, latch)]);
+        term
+    }
+
+    /// Clones the inner loop's body at the builder but its counter, its
+    /// branch and, `skip_cmp`, its compare; each clone recorded in `map`
+    /// and `made` (its operands still the originals).
+    pub(crate) unsafe fn clone_body(&self, nest: &Nest, skip_cmp: bool, map: &mut HashMap<LLVMValueRef, LLVMValueRef>, made: &mut Vec<LLVMValueRef>) {
+        for g in ir::instructions(nest.body) {
+            if g == nest.jiv || g == nest.jterm || (skip_cmp && g == nest.jcmp) {
+                continue;
+            }
+            let x = LLVMInstructionClone(g);
+            LLVMInsertIntoBuilder(self.b, x);
+            map.insert(g, x);
+            made.push(x);
+        }
+    }
+}
+
+impl Drop for Form {
+    fn drop(&mut self) {
+        unsafe { LLVMDisposeBuilder(self.b) }
+    }
+}
+
 /// Builds the interchanged nest (see the module doc) behind its guard,
 /// which falls back to `fallback`; returns the guard and the new loops'
 /// headers. The caller enters the guard.
@@ -468,42 +550,30 @@ fn interchange(
     let o = &nest.outer;
     let exit = cfg.blocks[o.exit];
     unsafe {
-        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-        let b = LLVMCreateBuilderInContext(ctx);
-        let ity = LLVMTypeOf(o.iv);
-        let i64t = LLVMInt64TypeInContext(ctx);
-        let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
-        let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
-        let (guard_bb, jpre, jh, tph, t, jl) =
-            (new_block(c"ic.guard"), new_block(c"ic.jpre"), new_block(c"ic.j"), new_block(c"ic.tph"), new_block(c"ic.t"), new_block(c"ic.jlatch"));
+        let fm = Form::new(f, nest);
+        let (b, jty, i64t) = (fm.b, fm.jty, fm.i64t);
+        let (guard_bb, jpre, jh, tph, t, jl) = (fm.block(c"ic.guard"), fm.block(c"ic.jpre"), fm.block(c"ic.j"), fm.block(c"ic.tph"), fm.block(c"ic.t"), fm.block(c"ic.jlatch"));
         let ranks = ir::Ranks::new(f);
-        let loc = inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm);
-        LLVMSetCurrentDebugLocation2(b, loc);
         // The guard: the shared conditions, the inner loop shorter than a
         // vector and the outer one at least a vector long.
         LLVMPositionBuilderAtEnd(b, guard_bb);
         let Guard { cnt, trip_j, mut ok } = shared.clone();
-        ok.push(LLVMBuildICmp(b, P::LLVMIntSLT, trip_j, k64(lanes), c"".as_ptr()));
-        ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, k64(lanes), c"".as_ptr()));
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSLT, trip_j, fm.k64(lanes), c"".as_ptr()));
+        ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, fm.k64(lanes), c"".as_ptr()));
         // The j iterations apart over the whole j loop: with the outer
         // iterations apart, every (j, t) of the nest touches its own
         // memory, and the nest is marked for dsp-flatten.
         for a in indep.into_iter().flatten() {
             ok.push(a.emit_over(b, trip_j, Some(&nest.trip_poly()), &ranks, i64t)?);
         }
-        let all = ir::all_of(b, ok)?;
-        let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
-        LLVMBuildCondBr(b, all, jpre, fallback);
+        let cnt_i = fm.end_guard(ok, cnt, jpre, fallback)?;
         LLVMPositionBuilderAtEnd(b, jpre);
         LLVMBuildBr(b, jh);
         // The j loop.
-        let jty = LLVMTypeOf(nest.jiv);
         LLVMPositionBuilderAtEnd(b, jh);
         let jphi = LLVMBuildPhi(b, jty, c"".as_ptr());
         LLVMBuildBr(b, tph);
-        LLVMPositionBuilderAtEnd(b, t);
-        let tphi = LLVMBuildPhi(b, ity, c"".as_ptr());
-        let i = LLVMBuildAdd(b, o.start, LLVMBuildMul(b, tphi, o.step, c"".as_ptr()), c"".as_ptr());
+        let (tphi, i) = fm.outer_counter(nest, t);
         // The outer loop's values the body uses, then the body: what does
         // not depend on i (arithmetic of j and invariants, `x[j * step]`'s
         // index) in the t loop's preheader, the rest in the t loop.
@@ -516,12 +586,9 @@ fn interchange(
         clone_split(b, insts, &mut varies, &mut map, &mut made, t, tph);
         LLVMPositionBuilderAtEnd(b, tph);
         LLVMBuildBr(b, t);
-        LLVMPositionBuilderAtEnd(b, t);
         ir::remap_operands(&made, &map);
-        let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
-        let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, jl);
+        let tterm = fm.count_outer(tphi, cnt_i, (tph, t, t, jl));
         mark_independent(tterm);
-        ir::add_incoming(tphi, &[(LLVMConstInt(ity, 0, 0), tph), (tnext, t)]);
         // The j latch: on to the inner bound, then out of the nest.
         LLVMPositionBuilderAtEnd(b, jl);
         let jnext = LLVMBuildAdd(b, jphi, LLVMConstInt(jty, 1, 0), c"".as_ptr());
@@ -530,89 +597,7 @@ fn interchange(
             ir::add_loop_property(jterm, crate::flatten::NEST_INDEPENDENT, None);
         }
         ir::add_incoming(jphi, &[(nest.jstart, jpre), (jnext, jl)]);
-        LLVMDisposeBuilder(b);
         Ok((guard_bb, vec![jh, t]))
-    }
-}
-
-/// Builds the nest as it is behind its guard (the shared conditions and
-/// the inner iterations apart over the whole inner loop), which falls back
-/// to `fallback`: the outer loop counted (`i = start + t·step`), the inner
-/// loop marked independent, the outer latch marked
-/// [`crate::flatten::NEST_INDEPENDENT`] (every iteration of the nest
-/// touches its own memory). For a nest too long for the other forms (an
-/// FFT's late stages: a few rows of long butterfly loops), so that
-/// dsp-flatten makes it one loop. Returns the guard and the new loops' headers.
-fn as_is_form(
-    f: LLVMValueRef,
-    cfg: &Cfg,
-    nest: &Nest,
-    indep: &[crate::strip::Apart],
-    fallback: LLVMBasicBlockRef,
-    shared: &Guard,
-) -> Result<(LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>), String> {
-    let o = &nest.outer;
-    let exit = cfg.blocks[o.exit];
-    let ranks = ir::Ranks::new(f);
-    unsafe {
-        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-        let b = LLVMCreateBuilderInContext(ctx);
-        let ity = LLVMTypeOf(o.iv);
-        let jty = LLVMTypeOf(nest.jiv);
-        let i64t = LLVMInt64TypeInContext(ctx);
-        let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
-        let (guard_bb, tpre, t, jl, tl) = (new_block(c"ai.guard"), new_block(c"ai.tpre"), new_block(c"ai.t"), new_block(c"ai.j"), new_block(c"ai.tlatch"));
-        LLVMSetCurrentDebugLocation2(b, inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm));
-        LLVMPositionBuilderAtEnd(b, guard_bb);
-        let Guard { cnt, trip_j, mut ok } = shared.clone();
-        for a in indep {
-            ok.push(a.emit_over(b, trip_j, Some(&nest.trip_poly()), &ranks, i64t)?);
-        }
-        let all = ir::all_of(b, ok)?;
-        let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
-        LLVMBuildCondBr(b, all, tpre, fallback);
-        LLVMPositionBuilderAtEnd(b, tpre);
-        LLVMBuildBr(b, t);
-        // The outer loop by its count, the outer values the body uses in it.
-        LLVMPositionBuilderAtEnd(b, t);
-        let tphi = LLVMBuildPhi(b, ity, c"".as_ptr());
-        let i = LLVMBuildAdd(b, o.start, LLVMBuildMul(b, tphi, o.step, c"".as_ptr()), c"".as_ptr());
-        let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-        map.insert(o.iv, i);
-        let mut made = Vec::new();
-        for &g in &nest.glue {
-            let x = LLVMInstructionClone(g);
-            LLVMInsertIntoBuilder(b, x);
-            map.insert(g, x);
-            made.push(x);
-        }
-        LLVMBuildBr(b, jl);
-        // The inner loop as it was.
-        LLVMPositionBuilderAtEnd(b, jl);
-        let jphi = LLVMBuildPhi(b, jty, c"".as_ptr());
-        map.insert(nest.jiv, jphi);
-        for g in ir::instructions(nest.body) {
-            if g == nest.jiv || g == nest.jterm {
-                continue;
-            }
-            let x = LLVMInstructionClone(g);
-            LLVMInsertIntoBuilder(b, x);
-            map.insert(g, x);
-            made.push(x);
-        }
-        ir::remap_operands(&made, &map);
-        let jnext = *map.get(&nest.jnext).ok_or("internal: the inner counter's increment was not cloned")?;
-        let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, nest.jbound, c"".as_ptr()), jl, tl);
-        mark_independent(jterm);
-        ir::add_incoming(jphi, &[(nest.jstart, t), (jnext, jl)]);
-        // The outer latch: on to the count, then out of the nest.
-        LLVMPositionBuilderAtEnd(b, tl);
-        let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
-        let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, exit);
-        ir::add_loop_property(tterm, crate::flatten::NEST_INDEPENDENT, None);
-        ir::add_incoming(tphi, &[(LLVMConstInt(ity, 0, 0), tpre), (tnext, tl)]);
-        LLVMDisposeBuilder(b);
-        Ok((guard_bb, vec![t, jl]))
     }
 }
 
@@ -682,7 +667,7 @@ fn transform(f: LLVMValueRef, cfg: &Cfg, nest: &Nest, lanes: i64, opts: Options)
         let mut entry = h;
         let mut guard_of_h = None;
         if as_is {
-            let (g, loops) = as_is_form(f, cfg, nest, indep.as_deref().unwrap_or(&[]), entry, &shared)?;
+            let (g, loops) = crate::asis::as_is(f, cfg, nest, indep.as_deref().unwrap_or(&[]), entry, &shared)?;
             made.extend(loops);
             guard_of_h.get_or_insert(g);
             entry = g;

@@ -36,6 +36,7 @@
 
 pub mod addr;
 pub mod anylane;
+pub mod asis;
 pub mod bits;
 pub mod bitrev;
 pub mod caps;

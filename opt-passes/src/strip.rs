@@ -42,7 +42,7 @@ use inkwell::llvm_sys::LLVMIntPredicate as P;
 
 use crate::cfg::Cfg;
 use crate::addr::Poly;
-use crate::interchange::{clone_split, emit_poly, mark_independent, Guard, Nest};
+use crate::interchange::{clone_split, emit_poly, mark_independent, Form, Guard, Nest};
 use crate::ir;
 
 /// The loop property of a strip's loop: at most the lane count of
@@ -153,25 +153,12 @@ pub(crate) fn strip_mine(
     let exit = cfg.blocks[o.exit];
     let ranks = ir::Ranks::new(f);
     unsafe {
-        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-        let b = LLVMCreateBuilderInContext(ctx);
-        let ity = LLVMTypeOf(o.iv);
-        let jty = LLVMTypeOf(nest.jiv);
-        let i64t = LLVMInt64TypeInContext(ctx);
-        let k64 = |v: i64| LLVMConstInt(i64t, v as u64, 1);
+        let fm = Form::new(f, nest);
+        let (b, jty, i64t) = (fm.b, fm.jty, fm.i64t);
+        let k64 = |v: i64| fm.k64(v);
         let kj = |v: i64| LLVMConstInt(jty, v as u64, 1);
-        let new_block = |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
-        let (guard_bb, sh, tph, t, jl, tl, sl) = (
-            new_block(c"sm.guard"),
-            new_block(c"sm.strip"),
-            new_block(c"sm.tph"),
-            new_block(c"sm.t"),
-            new_block(c"sm.j"),
-            new_block(c"sm.tlatch"),
-            new_block(c"sm.slatch"),
-        );
-        let loc = inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(nest.jterm);
-        LLVMSetCurrentDebugLocation2(b, loc);
+        let (guard_bb, sh, tph, t, jl, tl, sl) =
+            (fm.block(c"sm.guard"), fm.block(c"sm.strip"), fm.block(c"sm.tph"), fm.block(c"sm.t"), fm.block(c"sm.j"), fm.block(c"sm.tlatch"), fm.block(c"sm.slatch"));
         // The guard: disjoint outer iterations, at most MAX_VECTORS vectors
         // of inner loop, and at least two outer iterations per strip.
         LLVMPositionBuilderAtEnd(b, guard_bb);
@@ -192,9 +179,7 @@ pub(crate) fn strip_mine(
         let strips = LLVMBuildSDiv(b, LLVMBuildAdd(b, trip_j, k64(lanes - 1), c"".as_ptr()), k64(lanes), c"".as_ptr());
         ok.push(LLVMBuildICmp(b, P::LLVMIntSLE, trip_j, k64(MAX_VECTORS * lanes), c"".as_ptr()));
         ok.push(LLVMBuildICmp(b, P::LLVMIntSGE, cnt, LLVMBuildMul(b, strips, k64(2), c"".as_ptr()), c"".as_ptr()));
-        let all = ir::all_of(b, ok)?;
-        let cnt_i = if ity == i64t { cnt } else { LLVMBuildTrunc(b, cnt, ity, c"".as_ptr()) };
-        LLVMBuildCondBr(b, all, sh, fallback);
+        let cnt_i = fm.end_guard(ok, cnt, sh, fallback)?;
         // The strip loop: its start, and its end (at most `lanes` on).
         LLVMPositionBuilderAtEnd(b, sh);
         let sphi = LLVMBuildPhi(b, jty, c"".as_ptr());
@@ -204,9 +189,7 @@ pub(crate) fn strip_mine(
         let jend = LLVMBuildAdd(b, sphi, len, c"".as_ptr());
         LLVMBuildBr(b, tph);
         // The outer loop, by its own count, around the strip's loop.
-        LLVMPositionBuilderAtEnd(b, t);
-        let tphi = LLVMBuildPhi(b, ity, c"".as_ptr());
-        let i = LLVMBuildAdd(b, o.start, LLVMBuildMul(b, tphi, o.step, c"".as_ptr()), c"".as_ptr());
+        let (tphi, i) = fm.outer_counter(nest, t);
         LLVMPositionBuilderAtEnd(b, jl);
         let jphi = LLVMBuildPhi(b, jty, c"".as_ptr());
         // The outer loop's values the body uses (in the outer loop when they
@@ -220,15 +203,7 @@ pub(crate) fn strip_mine(
         let cmp_only_for_latch = ir::users(nest.jcmp) == [nest.jterm];
         clone_split(b, nest.glue.iter().copied(), &mut varies, &mut map, &mut made, t, tph);
         LLVMPositionBuilderAtEnd(b, jl);
-        for g in ir::instructions(nest.body) {
-            if g == nest.jiv || g == nest.jterm || (g == nest.jcmp && cmp_only_for_latch) {
-                continue;
-            }
-            let x = LLVMInstructionClone(g);
-            LLVMInsertIntoBuilder(b, x);
-            map.insert(g, x);
-            made.push(x);
-        }
+        fm.clone_body(nest, cmp_only_for_latch, &mut map, &mut made);
         ir::remap_operands(&made, &map);
         let jnext = *map.get(&nest.jnext).ok_or("internal: the inner counter's increment was not cloned")?;
         let jterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, jnext, jend, c"".as_ptr()), jl, tl);
@@ -245,15 +220,11 @@ pub(crate) fn strip_mine(
         LLVMPositionBuilderAtEnd(b, t);
         LLVMBuildBr(b, jl);
         // The outer latch, marked independent; then the next strip or out of the nest.
-        LLVMPositionBuilderAtEnd(b, tl);
-        let tnext = LLVMBuildAdd(b, tphi, LLVMConstInt(ity, 1, 0), c"".as_ptr());
-        let tterm = LLVMBuildCondBr(b, LLVMBuildICmp(b, P::LLVMIntNE, tnext, cnt_i, c"".as_ptr()), t, sl);
+        let tterm = fm.count_outer(tphi, cnt_i, (tph, t, tl, sl));
         mark_independent(tterm);
-        ir::add_incoming(tphi, &[(LLVMConstInt(ity, 0, 0), tph), (tnext, tl)]);
         LLVMPositionBuilderAtEnd(b, sl);
         LLVMBuildCondBr(b, more, sh, exit);
         ir::add_incoming(sphi, &[(nest.jstart, guard_bb), (jend, sl)]);
-        LLVMDisposeBuilder(b);
         Ok((guard_bb, vec![sh, t, jl]))
     }
 }
