@@ -6,7 +6,9 @@
 //! a group is lane k, the counter consecutive, loop invariants uniform.
 //! The inner loops keep their order per lane, so a strict float reduction
 //! (`s += x[i][k] * y[k][j]` over k, which LLVM may not reassociate) runs
-//! 16 sums at once, each in source order: exact.
+//! 16 sums at once, each in source order: exact. What is left after the
+//! last whole group runs as one masked step (with `-fmasked-tail`; the
+//! pass's parameter `no-tail` keeps the scalar loop for it instead).
 //!
 //! A loop qualifies when its iterations provably touch disjoint memory
 //! ([`independent`]): every object it writes is accessed only at
@@ -68,7 +70,8 @@ pub fn run(m: LLVMModuleRef, caps: &Caps, masked_tail: bool) -> (bool, Vec<Remar
             }
             // An inner loop's recurrence (a carried sum) bounds each group's
             // speed, not the units: INTERLEAVE groups side by side first,
-            // then single groups for what is left, then the scalar loop.
+            // then single groups for what is left, then one masked step (or
+            // the scalar loop).
             let widths = if inner_recurrence(f, header) { vec![lanes * INTERLEAVE, lanes] } else { vec![lanes] };
             let mut made: Vec<u32> = Vec::new();
             let mut last_err = String::new();

@@ -164,10 +164,11 @@ pub fn rewrite(cx: &Cx, f: LLVMValueRef, latch_term: LLVMValueRef, variants: &Ha
         let mut bbs = [check, end];
         LLVMAddIncoming(k, vals.as_mut_ptr(), bbs.as_mut_ptr(), 2);
     }
-    // After the vector loop of a vec-function loop: done, or the rest as one
-    // step under the lane mask `k < tc - vtc` (seed 001 §3.1); the scalar
-    // loop goes. An outer loop keeps its scalar loop for what is left (it
-    // may be vectorized again, narrower).
+    // After the vector loop of a vec-function loop (or an outer loop's
+    // narrowest group, `WholeMasked`): done, or the rest as one step under
+    // the lane mask `k < tc - vtc` (seed 001 §3.1); the scalar loop goes.
+    // Otherwise an outer loop keeps its scalar loop for what is left (it may
+    // be vectorized again, narrower).
     if goal == Goal::Calls || goal == Goal::WholeMasked {
         let tail = e.new_block("wfv.tail");
         e.at_end(vexit);
