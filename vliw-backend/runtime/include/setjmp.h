@@ -1,11 +1,11 @@
 /* setjmp.h: non-local jumps (C11 7.13). jmp_buf holds the stack pointer, the
  * link register and the callee-saved registers of ABI.md (runtime/sys/setjmp.s
- * lays it out: 32-bit registers, then 64-bit ones at byte 80, then vector
- * registers at byte 192 with a stride of 128 bytes, enough for 32 lanes). */
+ * lays it out: 32-bit registers, then 64-bit ones at byte 80; no vector
+ * register is callee-saved). */
 #ifndef _SETJMP_H
 #define _SETJMP_H
 
-typedef long long jmp_buf[152] __attribute__((__aligned__(8)));
+typedef long long jmp_buf[18] __attribute__((__aligned__(8)));
 typedef jmp_buf sigjmp_buf;
 
 int setjmp(jmp_buf) __attribute__((__returns_twice__));

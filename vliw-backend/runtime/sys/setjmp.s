@@ -1,14 +1,11 @@
 # setjmp.s: setjmp/longjmp (C11 7.13) for every shipped machine.
 #
-# jmp_buf (include/setjmp.h, 8-byte aligned, 1216 bytes) holds what a call
+# jmp_buf (include/setjmp.h, 8-byte aligned, 144 bytes) holds what a call
 # must preserve (ABI.md): the stack pointer, the link register and the
-# callee-saved registers of abi callee_saved.
+# callee-saved registers of abi callee_saved (no vector register is).
 #
 #   byte 0: r1 (sp)   byte 4: r31 (link)   bytes 8..75: r14..r30
 #   bytes 80..143: d8..d15
-#   bytes 192..1215: v24..v31, one every 128 bytes (the vector size of a
-#   32-lane machine; a 16- or 8-lane machine uses the start of each slot).
-#     Vector registers go through the unaligned vstu/vldu.
 #
 # setjmp(env = r4) returns 0; longjmp(env = r4, val = r5) restores them and
 # returns val from that setjmp, or 1 if val is 0. `.wait` lets every
@@ -50,14 +47,6 @@ _setjmp:
         std d13, r4, 120
         std d14, r4, 128
         std d15, r4, 136
-        vstu v24, r4, 192
-        vstu v25, r4, 320
-        vstu v26, r4, 448
-        vstu v27, r4, 576
-        vstu v28, r4, 704
-        vstu v29, r4, 832
-        vstu v30, r4, 960
-        vstu v31, r4, 1088
         li r4, 0
         .wait li
         jmp r31
@@ -74,14 +63,6 @@ _longjmp:
         peqi p1, r5, 0
         .wait peqi
         (p1) li r5, 1                   # longjmp(env, 0) returns 1
-        vldu v24, r4, 192
-        vldu v25, r4, 320
-        vldu v26, r4, 448
-        vldu v27, r4, 576
-        vldu v28, r4, 704
-        vldu v29, r4, 832
-        vldu v30, r4, 960
-        vldu v31, r4, 1088
         ldd d8, r4, 80
         ldd d9, r4, 88
         ldd d10, r4, 96
@@ -109,7 +90,6 @@ _longjmp:
         ldw r30, r4, 72
         ldw r31, r4, 4
         ldw r1, r4, 0
-        .wait vldu
         .wait ldw
         mov r4, r5
         .wait mov
