@@ -2,7 +2,8 @@
 // dsp-cflags: -fmasked-tail
 /* Vectorized loops whose tails are folded into a masked vector iteration
    (dspcc -fmasked-tail): odd trip counts, trip counts below one vector,
-   float and integer element types, 16-bit data, a reduction. */
+   float and integer element types, 16-bit data, a reduction (interleaved:
+   its rest in up to two masked steps). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -35,7 +36,9 @@ __attribute__((noinline)) int32_t dot(int n, const int32_t *x, const int32_t *y)
 }
 
 int main(void) {
-    static const int sizes[] = {0, 1, 5, 15, 16, 17, 31, 33, 100, 129, N};
+    /* (dot interleaves two vectors per step: its rest, 0 to 31, runs as
+       at most two masked steps of one vector.) */
+    static const int sizes[] = {0, 1, 5, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 100, 129, N};
     for (unsigned k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         int n = sizes[k];
         for (int i = 0; i < N; i++) {

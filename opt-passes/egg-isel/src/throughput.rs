@@ -11,9 +11,9 @@
 //! cycles reach that latency (U = ⌈latency ÷ step⌉) — LLVM's interleave count, with the machine's
 //! own figures.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use egg::RecExpr;
+use egg::{Id, RecExpr};
 use isa_tablegen::{Instr, SemOp};
 
 use crate::lang::VecLang;
@@ -69,7 +69,11 @@ pub struct Stores {
 }
 
 /// Resource cycles of one step: `prog` (every node once) and `stores`.
-pub fn step_cycles(t: &Target, prog: &RecExpr<VecLang>, stores: Stores) -> f64 {
+/// `accumulated` names the sums `s + ReduceAdd(x)` (the sum's node index and
+/// `x`) that lowering keeps in vector accumulators: each is one vector add
+/// in the loop, or none when `x` is a product (it becomes a multiply-add),
+/// not a scalar add and a reduction.
+pub fn step_cycles(t: &Target, prog: &RecExpr<VecLang>, stores: Stores, accumulated: &[(usize, Id)]) -> f64 {
     use Opnd::*;
     let mut busy: HashMap<Vec<u16>, f64> = HashMap::new();
     let mut count = 0usize;
@@ -79,7 +83,30 @@ pub fn step_cycles(t: &Target, prog: &RecExpr<VecLang>, stores: Stores) -> f64 {
         *busy.entry(units).or_default() += (i.busy.max(1) as usize * times) as f64;
         count += times;
     };
-    for n in prog.as_ref() {
+    // The nodes an accumulator replaces, and the products it fuses.
+    let mut gone: HashSet<usize> = HashSet::new();
+    let mut fused: HashSet<usize> = HashSet::new();
+    for &(sum, x) in accumulated {
+        gone.insert(sum);
+        if let VecLang::Add([a, b]) = &prog[Id::from(sum)] {
+            gone.extend([*a, *b].into_iter().filter(|&c| prog[c] == VecLang::ReduceAdd(x)).map(usize::from));
+        }
+        match &prog[x] {
+            VecLang::VecMul(_) => {
+                fused.insert(usize::from(x));
+            }
+            _ => {
+                if let Some(i) = instr_for(t, &VecLang::VecAdd([x, x])) {
+                    add(i, 1);
+                }
+            }
+        }
+    }
+    for (k, n) in prog.as_ref().iter().enumerate() {
+        if gone.contains(&k) {
+            continue;
+        }
+        let n = if fused.contains(&k) { &VecLang::VecMac([Id::from(0usize); 3]) } else { n };
         if let Some(i) = instr_for(t, n) {
             // A `Vec` of arbitrary scalars is an insert per lane.
             add(i, if matches!(n, VecLang::Vec(_)) { t.lanes } else { 1 });
@@ -138,10 +165,48 @@ mod tests {
         // Two vector loads and a multiply: the loads on the two load/store
         // units take one cycle; the vmla's latency needs more accumulators.
         let p: RecExpr<VecLang> = "(VecMul (VecLoad x 0) (VecLoad y 0))".parse().unwrap();
-        let step = step_cycles(&t, &p, Stores::default());
+        let step = step_cycles(&t, &p, Stores::default(), &[]);
         assert!((step - 1.0).abs() < 1e-9, "{step}");
         let lat = accumulate_latency(&t, true);
         assert_eq!(lat, t.find(SemOp::Mac, Some(Opnd::V), &[Opnd::V; 3]).unwrap().latency);
         assert!(interleave(step, lat, 4) >= 2);
+    }
+
+    #[test]
+    fn a_sum_kept_in_a_vector_accumulator_costs_a_multiply_add_not_a_reduction() {
+        let m = isa_tablegen::Machine::load("ftm").unwrap();
+        let t = Target::new(&m, crate::lang::Elem::I32).unwrap();
+        // s + ReduceAdd(x * y) for four sums sharing x: five loads on two
+        // load/store units (2.5 cycles); as scalar adds and reductions, the
+        // four reductions on ftm's one cross unit take 4.
+        let mut p: RecExpr<VecLang> = RecExpr::default();
+        let (x, y, zero) = (p.add(VecLang::Symbol("x".into())), p.add(VecLang::Symbol("y".into())), p.add(VecLang::Num(0)));
+        let lx = p.add(VecLang::VecLoad([x, zero]));
+        let mut outs = Vec::new();
+        for k in 0..4 {
+            let (kk, s) = (p.add(VecLang::Num(k)), p.add(VecLang::Symbol(format!("s{k}").into())));
+            let ly = p.add(VecLang::VecLoad([y, kk]));
+            let prod = p.add(VecLang::VecMul([lx, ly]));
+            let (red, arg) = (p.add(VecLang::ReduceAdd(prod)), p.add(VecLang::Arg(s)));
+            outs.push(p.add(VecLang::Add([arg, red])));
+        }
+        p.add(VecLang::List(outs.into()));
+        let plain = step_cycles(&t, &p, Stores::default(), &[]);
+        assert!((plain - 4.0).abs() < 1e-9, "{plain}");
+        let sums: Vec<(usize, Id)> = p
+            .as_ref()
+            .iter()
+            .enumerate()
+            .filter_map(|(k, n)| match n {
+                VecLang::Add([_, r]) => match &p[*r] {
+                    VecLang::ReduceAdd(x) => Some((k, *x)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sums.len(), 4);
+        let kept = step_cycles(&t, &p, Stores::default(), &sums);
+        assert!((kept - 2.5).abs() < 1e-9, "{kept}");
     }
 }

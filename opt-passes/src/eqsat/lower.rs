@@ -103,10 +103,12 @@ pub(crate) struct Strided {
 /// of shape `sh` in function `f` (after [`check`]); with `tail` (see
 /// [`tail_ok`]) the iterations left run as one masked step and the
 /// original loop is left unreachable.
-pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: bool, strided: Strided) -> R<()> {
+pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: Option<Narrow>, strided: Strided) -> R<()> {
     let Strided { load: strided_load, store: strided_store } = strided;
-    if tail && !tail_ok(lifted, prog) {
-        return Err("internal: a masked tail for a program that cannot have one".into());
+    if let Some((nl, np)) = tail {
+        if !tail_ok(nl, np) || lifted.copies % nl.lanes != 0 || nl.lanes != lifted.lanes {
+            return Err("internal: a masked tail for a program that cannot have one".into());
+        }
     }
     let lanes = lifted.lanes as i64;
     unsafe {
@@ -145,7 +147,7 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         // needs the original loop's single preheader), no vector step means
         // the original loop straight away: the short trip counts of an FFT's
         // first stages pay nothing more. Otherwise through mid.
-        let straight = !tail && lifted.copies == lifted.lanes;
+        let straight = tail.is_none() && lifted.copies == lifted.lanes;
         let skip_to = if straight { body } else { mid };
         let some = LLVMBuildICmp(b, P::LLVMIntNE, vtc, c(0), nm());
         let enter = if lifted.disjoint.is_empty() {
@@ -276,33 +278,93 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 None => total.push((key.0, a)),
             }
         }
+        // Sums the masked tail keeps accumulating stay vectors until after it.
+        let tail_acc = tail.map(|(nl, np)| vector_accumulators(nl, np)).unwrap_or_default();
+        let mut vec_total: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for (p, a) in total {
+            if tail_acc.iter().any(|t| t.0 == p) {
+                vec_total.insert(p, a);
+                continue;
+            }
             let red = em.intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
             let r = LLVMBuildAdd(b, result[&p], red, nm());
             result.insert(p, r);
         }
         let rest_start = LLVMBuildAdd(b, sh.start, made, nm());
         let done = LLVMBuildICmp(b, P::LLVMIntEQ, made, tc, nm());
-        // The masked tail: lanes below the iterations left are active.
+        // The masked tail: the narrow program's steps over what is left
+        // (fewer than `copies` iterations; lanes below the iterations left
+        // are active), then the sums reduced once.
         let mut tail_next: Option<(LLVMBasicBlockRef, HashMap<LLVMValueRef, LLVMValueRef>)> = None;
-        if tail {
-            let tb = block("egg.tail");
-            LLVMBuildCondBr(b, done, sh.exit, tb);
-            LLVMPositionBuilderAtEnd(b, tb);
+        if let Some((nl, np)) = tail {
+            let em_n = Emitter { lifted: nl, prog: np, ..em };
+            let join = block("egg.join");
             let left = LLVMBuildSub(b, tc, made, nm());
+            let zero_v = LLVMConstNull(vt);
+            let acc_keys: Vec<LLVMValueRef> = carried_order.iter().copied().filter(|p| tail_acc.iter().any(|t| t.0 == *p)).collect();
+            // What reaches the join: from each block, the carried values and the accumulators.
+            let mut scalars: HashMap<LLVMValueRef, LLVMValueRef> = carried_order.iter().map(|&p| (p, result[&p])).collect();
+            let mut accs: HashMap<LLVMValueRef, LLVMValueRef> = acc_keys.iter().map(|&p| (p, vec_total.get(&p).copied().unwrap_or(zero_v))).collect();
+            let mut arrivals = vec![(mid, scalars.clone(), accs.clone())];
+            let steps = lifted.copies / nl.lanes;
             let mut iota: Vec<LLVMValueRef> = (0..lanes).map(|l| c(l)).collect();
             let iota = LLVMConstVector(iota.as_mut_ptr(), lanes as u32);
             let ivt = LLVMVectorType(ity, lanes as u32);
-            let ins = LLVMBuildInsertElement(b, LLVMGetPoison(ivt), left, LLVMConstInt(i32t, 0, 0), nm());
-            let left_v = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(ivt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm());
-            let mask = LLVMBuildICmp(b, P::LLVMIntULT, iota, left_v, nm());
-            let ind_at: HashMap<LLVMValueRef, LLVMValueRef> = ind.keys().map(|&p| (p, result[&p])).collect();
-            let ptrs_t = em.pointers(rest_start, sh.iv, &ind_at);
-            let carried_at: HashMap<LLVMValueRef, LLVMValueRef> = carried.keys().map(|&p| (p, result[&p])).collect();
-            let (val_t, _) = em.program(&ptrs_t, &carried_at, Some(mask), None)?;
-            let next_t = em.outputs(&val_t, &ptrs_t, Some(mask))?;
+            for s in 0..steps {
+                let tb = block("egg.tail");
+                if s == 0 {
+                    LLVMBuildCondBr(b, done, join, tb);
+                } else {
+                    let more = LLVMBuildICmp(b, P::LLVMIntSGT, left, c(s as i64 * lanes), nm());
+                    LLVMBuildCondBr(b, more, tb, join);
+                }
+                LLVMPositionBuilderAtEnd(b, tb);
+                let left_s = LLVMBuildSub(b, left, c(s as i64 * lanes), nm());
+                let ins = LLVMBuildInsertElement(b, LLVMGetPoison(ivt), left_s, LLVMConstInt(i32t, 0, 0), nm());
+                let left_v = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(ivt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm());
+                let mask = LLVMBuildICmp(b, P::LLVMIntULT, iota, left_v, nm());
+                let iv0 = LLVMBuildAdd(b, rest_start, c(s as i64 * lanes), nm());
+                let mut ind_at: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+                for i in &nl.inductions {
+                    let r = result[&i.phi];
+                    ind_at.insert(i.phi, LLVMBuildAdd(b, r, LLVMConstInt(LLVMTypeOf(r), (i.step * lanes * s as i64) as u64, 1), nm()));
+                }
+                let ptrs_t = em_n.pointers(iv0, sh.iv, &ind_at);
+                let acc_phi: HashMap<(LLVMValueRef, usize), LLVMValueRef> = accs.iter().map(|(&p, &a)| ((p, 0), a)).collect();
+                let (val_t, acc_next) = em_n.program(&ptrs_t, &scalars, Some(mask), Some(&(tail_acc.clone(), acc_phi)))?;
+                let next_t = em_n.outputs(&val_t, &ptrs_t, Some(mask))?;
+                for p in &carried_order {
+                    scalars.insert(*p, *next_t.get(p).ok_or("internal: a carried value without its tail value")?);
+                }
+                for (&p, a) in accs.iter_mut() {
+                    *a = *acc_next.get(&(p, 0)).ok_or("internal: an accumulator without its tail value")?;
+                }
+                arrivals.push((tb, scalars.clone(), accs.clone()));
+            }
+            LLVMBuildBr(b, join);
+            LLVMPositionBuilderAtEnd(b, join);
+            let mut fin: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+            for &p in &carried_order {
+                let phi = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
+                for (from, sc, _) in &arrivals {
+                    ir::add_incoming(phi, &[(sc[&p], *from)]);
+                }
+                fin.insert(p, phi);
+            }
+            let mut acc_fin = Vec::new();
+            for &p in &acc_keys {
+                let phi = LLVMBuildPhi(b, vt, nm());
+                for (from, _, ac) in &arrivals {
+                    ir::add_incoming(phi, &[(ac[&p], *from)]);
+                }
+                acc_fin.push((p, phi));
+            }
+            for (p, a) in acc_fin {
+                let red = em.intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
+                fin.insert(p, LLVMBuildAdd(b, fin[&p], red, nm()));
+            }
             LLVMBuildBr(b, sh.exit);
-            tail_next = Some((tb, next_t));
+            tail_next = Some((join, fin));
         } else {
             LLVMBuildCondBr(b, done, sh.exit, rest_ph);
         }
@@ -329,9 +391,9 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         for phi in ir::instructions(sh.exit).into_iter().filter(|&i| ir::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMPHI) {
             let v = incoming(phi, body).ok_or("an exit phi without a value from the loop")?;
             let p = *carried.keys().find(|&&p| incoming(p, body) == Some(v)).ok_or("a value computed in the loop other than a carried one is used after it")?;
-            ir::add_incoming(phi, &[(result[&p], mid)]);
-            if let Some((tb, next_t)) = &tail_next {
-                ir::add_incoming(phi, &[(*next_t.get(&p).ok_or("internal: a carried value without its tail value")?, *tb)]);
+            match &tail_next {
+                Some((join, fin)) => ir::add_incoming(phi, &[(fin[&p], *join)]),
+                None => ir::add_incoming(phi, &[(result[&p], mid)]),
             }
         }
         LLVMPositionBuilderAtEnd(b, rest_ph);
@@ -401,6 +463,10 @@ struct Emitter<'a> {
     lifted: &'a Lifted,
     prog: &'a RecExpr<VecLang>,
 }
+
+/// The program a masked tail runs, one vector per step: the lifted loop
+/// and its program.
+pub(crate) type Narrow<'a> = (&'a Lifted, &'a RecExpr<VecLang>);
 
 /// The accumulated sums ([`vector_accumulators`]) and their phis.
 type Accumulators = (Vec<(LLVMValueRef, usize, Id, usize)>, HashMap<(LLVMValueRef, usize), LLVMValueRef>);
@@ -488,7 +554,7 @@ impl Emitter<'_> {
                 let index = val.len();
                 if let Some((accumulated, acc_phi)) = acc {
                     if let Some(&(p, _, x, k)) = accumulated.iter().find(|a| a.1 == index) {
-                        let sum = LLVMBuildAdd(b, acc_phi[&(p, k)], v(x), nm());
+                        let sum = LLVMBuildAdd(b, acc_phi[&(p, k)], active(v(x)), nm());
                         acc_next_of.insert((p, k), sum);
                         // The scalar sum is unchanged inside the loop.
                         val.push(carried[&p]);

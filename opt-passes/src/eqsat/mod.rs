@@ -182,13 +182,15 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     // Sums kept in vector accumulators: as many vectors per step as the
     // accumulate's latency asks for (at most MAX_INTERLEAVE, and 64 iterations).
     let mut chosen = (lifted, best, report);
+    let mut narrow: Option<(lift::Lifted, egg::RecExpr<VecLang>)> = None;
     let accs = lower::vector_accumulators(&chosen.0, &chosen.1);
     if interleave && !accs.is_empty() {
         let stores = Stores {
             vectors: chosen.0.outputs.iter().filter(|o| matches!(o, lift::Output::Store { vector: true, .. })).count(),
             scalars: chosen.0.outputs.iter().filter(|o| matches!(o, lift::Output::Store { vector: false, .. })).count(),
         };
-        let step = throughput::step_cycles(&target, &chosen.1, stores);
+        let summed: Vec<(usize, egg::Id)> = accs.iter().map(|a| (a.1, a.2)).collect();
+        let step = throughput::step_cycles(&target, &chosen.1, stores, &summed);
         let product = accs.iter().any(|a| matches!(chosen.1[a.2], VecLang::VecMul(_) | VecLang::VecMulS(_)));
         let latency = throughput::accumulate_latency(&target, product);
         let u = throughput::interleave(step, latency, (64 / lanes).clamp(1, MAX_INTERLEAVE));
@@ -199,7 +201,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
             saturation_remark(remarks, latch, &report_u);
             let kept = lower::vector_accumulators(&wide, &best_u);
             if report_u.cost_after < report_u.cost_before && kept.len() == u * accs.len() {
-                chosen = (wide, best_u, report_u);
+                let (l1, b1, _) = std::mem::replace(&mut chosen, (wide, best_u, report_u));
+                narrow = Some((l1, b1));
             }
         }
     }
@@ -207,7 +210,15 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     // Integer sums as several chains (exact: wrapping addition).
     let best = dsp_egg_isel::rebalance::rebalance(&best, &target);
     lower::check(&sh, body, &lifted)?;
-    let tail = opts.tail && lower::tail_ok(&lifted, &best);
+    // The masked tail runs the one-vector program: the interleaved loop's
+    // rest as up to `copies / lanes` masked steps.
+    let narrow = narrow.map(|(l, p)| (l, dsp_egg_isel::rebalance::rebalance(&p, &target)));
+    let tail_prog: Option<lower::Narrow> = match &narrow {
+        Some((l, p)) => Some((l, p)),
+        None => Some((&lifted, &best)),
+    };
+    let tail_prog = tail_prog.filter(|(l, p)| opts.tail && lower::tail_ok(l, p));
+    let tail = tail_prog.is_some();
     let strided_load = target.has(isa_tablegen::SemOp::VLoadS, Some(Opnd::V), &[Opnd::S, Opnd::S]);
     let strided_store = target.has(isa_tablegen::SemOp::VStoreS, None, &[Opnd::S, Opnd::S, Opnd::V]);
     let strided = lower::Strided { load: strided_load, store: strided_store };
@@ -218,7 +229,7 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     if one_step {
         lower::rewrite_strip(f, &sh, body, &lifted, &best, strided, full)?;
     } else {
-        lower::rewrite(f, &sh, body, &lifted, &best, tail, strided)?;
+        lower::rewrite(f, &sh, body, &lifted, &best, tail_prog, strided)?;
     }
     let fired: Vec<String> = report.fired.iter().take(6).map(|(r, n)| format!("{r}×{n}")).collect();
     let mut per_step = if lifted.copies == lanes { format!("{lanes} iterations per step") } else { format!("{} iterations per step ({} vectors interleaved)", lifted.copies, lifted.copies / lanes) };
@@ -226,6 +237,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
         per_step = format!("a strip of {lanes} iterations as one step");
     } else if one_step {
         per_step = format!("a strip of at most {lanes} iterations as one masked step");
+    } else if tail && lifted.copies > lanes {
+        per_step.push_str(&format!(", the rest in at most {} masked steps of {lanes}", lifted.copies / lanes));
     } else if tail {
         per_step.push_str(", the rest in one masked step");
     }
@@ -242,7 +255,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
             report.limit.as_ref().map(|l| format!("; {l} hit")).unwrap_or_default()
         ),
     });
-    Ok(lifted.copies / lanes)
+    // With a masked tail nothing is left for a narrower loop.
+    Ok(if tail || one_step { 1 } else { lifted.copies / lanes })
 }
 
 fn saturation_remark(remarks: &mut Vec<Remark>, latch: LLVMValueRef, report: &dsp_egg_isel::saturate::Report) {
