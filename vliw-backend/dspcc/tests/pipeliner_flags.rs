@@ -344,3 +344,29 @@ fn scratch_slot_accesses_do_not_depend_on_program_memory() {
     });
     assert!(at_mii, "{remarks:?}");
 }
+
+#[test]
+fn allocation_failure_first_retries_with_a_register_per_kernel_copy() {
+    if !toolchain_ready() {
+        return;
+    }
+    // The 3x3 convolution of scripts/bench-egg at 64 columns on ftm: at II 6
+    // its vector values' shared copies (modulo variable expansion) leave
+    // ranges with holes that the allocator cannot fit in the 32 vector
+    // registers; with a register per kernel copy it can, so the loop keeps
+    // II 6 instead of going to 7.
+    let dir = scratch("whole-copies");
+    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/kernels");
+    let src = kernels.join("conv2d.c");
+    // (The kernel includes the C library's headers: the machine's runtime
+    // as scripts/build-runtime leaves it.)
+    let out = dspcc(&dir).env_remove("DSPCC_RUNTIME").args(["-O2", "-S", "-DSIZE=64", "-I"]).arg(&kernels).arg(&src).args(["-o", "conv.s"]).output().unwrap();
+    if String::from_utf8_lossy(&out.stderr).contains("runtime file not found") {
+        eprintln!("skipped: the default machine's runtime is not built (scripts/build-runtime)");
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = std::fs::read_to_string(dir.join("conv.s")).unwrap();
+    let block = s.split("SOFTWARE PIPELINE INFORMATION").find(|b| b.contains("a register per kernel copy for every value of file 'v'")).unwrap_or_else(|| panic!("{s}"));
+    assert!(block.contains("#   ii = 6   Schedule found"), "{block}");
+}

@@ -73,8 +73,12 @@ fn next_pow2(x: u32) -> u32 {
 
 /// Lifetimes, register copies, stages and kernel copies of a schedule,
 /// with the accesses of `rebased` reading their addresses `delta`
-/// iterations ahead ([`crate::rebase`]).
-pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase]) -> Plan {
+/// iterations ahead ([`crate::rebase`]). With `whole`, every value of that
+/// register file gets as many registers as there are kernel copies (one per copy): more
+/// registers than modulo variable expansion's fewest, but each live over
+/// one unbroken stretch of the kernel, where the fewest copies' ranges,
+/// with holes around the kernel's back edge, can defeat the allocator.
+pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase], whole: Option<RegFileId>) -> Plan {
     let g = &ddg.graph;
     let ii = s.ii;
     let body: Vec<usize> = (0..g.nodes.len()).filter(|&n| matches!(ddg.kinds[n], NodeKind::Inst(_))).collect();
@@ -109,6 +113,13 @@ pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase]) -> Pla
     let need = m.control.delay_slots as i64 + 1 + span.max(0);
     let k_ctl = ((need + ii as i64 - 1) / ii as i64).max(1) as u32;
     let k = next_pow2(body.iter().map(|&n| copies[n]).max().unwrap_or(1).max(k_ctl));
+    if let Some(file) = whole {
+        for &n in &body {
+            if g.nodes[n].writes == Some(file) {
+                copies[n] = k;
+            }
+        }
+    }
     Plan { ii, stages, k, time, copies, lifetime }
 }
 

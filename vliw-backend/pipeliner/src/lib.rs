@@ -63,6 +63,11 @@ pub struct PipelineOptions {
     pub min_ii: HashMap<Block, u32>,
     /// Loops not to pipeline (allocation failed even at a larger II).
     pub skip: HashSet<Block>,
+    /// Loops whose kernel values of one register file get a register for
+    /// every kernel copy ([`expand::plan`]'s `whole`), tried when
+    /// allocation failed for that file with shared copies, before II is
+    /// raised.
+    pub whole_copies: HashMap<Block, RegFileId>,
     /// The kernel ends in a branch on its counter register (`brnz`) where
     /// the machine has one, instead of a compare into a predicate and a
     /// guarded branch: one operation less per iteration.
@@ -83,6 +88,7 @@ impl Default for PipelineOptions {
             ilp_time_limit: 10.0,
             min_ii: HashMap::new(),
             skip: HashSet::new(),
+            whole_copies: HashMap::new(),
             counter_branch: true,
             profitable_only: true,
             rebase: true,
@@ -546,8 +552,12 @@ fn pipeline_loop(
     }?;
     let Scheduled { outcome, extra_attempts, mut notes, elapsed_us, work } = sched;
     let rebased = if opts.rebase { rebase::find(m, f, c, &d, &outcome.schedule) } else { Vec::new() };
-    let plan = expand::plan(m, &d, &outcome.schedule, &rebased);
+    let whole = opts.whole_copies.get(&c.block).copied();
+    let plan = expand::plan(m, &d, &outcome.schedule, &rebased, whole);
     notes.push(format!("scheduling work: {work} units"));
+    if let Some(file) = whole {
+        notes.push(format!("a register per kernel copy for every value of file '{}': allocation failed with shared copies at this II", m.regfiles[file.0 as usize].name));
+    }
     if !rebased.is_empty() {
         let most = rebased.iter().map(|r| r.delta).max().unwrap_or(0);
         notes.push(format!(
@@ -712,7 +722,7 @@ fn registers_short(
 ) -> Vec<(RegFileId, u32, i64)> {
     // Without rebasing (it needs the function): an upper bound of the
     // registers the expansion uses.
-    let plan = expand::plan(m, d, s, &[]);
+    let plan = expand::plan(m, d, s, &[], None);
     let live = max_live(d, &plan);
     let mut over: Vec<(RegFileId, u32, i64)> = live
         .iter()
