@@ -306,22 +306,20 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
             let mut scalars: HashMap<LLVMValueRef, LLVMValueRef> = carried_order.iter().map(|&p| (p, result[&p])).collect();
             let mut accs: HashMap<LLVMValueRef, LLVMValueRef> = acc_keys.iter().map(|&p| (p, vec_total.get(&p).copied().unwrap_or(zero_v))).collect();
             let mut arrivals = vec![(mid, scalars.clone(), accs.clone())];
+            // The steps in one block, each with its own mask (lanes
+            // `s·lanes + l` below the iterations left): a step with no
+            // active lane reads and writes nothing, so none needs a branch
+            // and the scheduler overlaps them.
             let steps = lifted.copies / nl.lanes;
-            let mut iota: Vec<LLVMValueRef> = (0..lanes).map(|l| c(l)).collect();
-            let iota = LLVMConstVector(iota.as_mut_ptr(), lanes as u32);
             let ivt = LLVMVectorType(ity, lanes as u32);
+            let tb = block("egg.tail");
+            LLVMBuildCondBr(b, done, join, tb);
+            LLVMPositionBuilderAtEnd(b, tb);
+            let ins = LLVMBuildInsertElement(b, LLVMGetPoison(ivt), left, LLVMConstInt(i32t, 0, 0), nm());
+            let left_v = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(ivt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm());
             for s in 0..steps {
-                let tb = block("egg.tail");
-                if s == 0 {
-                    LLVMBuildCondBr(b, done, join, tb);
-                } else {
-                    let more = LLVMBuildICmp(b, P::LLVMIntSGT, left, c(s as i64 * lanes), nm());
-                    LLVMBuildCondBr(b, more, tb, join);
-                }
-                LLVMPositionBuilderAtEnd(b, tb);
-                let left_s = LLVMBuildSub(b, left, c(s as i64 * lanes), nm());
-                let ins = LLVMBuildInsertElement(b, LLVMGetPoison(ivt), left_s, LLVMConstInt(i32t, 0, 0), nm());
-                let left_v = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(ivt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm());
+                let mut iota: Vec<LLVMValueRef> = (0..lanes).map(|l| c(s as i64 * lanes + l)).collect();
+                let iota = LLVMConstVector(iota.as_mut_ptr(), lanes as u32);
                 let mask = LLVMBuildICmp(b, P::LLVMIntULT, iota, left_v, nm());
                 let iv0 = LLVMBuildAdd(b, rest_start, c(s as i64 * lanes), nm());
                 let mut ind_at: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
@@ -339,8 +337,8 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
                 for (&p, a) in accs.iter_mut() {
                     *a = *acc_next.get(&(p, 0)).ok_or("internal: an accumulator without its tail value")?;
                 }
-                arrivals.push((tb, scalars.clone(), accs.clone()));
             }
+            arrivals.push((tb, scalars.clone(), accs.clone()));
             LLVMBuildBr(b, join);
             LLVMPositionBuilderAtEnd(b, join);
             let mut fin: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();

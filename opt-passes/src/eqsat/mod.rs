@@ -211,7 +211,7 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     let best = dsp_egg_isel::rebalance::rebalance(&best, &target);
     lower::check(&sh, body, &lifted)?;
     // The masked tail runs the one-vector program: the interleaved loop's
-    // rest as up to `copies / lanes` masked steps.
+    // rest as `copies / lanes` masked steps.
     let narrow = narrow.map(|(l, p)| (l, dsp_egg_isel::rebalance::rebalance(&p, &target)));
     let tail_prog: Option<lower::Narrow> = match &narrow {
         Some((l, p)) => Some((l, p)),
@@ -238,7 +238,7 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     } else if one_step {
         per_step = format!("a strip of at most {lanes} iterations as one masked step");
     } else if tail && lifted.copies > lanes {
-        per_step.push_str(&format!(", the rest in at most {} masked steps of {lanes}", lifted.copies / lanes));
+        per_step.push_str(&format!(", the rest in {} masked steps of {lanes}", lifted.copies / lanes));
     } else if tail {
         per_step.push_str(", the rest in one masked step");
     }
