@@ -242,6 +242,41 @@ fn check(f: LLVMValueRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String>
 }
 
 /// Clones `i` at `b` with its operands mapped through `map`.
+/// `x` (just built) as a constant when it is a sum or difference of sums
+/// whose non-constant terms cancel: a peeled iteration's `i - k`, with `i`
+/// the first copy's start plus a constant and `k` the copy's counter, is a
+/// constant, which LLVM does not see once it has turned the additions into
+/// disjoint ors (the loads of `x[i - k]` then need no address arithmetic).
+/// Exact: additions and subtractions of one integer type wrap alike.
+unsafe fn constant_difference(x: LLVMValueRef) -> LLVMValueRef {
+    fn terms(v: LLVMValueRef, ty: LLVMTypeRef, depth: u32) -> crate::addr::Poly {
+        if let Some(c) = ir::const_i64(v) {
+            return crate::addr::Poly::constant(c);
+        }
+        let same = unsafe { LLVMTypeOf(v) == ty && !LLVMIsAInstruction(v).is_null() };
+        if same && depth > 0 {
+            let op = |k: u32| unsafe { LLVMGetOperand(v, k) };
+            match ir::opcode(v) {
+                O::LLVMAdd => return terms(op(0), ty, depth - 1).add(&terms(op(1), ty, depth - 1), 1),
+                O::LLVMSub => return terms(op(0), ty, depth - 1).add(&terms(op(1), ty, depth - 1), -1),
+                _ => {}
+            }
+        }
+        crate::addr::Poly::atom(v)
+    }
+    let ty = LLVMTypeOf(x);
+    if !matches!(ir::opcode(x), O::LLVMAdd | O::LLVMSub) || LLVMGetTypeKind(ty) != inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind {
+        return x;
+    }
+    match terms(x, ty, 8).as_const() {
+        Some(c) => {
+            LLVMInstructionEraseFromParent(x);
+            LLVMConstInt(ty, c as u64, 1)
+        }
+        None => x,
+    }
+}
+
 unsafe fn clone_at(b: LLVMBuilderRef, i: LLVMValueRef, map: &HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
     let x = LLVMInstructionClone(i);
     LLVMInsertIntoBuilder(b, x);
@@ -321,7 +356,7 @@ fn jam(f: LLVMValueRef, cfg: &Cfg, l: &Loop, nest: &Nest, u: usize) -> Result<Ve
                 let mut map = maps[c].clone();
                 map.insert(jc.iv, iv);
                 for &i in body_insts.iter().filter(|i| !carried_dep.contains(i)) {
-                    let x = clone_at(b, i, &map);
+                    let x = constant_difference(clone_at(b, i, &map));
                     map.insert(i, x);
                 }
                 peeled.push((c, map));

@@ -58,6 +58,12 @@ fn an_autocorrelations_lags_are_jammed_after_peeling() {
     crate::testutil::check_in_order(&text, &["rjam.check:", "icmp sge", "icmp slt", "rjam.entry:", "rjam.inner:", "rjam.after:", "store i32", "store i32", "store i32", "store i32", "rjam.rest:"]);
     let entry = text.split("rjam.entry:").nth(1).and_then(|r| r.split("rjam.inner:").next()).unwrap_or("");
     assert_eq!(entry.matches("load i32").count(), 12, "{text}");
+    // Each peeled iteration's `i - k` is a constant (0, 1 or 2): no
+    // subtraction left, `x[i - k]` at a constant index.
+    assert!(!entry.contains(" sub "), "{text}");
+    for t in 0..3 {
+        assert!(entry.contains(&format!("getelementptr inbounds i32, ptr %x, i32 {t}\n")), "x[{t}]: {text}");
+    }
     let inner = text.split("rjam.inner:").nth(1).and_then(|r| r.split("rjam.after:").next()).unwrap_or("");
     assert_eq!(inner.matches("load i32").count(), 5, "{text}");
     assert_eq!(inner.matches(" phi ").count(), 5, "{text}");
