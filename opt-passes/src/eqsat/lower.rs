@@ -507,6 +507,11 @@ impl Emitter<'_> {
     ) -> R<(Vec<LLVMValueRef>, HashMap<(LLVMValueRef, usize), LLVMValueRef>)> {
         let (b, prog, lifted, et, vt, i32t, float) = (self.b, self.prog, self.lifted, self.et, self.vt, self.i32t, self.float);
         let mut val: Vec<LLVMValueRef> = Vec::with_capacity(prog.len());
+        // Integer vectors known to be 0 in the lanes `mask` leaves off: a
+        // masked load's (its pass-through is 0), products with one, sums of
+        // two. What is summed from them needs no select. (Not floats: 0
+        // times an infinity is a NaN.)
+        let mut zero_off: Vec<bool> = Vec::with_capacity(prog.len());
         let mut acc_next_of: HashMap<(LLVMValueRef, usize), LLVMValueRef> = HashMap::new();
         let num = |id: Id| match &prog[id] {
             VecLang::Num(n) => Ok(*n),
@@ -552,10 +557,12 @@ impl Emitter<'_> {
                 let index = val.len();
                 if let Some((accumulated, acc_phi)) = acc {
                     if let Some(&(p, _, x, k)) = accumulated.iter().find(|a| a.1 == index) {
-                        let sum = LLVMBuildAdd(b, acc_phi[&(p, k)], active(v(x)), nm());
+                        let x_off = if zero_off[usize::from(x)] { v(x) } else { active(v(x)) };
+                        let sum = LLVMBuildAdd(b, acc_phi[&(p, k)], x_off, nm());
                         acc_next_of.insert((p, k), sum);
                         // The scalar sum is unchanged inside the loop.
                         val.push(carried[&p]);
+                        zero_off.push(false);
                         continue;
                     }
                 }
@@ -621,7 +628,8 @@ impl Emitter<'_> {
                 VecLang::VecLoad([a, i]) => match mask {
                         Some(mk) => {
                             let ptr = at(*a, *i)?;
-                            self.intrinsic("llvm.masked.load", &[vt, LLVMTypeOf(ptr)], &[ptr, LLVMConstInt(i32t, 4, 0), mk, LLVMGetPoison(vt)])
+                            let pass = if float { LLVMGetPoison(vt) } else { LLVMConstNull(vt) };
+                            self.intrinsic("llvm.masked.load", &[vt, LLVMTypeOf(ptr)], &[ptr, LLVMConstInt(i32t, 4, 0), mk, pass])
                         }
                         None => {
                             let l = LLVMBuildLoad2(b, vt, at(*a, *i)?, nm());
@@ -680,10 +688,24 @@ impl Emitter<'_> {
                             // Ordered (no reassociation), from -0.0: the lanes in lane order.
                             self.intrinsic("llvm.vector.reduce.fadd", &[vt], &[LLVMConstReal(et, -0.0), active(v(*x))])
                         } else {
-                            self.intrinsic("llvm.vector.reduce.add", &[vt], &[active(v(*x))])
+                            self.intrinsic("llvm.vector.reduce.add", &[vt], &[if zero_off[usize::from(*x)] { v(*x) } else { active(v(*x)) }])
                         }
                     }
                 };
+                let z = |id: &Id| zero_off[usize::from(*id)];
+                let off = mask.is_some()
+                    && !float
+                    && match n {
+                        VecLang::VecLoad(_) => true,
+                        VecLang::VecMul([x, y]) => z(x) || z(y),
+                        VecLang::VecMulS([x, _]) => z(x),
+                        VecLang::VecAdd([x, y]) | VecLang::VecSub([x, y]) => z(x) && z(y),
+                        VecLang::VecMac([x, y, c]) => (z(x) || z(y)) && z(c),
+                        VecLang::VecMacS([x, _, c]) => z(x) && z(c),
+                        VecLang::VecNeg(x) => z(x),
+                        _ => false,
+                    };
+                zero_off.push(off);
                 val.push(out);
             }
         }
