@@ -5,7 +5,12 @@
 //! address classes pointers computed from the counter and the inductions,
 //! its carried values scalar phis — and the original loop, kept, runs the
 //! iterations that remain (or none: then the exit is taken directly, its
-//! phis given the vector loop's results).
+//! phis given the vector loop's results). With a masked tail the original
+//! loop is left unreachable: the iterations that remain (fewer than
+//! `copies`) run as `copies / lanes` masked steps of the one-vector
+//! program, in one block, each with its own lanes of what is left; integer
+//! sums kept in vector accumulators go on adding into them there and are
+//! reduced once, after the tail.
 
 use std::collections::HashMap;
 
@@ -60,8 +65,8 @@ pub(crate) fn check(sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted) -> R<(
     Ok(())
 }
 
-/// Whether the iterations left after the vector loop (fewer than `lanes`)
-/// can run as one masked step of the same program: one vector per step,
+/// Whether the iterations left after the vector loop can run as masked
+/// steps of this program (one per `lanes` left): one vector per step,
 /// every access a vector load or store (inactive lanes then touch no
 /// memory), no lane read back as a scalar except through a sum (whose
 /// inactive lanes are the identity), and every carried value its start
@@ -100,8 +105,9 @@ pub(crate) struct Strided {
 }
 
 /// Emits the vector loop for `lifted` (program `prog`) in front of the loop
-/// of shape `sh` in function `f` (after [`check`]); with `tail` (see
-/// [`tail_ok`]) the iterations left run as one masked step and the
+/// of shape `sh` in function `f` (after [`check`]); with `tail`, the
+/// one-vector program (see [`tail_ok`]; `lifted`'s own when it is not
+/// interleaved), the iterations left run as masked steps of it and the
 /// original loop is left unreachable.
 pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted, prog: &RecExpr<VecLang>, tail: Option<Narrow>, strided: Strided) -> R<()> {
     let Strided { load: strided_load, store: strided_store } = strided;
