@@ -29,7 +29,9 @@ type R<T> = Result<T, String>;
 
 mod address;
 mod strip_step;
+mod tail;
 pub(crate) use strip_step::{full_strip_ok, rewrite_strip, strip_ok};
+pub(crate) use tail::{tail_ok, Narrow};
 
 /// Whether the loop's values reach beyond it only as the exit's phis of
 /// carried values (what [`rewrite`] can give results for); checked before
@@ -63,38 +65,6 @@ pub(crate) fn check(sh: &Shape, body: LLVMBasicBlockRef, lifted: &Lifted) -> R<(
         }
     }
     Ok(())
-}
-
-/// Whether the iterations left after the vector loop can run as masked
-/// steps of this program (one per `lanes` left): one vector per step,
-/// every access a vector load or store (inactive lanes then touch no
-/// memory), no lane read back as a scalar except through a sum (whose
-/// inactive lanes are the identity), and every carried value its start
-/// plus such sums, so that nothing inactive lanes compute reaches memory
-/// or a result.
-pub(crate) fn tail_ok(lifted: &Lifted, prog: &RecExpr<VecLang>) -> bool {
-    // A carried value may only be its start plus sums across lanes: a
-    // scalar chain through the copies (x = x * a + c, step after step)
-    // would run all `lanes` copies, not the iterations left.
-    fn sum_of_lanes(prog: &RecExpr<VecLang>, id: Id) -> bool {
-        match &prog[id] {
-            VecLang::ReduceAdd(_) | VecLang::Arg(_) | VecLang::Num(_) => true,
-            VecLang::Add([a, b]) => sum_of_lanes(prog, *a) && sum_of_lanes(prog, *b),
-            _ => false,
-        }
-    }
-    let Some(VecLang::List(outs)) = prog.as_ref().last() else { return false };
-    let carried_ok = lifted.outputs.iter().zip(outs.iter()).all(|(o, &id)| !matches!(o, Output::Carried(_)) || sum_of_lanes(prog, id));
-    // (Without runtime overlap checks: when one fails, the vector loop does
-    // not run and more than a step is left.)
-    lifted.copies == lifted.lanes
-        && lifted.disjoint.is_empty()
-        && carried_ok
-        && !prog.as_ref().iter().any(|n| matches!(n, VecLang::Get(_) | VecLang::Extract(_) | VecLang::VecLoadS(_) | VecLang::Shuffle(_)))
-        && lifted.outputs.iter().all(|o| match o {
-            Output::Store { vector, class, .. } => *vector && lifted.classes[*class].stride.is_none(),
-            Output::Carried(_) => true,
-        })
 }
 
 /// The machine's strided vector accesses.
@@ -305,64 +275,29 @@ pub(crate) fn rewrite(f: LLVMValueRef, sh: &Shape, body: LLVMBasicBlockRef, lift
         if let Some((nl, np)) = tail {
             let em_n = Emitter { lifted: nl, prog: np, ..em };
             let join = block("egg.join");
-            let left = LLVMBuildSub(b, tc, made, nm());
-            let zero_v = LLVMConstNull(vt);
-            let acc_keys: Vec<LLVMValueRef> = carried_order.iter().copied().filter(|p| tail_acc.iter().any(|t| t.0 == *p)).collect();
-            // What reaches the join: from each block, the carried values and the accumulators.
-            let mut scalars: HashMap<LLVMValueRef, LLVMValueRef> = carried_order.iter().map(|&p| (p, result[&p])).collect();
-            let mut accs: HashMap<LLVMValueRef, LLVMValueRef> = acc_keys.iter().map(|&p| (p, vec_total.get(&p).copied().unwrap_or(zero_v))).collect();
-            let mut arrivals = vec![(mid, scalars.clone(), accs.clone())];
-            // The steps in one block, each with its own mask (lanes
-            // `s·lanes + l` below the iterations left): a step with no
-            // active lane reads and writes nothing, so none needs a branch
-            // and the scheduler overlaps them.
-            let steps = lifted.copies / nl.lanes;
-            let ivt = LLVMVectorType(ity, lanes as u32);
             let tb = block("egg.tail");
+            let left = LLVMBuildSub(b, tc, made, nm());
             LLVMBuildCondBr(b, done, join, tb);
+            // From mid: the results, and the accumulators the tail goes on with.
+            let from_mid: HashMap<LLVMValueRef, LLVMValueRef> = carried_order.iter().map(|&p| (p, result[&p])).collect();
+            let acc_keys: Vec<LLVMValueRef> = carried_order.iter().copied().filter(|p| tail_acc.iter().any(|t| t.0 == *p)).collect();
+            let acc_mid: HashMap<LLVMValueRef, LLVMValueRef> = acc_keys.iter().map(|&p| (p, vec_total.get(&p).copied().unwrap_or(LLVMConstNull(vt)))).collect();
             LLVMPositionBuilderAtEnd(b, tb);
-            let ins = LLVMBuildInsertElement(b, LLVMGetPoison(ivt), left, LLVMConstInt(i32t, 0, 0), nm());
-            let left_v = LLVMBuildShuffleVector(b, ins, LLVMGetPoison(ivt), LLVMConstNull(LLVMVectorType(i32t, lanes as u32)), nm());
-            for s in 0..steps {
-                let mut iota: Vec<LLVMValueRef> = (0..lanes).map(|l| c(s as i64 * lanes + l)).collect();
-                let iota = LLVMConstVector(iota.as_mut_ptr(), lanes as u32);
-                let mask = LLVMBuildICmp(b, P::LLVMIntULT, iota, left_v, nm());
-                let iv0 = LLVMBuildAdd(b, rest_start, c(s as i64 * lanes), nm());
-                let mut ind_at: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-                for i in &nl.inductions {
-                    let r = result[&i.phi];
-                    ind_at.insert(i.phi, LLVMBuildAdd(b, r, LLVMConstInt(LLVMTypeOf(r), (i.step * lanes * s as i64) as u64, 1), nm()));
-                }
-                let ptrs_t = em_n.pointers(iv0, sh.iv, &ind_at);
-                let acc_phi: HashMap<(LLVMValueRef, usize), LLVMValueRef> = accs.iter().map(|(&p, &a)| ((p, 0), a)).collect();
-                let (val_t, acc_next) = em_n.program(&ptrs_t, &scalars, Some(mask), Some(&(tail_acc.clone(), acc_phi)))?;
-                let next_t = em_n.outputs(&val_t, &ptrs_t, Some(mask))?;
-                for p in &carried_order {
-                    scalars.insert(*p, *next_t.get(p).ok_or("internal: a carried value without its tail value")?);
-                }
-                for (&p, a) in accs.iter_mut() {
-                    *a = *acc_next.get(&(p, 0)).ok_or("internal: an accumulator without its tail value")?;
-                }
-            }
-            arrivals.push((tb, scalars.clone(), accs.clone()));
+            let (mut scalars, mut accs) = (from_mid.clone(), acc_mid.clone());
+            let ind_at: HashMap<LLVMValueRef, LLVMValueRef> = nl.inductions.iter().map(|i| (i.phi, result[&i.phi])).collect();
+            let at = tail::TailAt { left, start: rest_start, iv: sh.iv, ind: &ind_at };
+            em_n.masked_steps(lifted.copies / nl.lanes, &at, &tail_acc, &carried_order, &mut scalars, &mut accs)?;
             LLVMBuildBr(b, join);
+            // join: each value from mid or from the tail; the sums reduced.
             LLVMPositionBuilderAtEnd(b, join);
-            let mut fin: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
-            for &p in &carried_order {
-                let phi = LLVMBuildPhi(b, LLVMTypeOf(p), nm());
-                for (from, sc, _) in &arrivals {
-                    ir::add_incoming(phi, &[(sc[&p], *from)]);
-                }
-                fin.insert(p, phi);
-            }
-            let mut acc_fin = Vec::new();
-            for &p in &acc_keys {
-                let phi = LLVMBuildPhi(b, vt, nm());
-                for (from, _, ac) in &arrivals {
-                    ir::add_incoming(phi, &[(ac[&p], *from)]);
-                }
-                acc_fin.push((p, phi));
-            }
+            let both = |ty: LLVMTypeRef, m: LLVMValueRef, t: LLVMValueRef| {
+                let phi = LLVMBuildPhi(b, ty, nm());
+                ir::add_incoming(phi, &[(m, mid), (t, tb)]);
+                phi
+            };
+            let mut fin: HashMap<LLVMValueRef, LLVMValueRef> = carried_order.iter().map(|&p| (p, both(LLVMTypeOf(p), from_mid[&p], scalars[&p]))).collect();
+            // (All phis first.)
+            let acc_fin: Vec<(LLVMValueRef, LLVMValueRef)> = acc_keys.iter().map(|&p| (p, both(vt, acc_mid[&p], accs[&p]))).collect();
             for (p, a) in acc_fin {
                 let red = em.intrinsic("llvm.vector.reduce.add", &[vt], &[a]);
                 fin.insert(p, LLVMBuildAdd(b, fin[&p], red, nm()));
@@ -467,10 +402,6 @@ struct Emitter<'a> {
     lifted: &'a Lifted,
     prog: &'a RecExpr<VecLang>,
 }
-
-/// The program a masked tail runs, one vector per step: the lifted loop
-/// and its program.
-pub(crate) type Narrow<'a> = (&'a Lifted, &'a RecExpr<VecLang>);
 
 /// The accumulated sums ([`vector_accumulators`]) and their phis.
 type Accumulators = (Vec<(LLVMValueRef, usize, Id, usize)>, HashMap<(LLVMValueRef, usize), LLVMValueRef>);

@@ -213,11 +213,8 @@ fn one(m: LLVMModuleRef, caps: &Caps, opts: &Options, f: LLVMValueRef, latch: LL
     // The masked tail runs the one-vector program: the interleaved loop's
     // rest as `copies / lanes` masked steps.
     let narrow = narrow.map(|(l, p)| (l, dsp_egg_isel::rebalance::rebalance(&p, &target)));
-    let tail_prog: Option<lower::Narrow> = match &narrow {
-        Some((l, p)) => Some((l, p)),
-        None => Some((&lifted, &best)),
-    };
-    let tail_prog = tail_prog.filter(|(l, p)| opts.tail && lower::tail_ok(l, p));
+    let one_vector: lower::Narrow = narrow.as_ref().map_or((&lifted, &best), |(l, p)| (l, p));
+    let tail_prog = Some(one_vector).filter(|(l, p)| opts.tail && lower::tail_ok(l, p));
     let tail = tail_prog.is_some();
     let strided_load = target.has(isa_tablegen::SemOp::VLoadS, Some(Opnd::V), &[Opnd::S, Opnd::S]);
     let strided_store = target.has(isa_tablegen::SemOp::VStoreS, None, &[Opnd::S, Opnd::S, Opnd::V]);
