@@ -247,7 +247,8 @@ fn check(f: LLVMValueRef, cfg: &Cfg, l: &Loop, j: &Loop) -> Result<Nest, String>
 /// the first copy's start plus a constant and `k` the copy's counter, is a
 /// constant, which LLVM does not see once it has turned the additions into
 /// disjoint ors (the loads of `x[i - k]` then need no address arithmetic).
-/// Exact: additions and subtractions of one integer type wrap alike.
+/// Exact: additions and subtractions of one integer type wrap alike (not
+/// [`poly`], which also looks through sign extensions, which do not).
 unsafe fn constant_difference(x: LLVMValueRef) -> LLVMValueRef {
     fn terms(v: LLVMValueRef, ty: LLVMTypeRef, depth: u32) -> crate::addr::Poly {
         if let Some(c) = ir::const_i64(v) {
