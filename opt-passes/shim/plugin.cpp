@@ -68,6 +68,8 @@ static cl::opt<bool> DspReverseCarry("dsp-reverse-carry", cl::init(false),
 static cl::opt<bool> DspBitrevVec("dsp-bitrev-vec", cl::init(false),
     cl::desc("run dsp-bitrev-vec (a bit-reversal permutation's swaps on the vector unit) after dsp-reverse-carry at the vectorizer-start extension point"));
 
+static cl::opt<bool> DspPredcom("dsp-predcom", cl::init(true),
+    cl::desc("from -O2, run dsp-predcom (predictive commoning: loads that read what the loop loaded in earlier iterations become values carried in registers) after the late clean-up at the optimizer-last extension point"));
 static cl::opt<bool> DspFlatten("dsp-flatten", cl::init(false),
     cl::desc("run dsp-flatten (a two-deep nest whose iterations are all independent, as dsp-interchange marks them, flattened into one loop) after dsp-masked-tail at the optimizer-last extension point"));
 
@@ -234,6 +236,8 @@ extern "C" void dsp_register_callbacks(PassBuilder &PB) {
           FPM.addPass(SimplifyCFGPass());
           MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
         }
+        if (DspPredcom && Level.getSpeedupLevel() >= 2)
+          MPM.addPass(DspPass("dsp-predcom"));
         if (DspVectorFdiv && Level != OptimizationLevel::O0)
           MPM.addPass(DspPass("dsp-vector-fdiv"));
         MPM.addPass(DspPass("dsp-prepare"));

@@ -22,6 +22,7 @@
 //! | `dsp-scop-remarks` | the same detection, as remarks only; clang runs it, after the canonical passes it expects, at the pipeline-start point with `-mllvm -dsp-scops` (off by default) |
 //! | `dsp-pluto` | PLuTo (seed 002): each SCoP scheduled, its permutable bands tiled and the loop AST generated back into IR in place of the region ([`pluto`], the core in `dsp-pluto`); clang runs it after the canonical passes at the pipeline-start point with `-mllvm -dsp-polyhedral` (dspcc `-fpolyhedral`); `dsp-pluto<sizes=N,N;no-tile>` |
 //! | `dsp-flatten` | loop coalescing: a two-deep nest whose iterations all touch disjoint memory (dsp-interchange's interchanged and strip-mined nests, which it marks) flattened after vectorization into one loop the backend pipelines once, the outer values advanced by a select when the inner loop wraps, behind a guard that falls back to the nest ([`flatten`]); clang runs it after `dsp-masked-tail` with `-mllvm -dsp-flatten` (dspcc `-floop-flatten`, on with egg) |
+//! | `dsp-predcom` | predictive commoning: in a one-block counted loop, loads that read what another load of the loop read 1 to 4 iterations before (a 3×3 convolution's input rows) become values carried in registers, only the chain's furthest load kept ([`predcom`]); clang runs it after the late clean-up at the optimizer-last point from -O2 unless `-mllvm -dsp-predcom=false` (dspcc `-fno-predictive-commoning`) |
 //! | `dsp-masked-tail` | a vectorized loop's remainder as one masked vector iteration instead of the scalar epilogue ([`tail`]); clang runs it before `dsp-prepare` with `-mllvm -dsp-masked-tail` (dspcc `-fmasked-tail`) |
 //!
 //! [`wfv::directives`] reads the function-level vectorization directives the
@@ -56,6 +57,7 @@ pub mod minmax;
 pub mod overflow;
 pub mod plugin;
 pub mod pluto;
+pub mod predcom;
 pub mod scop;
 pub mod tail;
 pub mod vdiv;
@@ -76,6 +78,7 @@ pub enum Pass {
     Prepare,
     MaskedTail,
     Flatten,
+    Predcom,
     Wfv,
     OuterVec,
     UnrollJam,
@@ -174,6 +177,11 @@ pub const PASSES: &[(&str, Pass, &str)] = &[
         "a two-deep nest whose iterations are all independent (marked by dsp-interchange) flattened into one loop, after vectorization",
     ),
     (
+        "dsp-predcom",
+        Pass::Predcom,
+        "predictive commoning: loads that read what the loop loaded in earlier iterations become carried values",
+    ),
+    (
         "print<dsp-scops>",
         Pass::ScopPrint,
         "prints each function's SCoPs (affine loop nests) and why other loop nests are not; transforms nothing",
@@ -236,7 +244,7 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     let pass = pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
     let needs_machine = matches!(
         pass,
-        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel | Pass::Interchange | Pass::ReductionJam | Pass::ReverseCarry | Pass::BitrevVec
+        Pass::LowerMinMax | Pass::ExpandIntrinsics | Pass::Prepare | Pass::MaskedTail | Pass::Wfv | Pass::OuterVec | Pass::UnrollJam | Pass::VectorFdiv | Pass::EggIsel | Pass::Interchange | Pass::ReductionJam | Pass::ReverseCarry | Pass::BitrevVec | Pass::Predcom
     );
     let machine = if needs_machine {
         Some(select_machine(isa)?)
@@ -302,6 +310,12 @@ pub fn run_named(name: &str, module: LLVMModuleRef, isa: &str) -> Result<bool, S
     if pass == Pass::Flatten {
         let (changed, remarks) = flatten::run(module);
         plugin::emit_remarks("loop-flatten", &remarks);
+        return Ok(changed);
+    }
+    if pass == Pass::Predcom {
+        let Some(m) = machine.as_ref() else { return Ok(false) };
+        let (changed, remarks) = predcom::run(module, &caps::Caps::new(m));
+        plugin::emit_remarks("predcom", &remarks);
         return Ok(changed);
     }
     if pass == Pass::Pluto {
@@ -387,6 +401,7 @@ pub fn run(pass: Pass, module: LLVMModuleRef, machine: Option<&Machine>) -> bool
         Pass::CanonLoops => loops::run(module),
         Pass::MaskedTail => caps.is_some_and(|c| tail::run(module, &c)),
         Pass::Flatten => flatten::run(module).0,
+        Pass::Predcom => caps.is_some_and(|c| predcom::run(module, &c).0),
         Pass::Wfv => caps.is_some_and(|c| wfv::run(module, &c, &wfv::Options::default()).map(|r| r.0).unwrap_or(false)),
         Pass::OuterVec => caps.is_some_and(|c| wfv::outer::run(module, &c, true).0),
         Pass::UnrollJam => caps.is_some_and(|c| jam::run(module, &c).0),

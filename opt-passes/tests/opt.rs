@@ -201,17 +201,30 @@ fn registered_at_the_optimizer_last_extension_point() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     // The function-level vectorizer first, the clean-up after our passes,
-    // the vector division and square root, then the preparation for the
-    // backend, after the last function pass of the default pipeline.
+    // predictive commoning (from -O2), the vector division and square
+    // root, then the preparation for the backend, after the last function
+    // pass of the default pipeline.
     assert!(text.contains("),dsp-wfv<all>,function(early-cse<memssa>,instcombine<"), "{text}");
     assert!(text.contains(">,loop-mssa(licm<allowspeculation>),simplifycfg<"), "{text}");
-    assert!(text.contains(">),dsp-vector-fdiv,dsp-prepare,"), "{text}");
-    // -dsp-late-cleanup=false: no clean-up.
+    assert!(text.contains(">),dsp-predcom,dsp-vector-fdiv,dsp-prepare,"), "{text}");
+    // -dsp-late-cleanup=false: no clean-up; -dsp-predcom=false: no
+    // predictive commoning.
     let out = run(Command::new("opt-19")
         .arg(format!("-load-pass-plugin={}", plugin().display()))
         .args(["-dsp-late-cleanup=false", "-passes=default<O2>", "-print-pipeline-passes", "-disable-output", "/dev/null"]));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("),dsp-wfv<all>,dsp-predcom,dsp-vector-fdiv,dsp-prepare,"));
+    let out = run(Command::new("opt-19")
+        .arg(format!("-load-pass-plugin={}", plugin().display()))
+        .args(["-dsp-late-cleanup=false", "-dsp-predcom=false", "-passes=default<O2>", "-print-pipeline-passes", "-disable-output", "/dev/null"]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("),dsp-wfv<all>,dsp-vector-fdiv,dsp-prepare,"));
+    // At -O1, none either.
+    let out = run(Command::new("opt-19")
+        .arg(format!("-load-pass-plugin={}", plugin().display()))
+        .args(["-dsp-late-cleanup=false", "-passes=default<O1>", "-print-pipeline-passes", "-disable-output", "/dev/null"]));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("dsp-predcom"));
     // The vectorizer's parameters parse in -passes=; unknown ones do not.
     for (params, ok) in [("naive;auto", true), ("mem", true), ("fast", false)] {
         let out = run(Command::new("opt-19")

@@ -28,7 +28,10 @@
 //! `-fvectorize-bitrev` and `-fno-vectorize-bitrev` whether the swaps of a
 //! bit-reversal permutation then run on the vector unit (`dsp-bitrev-vec`);
 //! `-fno-vector-fdiv` leaves vector
-//! float division to the scalar divider (its `dsp-vector-fdiv` pass).
+//! float division to the scalar divider (its `dsp-vector-fdiv` pass);
+//! `-fno-predictive-commoning` keeps every load a loop makes, even those
+//! that read what an earlier iteration read (GCC's flag; its
+//! `dsp-predcom` pass, on from -O2).
 //! `-fvec-function` (the default) and
 //! `-fno-vec-function` say whether the vectorization directives (`#pragma
 //! simd`, `#pragma omp declare simd`/`simd`; the clang plugin) reach the IR.
@@ -283,6 +286,10 @@ pub struct Options {
     /// (`-fvector-fdiv`, the default) or lane by lane on the scalar divider
     /// (`-fno-vector-fdiv`), the last one given.
     pub vector_fdiv: bool,
+    /// Loads that read what an earlier iteration loaded kept in registers
+    /// (`-fpredictive-commoning`, the default from -O2) or made again
+    /// (`-fno-predictive-commoning`), the last one given.
+    pub predcom: bool,
     /// The vectorization directives honoured (`-fvec-function`, the
     /// default) or ignored (`-fno-vec-function`: still checked, nothing
     /// reaches the IR), the last one given.
@@ -368,6 +375,7 @@ impl Default for Options {
             tile_sizes: None,
             polyhedral_report: None,
             vector_fdiv: true,
+            predcom: true,
             vec_function: true,
             vec_function_auto: false,
             vec_function_opt: None,
@@ -563,6 +571,8 @@ pub fn parse(args: &[String]) -> Result<Options, ArgError> {
             "-fno-tile-size-feedback" => o.tile_size_feedback = false,
             "-fvector-fdiv" => o.vector_fdiv = true,
             "-fno-vector-fdiv" => o.vector_fdiv = false,
+            "-fpredictive-commoning" => o.predcom = true,
+            "-fno-predictive-commoning" => o.predcom = false,
             "-fvec-function" => o.vec_function = true,
             "-fno-vec-function" => o.vec_function = false,
             "-fvec-function-boscc" => o.no_boscc = false,

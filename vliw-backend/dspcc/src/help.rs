@@ -73,6 +73,9 @@ OPTIONS:
   -fvector-fdiv -fno-vector-fdiv           vector float division and square root computed on the vector units
                                            (Newton-Raphson, exactly rounded) when the divider is scalar only
                                            (default; remarks: -Rpass=vector-fdiv)
+  -fpredictive-commoning                   loads that read what an earlier iteration of the loop loaded kept in
+  -fno-predictive-commoning                registers instead (stencils: a 3x3 convolution's rows, integer sums of their
+                                           products carried; default from -O2; remarks: -Rpass=predcom)
   -fvec-function -fno-vec-function         vectorization directives (#pragma simd, #pragma omp declare simd/simd)
                                            honoured (default) or ignored
   -fvec-function=auto                      also vectorize calls in loops to functions proven safe without directives

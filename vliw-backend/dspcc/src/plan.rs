@@ -323,6 +323,7 @@ impl Planner<'_> {
         .chain(self.egg_flags())
         .chain(self.polyhedral_flags())
         .chain((!self.o.vector_fdiv).then(|| ["-mllvm".to_string(), "-dsp-vector-fdiv=false".to_string()]).into_iter().flatten())
+        .chain((!self.o.predcom).then(|| ["-mllvm".to_string(), "-dsp-predcom=false".to_string()]).into_iter().flatten())
         .collect()
     }
 

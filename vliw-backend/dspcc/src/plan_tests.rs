@@ -272,6 +272,13 @@ fn vector_fdiv_switch_reaches_the_plugin() {
 }
 
 #[test]
+fn predictive_commoning_switch_reaches_the_plugin() {
+    assert!(!jobs("-O2 -c x.c")[0].1.iter().any(|a| a.starts_with("-dsp-predcom")));
+    assert!(has(&jobs("-O2 -fno-predictive-commoning -c x.c")[0].1, &["-mllvm", "-dsp-predcom=false"]));
+    assert!(!jobs("-O2 -fno-predictive-commoning -fpredictive-commoning -c x.c")[0].1.iter().any(|a| a.starts_with("-dsp-predcom")));
+}
+
+#[test]
 fn unroll_and_jam_runs_with_outer_loop_vectorization_unless_told() {
     let flag = "-dsp-unroll-jam".to_string();
     assert!(has(&jobs("-O2 -c x.c")[0].1, &["-mllvm", "-dsp-unroll-jam", "-mllvm", "-dsp-outer-vec"]));

@@ -34,7 +34,10 @@
 //!   the closed form but the bit reversal's swaps left scalar (its column);
 //! - **egg-noflat**: `-fegg-isel -fno-loop-flatten`, the default with the
 //!   interchanged nests left as nests (its column: one pipeline entry per
-//!   outer iteration).
+//!   outer iteration);
+//! - **egg-nopc**: `-fegg-isel -fno-predictive-commoning`, the default with
+//!   every load made again in each iteration (its column: a convolution's
+//!   rows loaded three times).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -67,6 +70,7 @@ const CONFIGS: &[Config] = &[
     Config { name: "egg-norc", flags: &["-fegg-isel", "-fno-reverse-carry"] },
     Config { name: "egg-nobrv", flags: &["-fegg-isel", "-fno-vectorize-bitrev"] },
     Config { name: "egg-noflat", flags: &["-fegg-isel", "-fno-loop-flatten"] },
+    Config { name: "egg-nopc", flags: &["-fegg-isel", "-fno-predictive-commoning"] },
 ];
 const EGG: usize = 3;
 
