@@ -219,6 +219,65 @@ impl Ctx<'_> {
     }
 }
 
+/// How to make another register of zeros: the machine's zero register,
+/// and three ways (a vector move, a broadcast of the zero register, a
+/// vector multiply), each with its instruction, latency and unit count.
+#[derive(Clone, Copy)]
+struct ZeroInit {
+    zero: isa_tablegen::Reg,
+    ways: [Option<(isa_tablegen::InstrId, u32, u32)>; 3],
+}
+
+/// Of `vs`, the vector registers of `f` that hold zeros (a broadcast of a
+/// register loaded with 0, or of the zero register), with the ways to make
+/// more of them.
+fn zero_broadcasts(m: &Machine, f: &Function, vs: &[VReg]) -> HashMap<VReg, ZeroInit> {
+    let mut out = HashMap::new();
+    let Some(zero) = (0..m.regfiles.len()).find_map(|i| {
+        let file = RegFileId(i as _);
+        let rf = m.regfile(file);
+        rf.lanes.is_none().then(|| rf.specials.iter().find(|sp| sp.kind == isa_tablegen::SpecialKind::Zero).map(|sp| isa_tablegen::Reg { file, index: sp.index })).flatten()
+    }) else {
+        return out;
+    };
+    let defs = crate::candidate::def_sites(m, f);
+    let def = |v: VReg| -> Option<&InstKind> {
+        let (b, i) = defs.get(v.0 as usize).copied().flatten()?;
+        Some(&f.block(b).insts[i].kind)
+    };
+    let is_zero = |o: &Operand| -> bool {
+        match o {
+            Operand::Reg(Reg::Phys(p)) => m.special(*p) == Some(isa_tablegen::SpecialKind::Zero),
+            Operand::Reg(Reg::Virt(v)) => matches!(def(*v), Some(InstKind::Machine { instr, guard: None, ops })
+                if m.instr(*instr).sem.op == SemOp::Mov && m.instr(*instr).sem.args.len() == 1 && ops.get(m.instr(*instr).sem.args[0].0) == Some(&Operand::Imm(0))),
+            _ => false,
+        }
+    };
+    for &v in vs {
+        let Some(InstKind::Machine { instr, guard: None, ops }) = def(v) else { continue };
+        let sem = &m.instr(*instr).sem;
+        let Some(&arg) = sem.args.first() else { continue };
+        let src_file = m.instr(*instr).operands.get(arg.0).map(|o| o.kind);
+        if sem.op == SemOp::Broadcast && sem.args.len() == 1 && src_file == Some(isa_tablegen::OperandKind::Reg(zero.file)) && is_zero(&ops[arg.0]) {
+            let vfile = f.vreg_file(v);
+            let way = |id: isa_tablegen::InstrId| {
+                let x = m.instr(id);
+                let units: u32 = x.units.iter().map(|u| m.units[u.0 as usize].count).sum();
+                (id, x.latency.max(1), units.max(1))
+            };
+            let find = |op: SemOp, args: &[isa_tablegen::ArgPat]| {
+                [Ty::I32, Ty::U32].iter().find_map(|&ty| m.find_instr(&isa_tablegen::Want { op, ty: Some(ty), ty2: None, dst: Some(vfile), args }))
+            };
+            let copy = find(SemOp::Mov, &[isa_tablegen::ArgPat::Reg(vfile)]).map(way);
+            let mul = find(SemOp::Mul, &[isa_tablegen::ArgPat::Reg(vfile), isa_tablegen::ArgPat::Reg(vfile)]).map(way);
+            // Without a vector move, copies are what the allocator makes of them: first.
+            let copy = copy.or(Some((*instr, 0, 1)));
+            out.insert(v, ZeroInit { zero, ways: [copy, Some(way(*instr)), mul] });
+        }
+    }
+    out
+}
+
 fn retarget(t: &mut Terminator, from: Block, to: Block) {
     let fix = |b: &mut Block| {
         if *b == from {
@@ -333,6 +392,9 @@ pub fn generate(
     let rem = f.new_block(format!("{base}.pipe.remainder"));
     let join = f.new_block(format!("{base}.pipe.join"));
 
+    // Initial values that are zero vectors (before f's registers are taken).
+    let inits: Vec<VReg> = ddg.phis.iter().map(|&(_, init, _)| init).collect();
+    let zero_inits = zero_broadcasts(m, f, &inits);
     let mut vregs = std::mem::take(&mut f.vregs);
     let mut new_vreg = |file: RegFileId| -> Reg {
         vregs.push(file);
@@ -373,6 +435,10 @@ pub fn generate(
     let counter = new_vreg(ctl.int_file);
     si.push(Inst::new(InstKind::Copy { dst: counter, src: passes }));
     // Initial values: registers of iterations -1, -2, … hold the phi chains.
+    // Zero vectors (a reduction's accumulators) are copied and broadcast
+    // from the zero register by turns: copies all queue on the one unit
+    // that moves vectors, broadcasts go to another.
+    let mut zero_uses = [0u32; 3];
     for &(dst, _, _) in &ddg.phis {
         let Some(Source::Node { node, distance }) = ddg.sources.get(&dst).copied() else { continue };
         // x at iteration j (< distance) is the j-th value down the phi chain.
@@ -380,7 +446,26 @@ pub fn generate(
         for j in 0..distance as i64 {
             let Some(&(_, init, next)) = ddg.phis.iter().find(|(d, _, _)| *d == x) else { break };
             let r = cx.reg(node, j - distance as i64);
-            si.push(Inst::new(InstKind::Copy { dst: Reg::Virt(r), src: Reg::Virt(init) }));
+            match zero_inits.get(&init).copied() {
+                Some(z) => {
+                    // The way whose result lands first, counting those
+                    // already chosen on its units: a copy (the vector
+                    // move), a broadcast of the zero register, zero times
+                    // zero on the multiply units.
+                    let way = (0..3)
+                        .filter_map(|w| z.ways[w].map(|(_, lat, units)| (w, zero_uses[w] / units + lat)))
+                        .min_by_key(|&(w, at)| (at, w))
+                        .map_or(0, |(w, _)| w);
+                    zero_uses[way] += 1;
+                    let inst = match (way, z.ways[way]) {
+                        (1, Some((bcast, _, _))) => dsp_mir::builder::sem_inst(m, bcast, Some(Operand::Reg(Reg::Virt(r))), &[Operand::Reg(Reg::Phys(z.zero))], None),
+                        (2, Some((mul, _, _))) => dsp_mir::builder::sem_inst(m, mul, Some(Operand::Reg(Reg::Virt(r))), &[Operand::Reg(Reg::Virt(init)), Operand::Reg(Reg::Virt(init))], None),
+                        _ => Inst::new(InstKind::Copy { dst: Reg::Virt(r), src: Reg::Virt(init) }),
+                    };
+                    si.push(inst);
+                }
+                None => si.push(Inst::new(InstKind::Copy { dst: Reg::Virt(r), src: Reg::Virt(init) })),
+            }
             x = next;
         }
     }
