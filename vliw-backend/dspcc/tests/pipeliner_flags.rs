@@ -370,3 +370,31 @@ fn allocation_failure_first_retries_with_a_register_per_kernel_copy() {
     let block = s.split("SOFTWARE PIPELINE INFORMATION").find(|b| b.contains("a register per kernel copy for every value of file 'v'")).unwrap_or_else(|| panic!("{s}"));
     assert!(block.contains("#   ii = 6   Schedule found"), "{block}");
 }
+
+#[test]
+fn zero_accumulators_are_made_on_several_units() {
+    if !toolchain_ready() {
+        return;
+    }
+    // The matrix product of scripts/bench-egg at 64 on ftm keeps 16 vector
+    // sums: their zeros before each pipeline are not 16 copies queued on
+    // the one vector ALU but copies, broadcasts of the zero register and
+    // zero times zero on the multiply units, whichever lands first.
+    let dir = scratch("zero-inits");
+    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/kernels");
+    let src = kernels.join("matmul.c");
+    let out = dspcc(&dir).env_remove("DSPCC_RUNTIME").args(["-O2", "-S", "-DSIZE=64", "-I"]).arg(&kernels).arg(&src).args(["-o", "mm.s"]).output().unwrap();
+    if String::from_utf8_lossy(&out.stderr).contains("runtime file not found") {
+        eprintln!("skipped: the default machine's runtime is not built (scripts/build-runtime)");
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = std::fs::read_to_string(dir.join("mm.s")).unwrap();
+    // The 16 sums' loop (4 rows of 4 vectors): its report, then its set-up.
+    let at = s.find("Resource bound (ResMII)    : 6 (vmac)").unwrap_or_else(|| panic!("{s}"));
+    let setup: String = s[at..].lines().skip_while(|l| l.starts_with('#')).take(24).collect::<Vec<_>>().join("\n");
+    let count = |needle: &str| setup.matches(needle).count();
+    assert!(setup.lines().any(|l| l.contains("vbcast") && l.contains(", r0")), "no broadcast of the zero register:\n{setup}");
+    assert!(count("vmul ") > 0, "no zero times zero:\n{setup}");
+    assert!(count("vmov ") < 16, "the zeros all copied:\n{setup}");
+}

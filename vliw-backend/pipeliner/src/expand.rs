@@ -4,7 +4,8 @@
 //! instead of rotating registers, plus the ordinary blocks around them.
 //!
 //! Iteration `i`'s operation `n` issues at `i·II + t(n)`; `S` stages. The
-//! prologue holds cycles `[0, (S−1)·II)`; one kernel pass holds `K` copies
+//! prologue holds cycles `[0, (S−1)·II)`, less the first stage's rows
+//! before its first operation (empty: the prologue starts there); one kernel pass holds `K` copies
 //! of the II rows, copy `j` of pass `k` running stage `s` of iteration
 //! `k·K + j + S−1 − s`; the epilogue finishes the last `S−1` iterations and
 //! waits for every result (it is the only block that drains). The kernel
@@ -21,7 +22,11 @@
 //! must not even issue before that read. `K` is a power of two ≥ every
 //! `K_u`, so names repeat exactly from one kernel pass to the next; values
 //! of iterations before the first (phi initial values) are copied into the
-//! registers of iterations −1, −2, … before the prologue.
+//! registers of iterations −1, −2, … before the prologue; zero vectors
+//! among them (a reduction's accumulators) are made by whichever of a
+//! vector move, a broadcast of the zero register and zero times zero lands
+//! first ([`zero_broadcasts`]), not queued on the one unit that moves
+//! vectors.
 //!
 //! Blocks: `guard` (trip count ≥ minimum) → `check` (run-time overlap of
 //! the address ranges, when needed: [`crate::check`]) → `setup` (pass count, remainder,
@@ -469,13 +474,16 @@ pub fn generate(
             x = next;
         }
     }
-    // Prologue, kernel, epilogue.
+    // Prologue, kernel, epilogue. The prologue starts at the first
+    // iteration's first operation: the rows of the first stage before it
+    // hold nothing (the kernel follows it as it would have).
+    let lead = body_nodes.iter().map(|&n| plan.time[n]).min().unwrap_or(0).min(ii - 1);
     let mut pro_insts = Vec::new();
     for it in 0..stages.saturating_sub(1) as i64 {
         for &n in &body_nodes {
             let t = it as u32 * ii + plan.time[n];
             if t < (stages - 1) * ii {
-                pro_insts.push(cx.instance(n, it, t, false)?);
+                pro_insts.push(cx.instance(n, it, t - lead, false)?);
             }
         }
     }
@@ -684,7 +692,7 @@ pub fn generate(
     set(f, setup, si, Terminator::Jump(first));
     if let Some(p) = pro {
         set(f, p, pro_insts, Terminator::Jump(kern));
-        f.block_mut(p).fixed = Some(FixedBlock { len: (stages - 1) * ii, branch_cycle: None, drains: false });
+        f.block_mut(p).fixed = Some(FixedBlock { len: (stages - 1) * ii - lead, branch_cycle: None, drains: false });
     }
     set(f, kern, kern_insts, Terminator::Branch { cond: q, negate: false, taken: kern, not_taken: epi });
     f.block_mut(kern).fixed = Some(FixedBlock { len: kl, branch_cycle: Some(bcycle as u32), drains: false });
