@@ -93,8 +93,8 @@ pub fn run_function(m: LLVMModuleRef, f: LLVMValueRef, caps: &Caps) -> (bool, Ve
         if chains.is_empty() {
             continue;
         }
-        let removed: Vec<LLVMValueRef> = chains.iter().flat_map(|ch| ch.loads[..ch.loads.len() - 1].iter().copied()).collect();
-        let (before, after) = (resource_bound(caps, h, &[]), resource_bound(caps, h, &removed));
+        let behind: Vec<LLVMValueRef> = chains.iter().flat_map(|ch| ch.loads[..ch.loads.len() - 1].iter().copied()).collect();
+        let (before, after) = (resource_bound(caps, h, &[]), resource_bound(caps, h, &behind));
         if after.ceil() >= before.ceil() {
             let at = *chains[0].loads.last().expect("a chain has loads");
             remarks.push(Remark {
@@ -103,8 +103,8 @@ pub fn run_function(m: LLVMModuleRef, f: LLVMValueRef, caps: &Caps) -> (bool, Ve
                 name: "NotPredictiveCommoning",
                 msg: format!(
                     "{} load{} could reuse what earlier iterations loaded, but the loop's resource bound stays {:.1} cycles ({:.1} without them): other units bound it",
-                    removed.len(),
-                    plural(removed.len()),
+                    behind.len(),
+                    plural(behind.len()),
                     before,
                     after
                 ),
@@ -382,24 +382,11 @@ fn narrow_sext_free(v: LLVMValueRef, h: LLVMBasicBlockRef, ptr_bits: u32, depth:
 fn rewrite(h: LLVMBasicBlockRef, pre: LLVMBasicBlockRef, iv: LLVMValueRef, start: LLVMValueRef, ch: &Chain, memo: &mut HashMap<LLVMValueRef, LLVMValueRef>) -> (usize, usize) {
     let n = ch.loads.len();
     let leader = ch.loads[n - 1];
-    let ty = unsafe { LLVMTypeOf(leader) };
     let used = |v: LLVMValueRef| unsafe { !LLVMGetFirstUse(v).is_null() };
     // The farthest distance still read.
     let far = (0..n - 1).filter(|&j| used(ch.loads[j])).map(|j| n - 1 - j).max().unwrap_or(0);
-    // phis[d - 1] holds what the leader loaded d iterations before.
-    let phis: Vec<LLVMValueRef> = (1..=far)
-        .map(|d| {
-            let b = ir::Builder::at_start(h);
-            let name = std::ffi::CString::new(format!("pc.{d}")).unwrap_or_default();
-            unsafe { LLVMBuildPhi(b.raw(), ty, name.as_ptr()) }
-        })
-        .collect();
     let term = unsafe { LLVMGetBasicBlockTerminator(pre) };
-    for d in 1..=far {
-        let init = materialize(ch.loads[n - 1 - d], h, iv, start, term, memo);
-        let from_latch = if d == 1 { leader } else { phis[d - 2] };
-        ir::add_incoming(phis[d - 1], &[(init, pre), (from_latch, h)]);
-    }
+    let phis = phi_chain(h, pre, "pc", far, leader, |d| materialize(ch.loads[n - 1 - d], h, iv, start, term, memo));
     for (j, &load) in ch.loads[..n - 1].iter().enumerate() {
         let d = n - 1 - j;
         if used(load) {
@@ -517,7 +504,6 @@ fn carry_sums(h: LLVMBasicBlockRef, pre: LLVMBasicBlockRef, iv: LLVMValueRef, st
         if far == 0 || carried + far * (far + 1) / 2 > MAX_CARRIED {
             continue;
         }
-        let ty = unsafe { LLVMTypeOf(root) };
         let mut parts = current;
         for (l, terms) in per_level.iter().enumerate().skip(1) {
             if terms.is_empty() {
@@ -526,28 +512,21 @@ fn carry_sums(h: LLVMBasicBlockRef, pre: LLVMBasicBlockRef, iv: LLVMValueRef, st
             // The part at level l, from the leaders (end of the body) and,
             // for the phis' entry values, from the loads at level d ≤ l of
             // the first iteration (before the loop).
-            let at_level = |d: usize, before: LLVMValueRef, first: bool, memo: &mut HashMap<LLVMValueRef, LLVMValueRef>, first_memo: &mut HashMap<LLVMValueRef, LLVMValueRef>| -> LLVMValueRef {
+            let mut at_level = |d: usize, before: LLVMValueRef, first: bool| -> LLVMValueRef {
+                let mut memo = HashMap::new();
                 let sums: Vec<LLVMValueRef> = terms
                     .iter()
-                    .map(|&t| clone_at_level(t, h, &levels, &chain_of, &by_level, d, before, first.then_some((iv, start)), memo, first_memo))
+                    .map(|&t| {
+                        clone_tree(t, h, before, true, &mut memo, &mut |x| {
+                            let load = by_level[*chain_of.get(&x)?][d];
+                            Some(if first { materialize(load, h, iv, start, before, first_memo) } else { load })
+                        })
+                    })
                     .collect();
                 sum(&sums, before)
             };
-            let mut m_body = HashMap::new();
-            let now = at_level(0, term, false, &mut m_body, first_memo);
-            let phis: Vec<LLVMValueRef> = (1..=l)
-                .map(|d| {
-                    let b = ir::Builder::at_start(h);
-                    let name = std::ffi::CString::new(format!("pc.sum.{d}")).unwrap_or_default();
-                    unsafe { LLVMBuildPhi(b.raw(), ty, name.as_ptr()) }
-                })
-                .collect();
-            for d in 1..=l {
-                let mut m_pre = HashMap::new();
-                let init = at_level(d, pre_term, true, &mut m_pre, first_memo);
-                let from_latch = if d == 1 { now } else { phis[d - 2] };
-                ir::add_incoming(phis[d - 1], &[(init, pre), (from_latch, h)]);
-            }
+            let now = at_level(0, term, false);
+            let phis = phi_chain(h, pre, "pc.sum", l, now, |d| at_level(d, pre_term, true));
             parts.push(phis[l - 1]);
             carried += l;
         }
@@ -570,54 +549,64 @@ fn sum(vs: &[LLVMValueRef], at: LLVMValueRef) -> LLVMValueRef {
     acc
 }
 
-/// A copy of term `t` (computed from loads of one level and invariants)
-/// reading each chain's load at level `d` instead, inserted before `at`;
-/// with `first`, as in the loop's first iteration (`iv` = `start`, the
-/// loads themselves copied before the loop).
-#[allow(clippy::too_many_arguments)]
-fn clone_at_level(
-    t: LLVMValueRef,
-    h: LLVMBasicBlockRef,
-    levels: &HashMap<LLVMValueRef, usize>,
-    chain_of: &HashMap<LLVMValueRef, usize>,
-    by_level: &[Vec<LLVMValueRef>],
-    d: usize,
-    at: LLVMValueRef,
-    first: Option<(LLVMValueRef, LLVMValueRef)>,
-    memo: &mut HashMap<LLVMValueRef, LLVMValueRef>,
-    first_memo: &mut HashMap<LLVMValueRef, LLVMValueRef>,
-) -> LLVMValueRef {
-    unsafe {
-        if LLVMIsAInstruction(t).is_null() || LLVMGetInstructionParent(t) != h {
-            return t;
-        }
+/// `n` phis at the top of loop block `h` (entered from `pre`) carrying
+/// `latch` back: `phis[d - 1]` holds what `latch` was `d` iterations
+/// before, entering the loop with `init(d)`.
+fn phi_chain(h: LLVMBasicBlockRef, pre: LLVMBasicBlockRef, name: &str, n: usize, latch: LLVMValueRef, mut init: impl FnMut(usize) -> LLVMValueRef) -> Vec<LLVMValueRef> {
+    let ty = unsafe { LLVMTypeOf(latch) };
+    let phis: Vec<LLVMValueRef> = (1..=n)
+        .map(|d| {
+            let b = ir::Builder::at_start(h);
+            let name = std::ffi::CString::new(format!("{name}.{d}")).unwrap_or_default();
+            unsafe { LLVMBuildPhi(b.raw(), ty, name.as_ptr()) }
+        })
+        .collect();
+    for d in 1..=n {
+        let entry = init(d);
+        let from_latch = if d == 1 { latch } else { phis[d - 2] };
+        ir::add_incoming(phis[d - 1], &[(entry, pre), (from_latch, h)]);
     }
-    if let Some(&c) = memo.get(&t) {
+    phis
+}
+
+/// A copy of `v` of loop block `h`, and of what it depends on in `h`,
+/// inserted before `at`, with the values `leaf` gives a replacement for
+/// replaced (copies memoized in `memo`). With `drop_wrap`, the copies'
+/// additions, subtractions, multiplications and shifts lose their
+/// no-wrap flags (they compute in an order or an iteration the original
+/// did not).
+fn clone_tree(
+    v: LLVMValueRef,
+    h: LLVMBasicBlockRef,
+    at: LLVMValueRef,
+    drop_wrap: bool,
+    memo: &mut HashMap<LLVMValueRef, LLVMValueRef>,
+    leaf: &mut dyn FnMut(LLVMValueRef) -> Option<LLVMValueRef>,
+) -> LLVMValueRef {
+    if let Some(&c) = memo.get(&v) {
         return c;
     }
-    if levels.contains_key(&t) {
-        let load = by_level[chain_of[&t]][d];
-        let v = match first {
-            Some((iv, start)) => materialize(load, h, iv, start, at, first_memo),
-            None => load,
-        };
-        memo.insert(t, v);
-        return v;
+    if let Some(x) = leaf(v) {
+        memo.insert(v, x);
+        return x;
     }
     unsafe {
-        let ops: Vec<LLVMValueRef> = (0..LLVMGetNumOperands(t) as u32).map(|k| LLVMGetOperand(t, k)).collect();
-        let new_ops: Vec<LLVMValueRef> = ops.iter().map(|&o| clone_at_level(o, h, levels, chain_of, by_level, d, at, first, memo, first_memo)).collect();
-        let c = LLVMInstructionClone(t);
+        if LLVMIsAInstruction(v).is_null() || LLVMGetInstructionParent(v) != h {
+            return v;
+        }
+        let ops: Vec<LLVMValueRef> = (0..LLVMGetNumOperands(v) as u32).map(|k| LLVMGetOperand(v, k)).collect();
+        let new_ops: Vec<LLVMValueRef> = ops.iter().map(|&o| clone_tree(o, h, at, drop_wrap, memo, leaf)).collect();
+        let c = LLVMInstructionClone(v);
         for (k, o) in new_ops.into_iter().enumerate() {
             LLVMSetOperand(c, k as u32, o);
         }
-        if matches!(ir::opcode(c), O::LLVMAdd | O::LLVMSub | O::LLVMMul | O::LLVMShl) {
+        if drop_wrap && matches!(ir::opcode(c), O::LLVMAdd | O::LLVMSub | O::LLVMMul | O::LLVMShl) {
             LLVMSetNSW(c, 0);
             LLVMSetNUW(c, 0);
         }
         let b = ir::Builder::before(at);
         LLVMInsertIntoBuilder(b.raw(), c);
-        memo.insert(t, c);
+        memo.insert(v, c);
         c
     }
 }
@@ -642,29 +631,7 @@ fn chain_objects(m: LLVMModuleRef, chains: &[Chain]) -> String {
 /// depends on in `h` are pure arithmetic, address computations and the
 /// load itself (the chains' addresses are polynomials in `iv`).
 fn materialize(v: LLVMValueRef, h: LLVMBasicBlockRef, iv: LLVMValueRef, start: LLVMValueRef, term: LLVMValueRef, memo: &mut HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
-    if v == iv {
-        return start;
-    }
-    unsafe {
-        if LLVMIsAInstruction(v).is_null() || LLVMGetInstructionParent(v) != h {
-            return v;
-        }
-    }
-    if let Some(&c) = memo.get(&v) {
-        return c;
-    }
-    unsafe {
-        let ops: Vec<LLVMValueRef> = (0..LLVMGetNumOperands(v) as u32).map(|k| LLVMGetOperand(v, k)).collect();
-        let new_ops: Vec<LLVMValueRef> = ops.iter().map(|&o| materialize(o, h, iv, start, term, memo)).collect();
-        let c = LLVMInstructionClone(v);
-        for (k, o) in new_ops.into_iter().enumerate() {
-            LLVMSetOperand(c, k as u32, o);
-        }
-        let b = ir::Builder::before(term);
-        LLVMInsertIntoBuilder(b.raw(), c);
-        memo.insert(v, c);
-        c
-    }
+    clone_tree(v, h, term, false, memo, &mut |x| (x == iv).then_some(start))
 }
 
 #[cfg(test)]

@@ -345,6 +345,24 @@ fn scratch_slot_accesses_do_not_depend_on_program_memory() {
     assert!(at_mii, "{remarks:?}");
 }
 
+/// The assembly of benchmark kernel `name` (vliw-backend/bench/kernels) at
+/// `size`, compiled at -O2 for the default machine in scratch directory
+/// `test`; `None` (skipped) when that machine's runtime is not built: the
+/// kernels include the C library's headers, as scripts/build-runtime
+/// leaves them.
+fn bench_kernel_s(test: &str, name: &str, size: u32) -> Option<String> {
+    let dir = scratch(test);
+    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/kernels");
+    let src = kernels.join(format!("{name}.c"));
+    let out = dspcc(&dir).env_remove("DSPCC_RUNTIME").args(["-O2", "-S", &format!("-DSIZE={size}"), "-I"]).arg(&kernels).arg(&src).args(["-o", "k.s"]).output().unwrap();
+    if String::from_utf8_lossy(&out.stderr).contains("runtime file not found") {
+        eprintln!("skipped: the default machine's runtime is not built (scripts/build-runtime)");
+        return None;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    Some(std::fs::read_to_string(dir.join("k.s")).unwrap())
+}
+
 #[test]
 fn allocation_failure_first_retries_with_a_register_per_kernel_copy() {
     if !toolchain_ready() {
@@ -355,18 +373,7 @@ fn allocation_failure_first_retries_with_a_register_per_kernel_copy() {
     // ranges with holes that the allocator cannot fit in the 32 vector
     // registers; with a register per kernel copy it can, so the loop keeps
     // II 6 instead of going to 7.
-    let dir = scratch("whole-copies");
-    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/kernels");
-    let src = kernels.join("conv2d.c");
-    // (The kernel includes the C library's headers: the machine's runtime
-    // as scripts/build-runtime leaves it.)
-    let out = dspcc(&dir).env_remove("DSPCC_RUNTIME").args(["-O2", "-S", "-DSIZE=64", "-I"]).arg(&kernels).arg(&src).args(["-o", "conv.s"]).output().unwrap();
-    if String::from_utf8_lossy(&out.stderr).contains("runtime file not found") {
-        eprintln!("skipped: the default machine's runtime is not built (scripts/build-runtime)");
-        return;
-    }
-    assert!(out.status.success(), "{}", stderr(&out));
-    let s = std::fs::read_to_string(dir.join("conv.s")).unwrap();
+    let Some(s) = bench_kernel_s("whole-copies", "conv2d", 64) else { return };
     let block = s.split("SOFTWARE PIPELINE INFORMATION").find(|b| b.contains("a register per kernel copy for every value of file 'v'")).unwrap_or_else(|| panic!("{s}"));
     assert!(block.contains("#   ii = 6   Schedule found"), "{block}");
 }
@@ -380,16 +387,7 @@ fn zero_accumulators_are_made_on_several_units() {
     // sums: their zeros before each pipeline are not 16 copies queued on
     // the one vector ALU but copies, broadcasts of the zero register and
     // zero times zero on the multiply units, whichever lands first.
-    let dir = scratch("zero-inits");
-    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/kernels");
-    let src = kernels.join("matmul.c");
-    let out = dspcc(&dir).env_remove("DSPCC_RUNTIME").args(["-O2", "-S", "-DSIZE=64", "-I"]).arg(&kernels).arg(&src).args(["-o", "mm.s"]).output().unwrap();
-    if String::from_utf8_lossy(&out.stderr).contains("runtime file not found") {
-        eprintln!("skipped: the default machine's runtime is not built (scripts/build-runtime)");
-        return;
-    }
-    assert!(out.status.success(), "{}", stderr(&out));
-    let s = std::fs::read_to_string(dir.join("mm.s")).unwrap();
+    let Some(s) = bench_kernel_s("zero-inits", "matmul", 64) else { return };
     // The 16 sums' loop (4 rows of 4 vectors): its report, then its set-up.
     let at = s.find("Resource bound (ResMII)    : 6 (vmac)").unwrap_or_else(|| panic!("{s}"));
     let setup: String = s[at..].lines().skip_while(|l| l.starts_with('#')).take(24).collect::<Vec<_>>().join("\n");

@@ -25,7 +25,7 @@
 //! registers of iterations −1, −2, … before the prologue; zero vectors
 //! among them (a reduction's accumulators) are made by whichever of a
 //! vector move, a broadcast of the zero register and zero times zero lands
-//! first ([`zero_broadcasts`]), not queued on the one unit that moves
+//! first ([`ZeroInit`]), not queued on the one unit that moves
 //! vectors.
 //!
 //! Blocks: `guard` (trip count ≥ minimum) → `check` (run-time overlap of
@@ -224,13 +224,16 @@ impl Ctx<'_> {
     }
 }
 
-/// How to make another register of zeros: the machine's zero register,
-/// and three ways (a vector move, a broadcast of the zero register, a
-/// vector multiply), each with its instruction, latency and unit count.
+/// How to make another register of zeros, three ways: a copy (the
+/// machine's vector move), a broadcast of the zero register `zero`, and
+/// zero times zero (`mul`, where the machine multiplies vectors); `timing`
+/// holds each way's latency and unit count (`None`: no such way).
 #[derive(Clone, Copy)]
 struct ZeroInit {
     zero: isa_tablegen::Reg,
-    ways: [Option<(isa_tablegen::InstrId, u32, u32)>; 3],
+    bcast: isa_tablegen::InstrId,
+    mul: Option<isa_tablegen::InstrId>,
+    timing: [Option<(u32, u32)>; 3],
 }
 
 /// Of `vs`, the vector registers of `f` that hold zeros (a broadcast of a
@@ -265,19 +268,19 @@ fn zero_broadcasts(m: &Machine, f: &Function, vs: &[VReg]) -> HashMap<VReg, Zero
         let src_file = m.instr(*instr).operands.get(arg.0).map(|o| o.kind);
         if sem.op == SemOp::Broadcast && sem.args.len() == 1 && src_file == Some(isa_tablegen::OperandKind::Reg(zero.file)) && is_zero(&ops[arg.0]) {
             let vfile = f.vreg_file(v);
-            let way = |id: isa_tablegen::InstrId| {
+            let timing = |id: isa_tablegen::InstrId| {
                 let x = m.instr(id);
                 let units: u32 = x.units.iter().map(|u| m.units[u.0 as usize].count).sum();
-                (id, x.latency.max(1), units.max(1))
+                (x.latency.max(1), units.max(1))
             };
             let find = |op: SemOp, args: &[isa_tablegen::ArgPat]| {
                 [Ty::I32, Ty::U32].iter().find_map(|&ty| m.find_instr(&isa_tablegen::Want { op, ty: Some(ty), ty2: None, dst: Some(vfile), args }))
             };
-            let copy = find(SemOp::Mov, &[isa_tablegen::ArgPat::Reg(vfile)]).map(way);
-            let mul = find(SemOp::Mul, &[isa_tablegen::ArgPat::Reg(vfile), isa_tablegen::ArgPat::Reg(vfile)]).map(way);
-            // Without a vector move, copies are what the allocator makes of them: first.
-            let copy = copy.or(Some((*instr, 0, 1)));
-            out.insert(v, ZeroInit { zero, ways: [copy, Some(way(*instr)), mul] });
+            // Without a vector move, copies are what the allocator makes of
+            // them: taken first.
+            let copy = find(SemOp::Mov, &[isa_tablegen::ArgPat::Reg(vfile)]).map_or((0, 1), timing);
+            let mul = find(SemOp::Mul, &[isa_tablegen::ArgPat::Reg(vfile), isa_tablegen::ArgPat::Reg(vfile)]);
+            out.insert(v, ZeroInit { zero, bcast: *instr, mul, timing: [Some(copy), Some(timing(*instr)), mul.map(timing)] });
         }
     }
     out
@@ -440,9 +443,9 @@ pub fn generate(
     let counter = new_vreg(ctl.int_file);
     si.push(Inst::new(InstKind::Copy { dst: counter, src: passes }));
     // Initial values: registers of iterations -1, -2, … hold the phi chains.
-    // Zero vectors (a reduction's accumulators) are copied and broadcast
-    // from the zero register by turns: copies all queue on the one unit
-    // that moves vectors, broadcasts go to another.
+    // Zero vectors (a reduction's accumulators) are made the way whose
+    // result lands first (see [`ZeroInit`]): copies alone would all queue
+    // on the one unit that moves vectors.
     let mut zero_uses = [0u32; 3];
     for &(dst, _, _) in &ddg.phis {
         let Some(Source::Node { node, distance }) = ddg.sources.get(&dst).copied() else { continue };
@@ -458,13 +461,14 @@ pub fn generate(
                     // move), a broadcast of the zero register, zero times
                     // zero on the multiply units.
                     let way = (0..3)
-                        .filter_map(|w| z.ways[w].map(|(_, lat, units)| (w, zero_uses[w] / units + lat)))
+                        .filter_map(|w| z.timing[w].map(|(lat, units)| (w, zero_uses[w] / units + lat)))
                         .min_by_key(|&(w, at)| (at, w))
                         .map_or(0, |(w, _)| w);
                     zero_uses[way] += 1;
-                    let inst = match (way, z.ways[way]) {
-                        (1, Some((bcast, _, _))) => dsp_mir::builder::sem_inst(m, bcast, Some(Operand::Reg(Reg::Virt(r))), &[Operand::Reg(Reg::Phys(z.zero))], None),
-                        (2, Some((mul, _, _))) => dsp_mir::builder::sem_inst(m, mul, Some(Operand::Reg(Reg::Virt(r))), &[Operand::Reg(Reg::Virt(init)), Operand::Reg(Reg::Virt(init))], None),
+                    let dst = Some(Operand::Reg(Reg::Virt(r)));
+                    let inst = match (way, z.mul) {
+                        (1, _) => dsp_mir::builder::sem_inst(m, z.bcast, dst, &[Operand::Reg(Reg::Phys(z.zero))], None),
+                        (2, Some(mul)) => dsp_mir::builder::sem_inst(m, mul, dst, &[Operand::Reg(Reg::Virt(init)), Operand::Reg(Reg::Virt(init))], None),
                         _ => Inst::new(InstKind::Copy { dst: Reg::Virt(r), src: Reg::Virt(init) }),
                     };
                     si.push(inst);
