@@ -240,22 +240,23 @@ fn check_path(
     let mut done = 0u64;
     for (c, bundle) in seq.iter().enumerate() {
         let cycle = c as u64;
-        for op in bundle {
-            if op.class == OpClass::Nop {
-                continue;
-            }
-            let text = crate::emit::op_text(m, op);
+        // Operands are read at issue: a write issued in this bundle is not
+        // pending for its reads, whatever the list order.
+        for op in bundle.iter().filter(|op| op.class != OpClass::Nop) {
             for r in reads(m, op) {
                 if let Some(p) = pending.get(&r).filter(|p| p.at > cycle) {
                     return Err(format!(
-                        "along {route}, {}: '{text}' reads {} before the write issued at {} lands (cycle {} of the path)",
+                        "along {route}, {}: '{}' reads {} before the write issued at {} lands (cycle {} of the path)",
                         at(c),
+                        crate::emit::op_text(m, op),
                         m.reg_name(r),
                         at(p.issued),
                         p.at
                     ));
                 }
             }
+        }
+        for op in bundle.iter().filter(|op| op.class != OpClass::Nop) {
             let lat = m.instr(op.instr).latency.max(1) as u64;
             for &r in &op.defs {
                 let land = cycle + lat;
@@ -263,8 +264,9 @@ fn check_path(
                     let exclusive = matches!((p.guard, op.guard), (Some((g1, n1)), Some((g2, n2))) if g1 == g2 && n1 != n2);
                     if !exclusive {
                         return Err(format!(
-                            "along {route}, {}: '{text}' writes {} landing in cycle {land}, no later than the write issued at {} (cycle {})",
+                            "along {route}, {}: '{}' writes {} landing in cycle {land}, no later than the write issued at {} (cycle {})",
                             at(c),
+                            crate::emit::op_text(m, op),
                             m.reg_name(r),
                             at(p.issued),
                             p.at

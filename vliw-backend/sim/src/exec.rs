@@ -105,8 +105,7 @@ impl Core {
         if r > at {
             return Err(Trap::OutOfOrder { id: op.dst_id, at, pending: r });
         }
-        st.ready[id] = at;
-        st.writer[id] = pc;
+        st.record(id, at - op.lat as u64, at, pc);
         Ok(())
     }
 
@@ -161,8 +160,9 @@ impl Core {
     pub fn exec<const STRICT: bool>(&mut self, op: &DOp, cycle: u64, pc: u32) -> Result<Flow, Trap> {
         if STRICT {
             // The guard is read whatever its value.
-            if self.strict.ready[op.reads[0] as usize] > cycle {
-                return Err(Trap::NotReady { id: op.reads[0] });
+            let id = op.reads[0];
+            if let Some((writer, lands)) = self.strict.pending(id as usize, cycle) {
+                return Err(Trap::NotReady { id, writer, lands });
             }
         }
         if (self.vals[op.guard as usize] ^ op.gneg) & 1 == 0 {
@@ -170,8 +170,8 @@ impl Core {
         }
         if STRICT {
             for &id in &op.reads[1..op.nreads as usize] {
-                if self.strict.ready[id as usize] > cycle {
-                    return Err(Trap::NotReady { id });
+                if let Some((writer, lands)) = self.strict.pending(id as usize, cycle) {
+                    return Err(Trap::NotReady { id, writer, lands });
                 }
             }
         }

@@ -513,11 +513,10 @@ impl<'m> Sim<'m> {
                 "store to non-writable segment {} at {addr:#x}",
                 self.core.mem.read_only_names[*segment as usize]
             ),
-            Trap::NotReady { id } => format!(
-                "read of {} before its pending write lands (written by the operation at pc {:#x}, lands at cycle {}; now {cycle})",
+            Trap::NotReady { id, writer, lands } => format!(
+                "read of {} before its pending write lands (written by the operation at pc {writer:#x}, lands at cycle {}; now {cycle})",
                 reg_name(*id),
-                st.writer[*id as usize],
-                st.ready[*id as usize] + stall
+                lands + stall
             ),
             Trap::WritePorts { file, at } => {
                 let f = &m.regfiles[*file as usize];

@@ -14,8 +14,9 @@ pub enum Trap {
     OutOfRange { addr: u64, len: u32, store: bool },
     Misaligned { addr: u32, align: u32, store: bool },
     ReadOnly { addr: u32, segment: u32 },
-    /// --strict: a source register's pending write has not landed.
-    NotReady { id: u32 },
+    /// --strict: a source register's pending write (issued by the operation
+    /// at `writer`, landing at `lands`) has not landed.
+    NotReady { id: u32, writer: u32, lands: u64 },
     /// --strict: more results land in a file in one cycle than its write ports.
     WritePorts { file: u32, at: u64 },
     /// --strict: two results land in one register in the same cycle.
@@ -236,11 +237,22 @@ impl Queue {
 }
 
 /// Per-register bookkeeping of `--strict`.
+///
+/// Every operation of a bundle reads its operands at issue, so a write
+/// issued in the same bundle as a read is not yet pending for that read,
+/// whichever comes first in the bundle: reads check the latest write
+/// issued in an earlier cycle (`before_*` while the current cycle's write
+/// is the latest).
 pub struct Strict {
     /// Cycle at which the latest pending write of each register lands.
     pub ready: Vec<u64>,
     /// Address of the operation that issued it.
     pub writer: Vec<u32>,
+    /// Cycle in which it issued.
+    pub issued: Vec<u64>,
+    /// `ready` and `writer` of the write before it.
+    pub before_ready: Vec<u64>,
+    pub before_writer: Vec<u32>,
     /// Results landing per (ring slot, register file).
     pub ports: Vec<u32>,
     pub nfiles: usize,
@@ -252,10 +264,38 @@ impl Strict {
         Strict {
             ready: vec![0; nids as usize + 1],
             writer: vec![0; nids as usize + 1],
+            issued: vec![u64::MAX; nids as usize + 1],
+            before_ready: vec![0; nids as usize + 1],
+            before_writer: vec![0; nids as usize + 1],
             ports: vec![0; ring_len * m.regfiles.len()],
             nfiles: m.regfiles.len(),
             write_ports: m.regfiles.iter().map(|f| f.write_ports).collect(),
         }
+    }
+
+    /// Records a write of register `id` issued in `cycle` by the operation
+    /// at `pc`, landing at `at`.
+    #[inline(always)]
+    pub fn record(&mut self, id: usize, cycle: u64, at: u64, pc: u32) {
+        if self.issued[id] != cycle {
+            self.before_ready[id] = self.ready[id];
+            self.before_writer[id] = self.writer[id];
+            self.issued[id] = cycle;
+        }
+        self.ready[id] = at;
+        self.writer[id] = pc;
+    }
+
+    /// A read of register `id` issued in `cycle` whose write has not landed:
+    /// that write's pc and landing cycle.
+    #[inline(always)]
+    pub fn pending(&self, id: usize, cycle: u64) -> Option<(u32, u64)> {
+        let (ready, writer) = if self.issued[id] == cycle {
+            (self.before_ready[id], self.before_writer[id])
+        } else {
+            (self.ready[id], self.writer[id])
+        };
+        (ready > cycle).then_some((writer, ready))
     }
 }
 

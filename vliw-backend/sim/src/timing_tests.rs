@@ -45,6 +45,28 @@ fn a_result_is_visible_exactly_latency_cycles_after_issue() {
 }
 
 #[test]
+fn a_write_issued_in_the_bundle_of_a_read_is_not_pending_for_it() {
+    // Operands are read at issue: whichever order the bundle lists them in,
+    // the read sees the old value and --strict accepts it. A read one
+    // cycle later, before the write lands, is still a fault.
+    for m in machines() {
+        let l = lat(&m, "mul");
+        for bundle in ["{ mul r5, r6, r6 ; add r7, r5, r0 }", "{ add r7, r5, r0 ; mul r5, r6, r6 }"] {
+            let prog = format!("li r5, 5\nli r6, 100\n{bundle}\n{}add r8, r5, r0\n{}", nops(l - 1), end(&m));
+            let (sim, out) = run_strict(&m, &prog);
+            assert_eq!(out, Outcome::Exit(0), "{}: {bundle}", m.name);
+            assert_eq!(sim.reg("r7"), Some(5), "{}: {bundle}", m.name);
+            assert_eq!(sim.reg("r8"), Some(10000), "{}: {bundle}", m.name);
+            if l > 1 {
+                let early = format!("li r5, 5\nli r6, 100\n{bundle}\nadd r8, r5, r0\n{}", end(&m));
+                let (_, out) = run_strict(&m, &early);
+                assert!(fault(&out).starts_with("read of r5 before its pending write lands"), "{}: {bundle}", m.name);
+            }
+        }
+    }
+}
+
+#[test]
 fn delay_slots_issue_before_the_branch_transfers() {
     for m in machines() {
         let d = m.control.delay_slots as u64;
