@@ -56,16 +56,25 @@ pub fn pipeline_and_allocate(
                     opts.skip.extend(result.iis.iter().map(|(l, _)| *l));
                     continue;
                 };
-                // First a register per kernel copy for every value of the
-                // vector file that ran short, at the same II; then a larger
-                // II (`scripts/bench-egg` on ftm: conv2d 64 at II 6 instead
-                // of 7, 4299 -> 4133 cycles; for the scalar file it lost,
-                // fft 2048 8113 -> 8159).
-                if opts.whole_copies.get(&owner) != Some(&file) && m.regfiles[file.0 as usize].lanes.is_some() {
+                // At one II: first a register per kernel copy for every
+                // value of the vector file that ran short (`scripts/bench-egg`
+                // on ftm: conv2d 64 at II 6 instead of 7, 4299 -> 4133
+                // cycles; for the scalar file it lost, fft 2048 8113 ->
+                // 8159); then, where the kernel copies are not a power of
+                // two, that power (shared copies, then whole); then a
+                // larger II.
+                let vector = m.regfiles[file.0 as usize].lanes.is_some();
+                if vector && opts.whole_copies.get(&owner) != Some(&file) {
                     opts.whole_copies.insert(owner, file);
                     continue;
                 }
+                let k = result.kernel_copies.iter().find(|(l, _)| *l == owner).map_or(1, |(_, k)| *k);
+                if !k.is_power_of_two() && opts.pow2_copies.insert(owner) {
+                    opts.whole_copies.remove(&owner);
+                    continue;
+                }
                 opts.whole_copies.remove(&owner);
+                opts.pow2_copies.remove(&owner);
                 let ii = result.iis.iter().find(|(l, _)| *l == owner).map(|(_, ii)| *ii).unwrap_or(1);
                 let n = match raises.iter_mut().find(|(l, _)| *l == owner) {
                     Some((_, n)) => {

@@ -15,12 +15,22 @@
 //! pipeline's minimum and loops whose address ranges overlap at run time.
 //!
 //! Modulo variable expansion: the value of operation `u` in iteration `i`
-//! lives in register `R[u][i mod K_u]`, `K_u` the smallest power of two above
-//! `lifetime(u) / II` (and at least the largest phi distance it is read at),
-//! so no value is overwritten before its last read — `dsp-sim --strict`
-//! faults a read of a register whose write is pending, so the next write
-//! must not even issue before that read. `K` is a power of two ≥ every
-//! `K_u`, so names repeat exactly from one kernel pass to the next; values
+//! lives in register `R[u][i mod K_u]`, `K_u` ≥ `lifetime(u) / II` (and at
+//! least the largest phi distance it is read at), so no value is
+//! overwritten before its last read — `dsp-sim --strict` faults a read of
+//! a register whose write is pending, so the next write must not issue
+//! before that read. It may issue in the read's bundle (operands are read
+//! at issue): where `K_u·II` is exactly the lifetime, the last readers go
+//! before `u` in their bundle's list order (`Plan::rank`), which keeps the
+//! fixed blocks' list order meaning what the machine does, for liveness
+//! and allocation; a value whose readers cannot all go first (a cycle of
+//! such constraints) keeps one more register instead. `K` is a power of
+//! two, or 3 where the machine divides by 3 with a multiply
+//! ([`crate::emit::Emit::div_rem`]); every `K_u` is the least divisor of
+//! `K` ≥ what `u` needs, so names repeat exactly from one kernel pass to
+//! the next (the trip counts that leave the fewest iterations over are
+//! not known at compile time; 3 copies instead of 4 leave fewer on
+//! average and lower the pipeline's minimum trip count by one); values
 //! of iterations before the first (phi initial values) are copied into the
 //! registers of iterations −1, −2, … before the prologue; zero vectors
 //! among them (a reduction's accumulators) are made by whichever of a
@@ -70,6 +80,11 @@ pub struct Plan {
     /// Copies (registers) per node with a result.
     pub copies: Vec<u32>,
     pub lifetime: Vec<u32>,
+    /// Cycles each value holds its register: its lifetime (at least 1),
+    /// one more where its next write may not share its last read's bundle.
+    pub busy: Vec<u32>,
+    /// Position of each node in the list order of a bundle.
+    pub rank: Vec<u32>,
 }
 
 fn next_pow2(x: u32) -> u32 {
@@ -83,7 +98,9 @@ fn next_pow2(x: u32) -> u32 {
 /// registers than modulo variable expansion's fewest, but each live over
 /// one unbroken stretch of the kernel, where the fewest copies' ranges,
 /// with holes around the kernel's back edge, can defeat the allocator.
-pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase], whole: Option<RegFileId>) -> Plan {
+/// With `pow2`, the kernel copies are a power of two even where the
+/// machine could divide by fewer.
+pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase], whole: Option<RegFileId>, pow2: bool) -> Plan {
     let g = &ddg.graph;
     let ii = s.ii;
     let body: Vec<usize> = (0..g.nodes.len()).filter(|&n| matches!(ddg.kinds[n], NodeKind::Inst(_))).collect();
@@ -93,7 +110,8 @@ pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase], whole:
         time[n] -= shift;
     }
     let stages = body.iter().map(|&n| time[n] / ii + 1).max().unwrap_or(1);
-    let mut lifetime = vec![0u32; g.nodes.len()];
+    // Each read of a body value: (value, reader, cycles after the value's issue).
+    let mut reads: Vec<(usize, usize, i64)> = Vec::new();
     for e in &g.edges {
         if e.kind != dsp_modsched::DepKind::Flow || !matches!(ddg.kinds[e.from], NodeKind::Inst(_)) {
             continue;
@@ -102,30 +120,76 @@ pub fn plan(m: &Machine, ddg: &LoopDdg, s: &Schedule, rebased: &[Rebase], whole:
             Some(r) if e.distance == r.distance => r.delta as i64,
             _ => 0,
         };
-        let end = time[e.to] as i64 + (e.distance as i64 - ahead) * ii as i64 - time[e.from] as i64;
-        lifetime[e.from] = lifetime[e.from].max(end.max(0) as u32);
+        reads.push((e.from, e.to, time[e.to] as i64 + (e.distance as i64 - ahead) * ii as i64 - time[e.from] as i64));
     }
-    let mut copies = vec![1u32; g.nodes.len()];
-    for &n in &body {
-        let d = ddg.max_distance.get(&n).copied().unwrap_or(0);
-        copies[n] = next_pow2((lifetime[n] / ii + 1).max(d));
+    let mut lifetime = vec![0u32; g.nodes.len()];
+    for &(v, _, end) in &reads {
+        lifetime[v] = lifetime[v].max(end.max(0) as u32);
+    }
+    // The other body operations that read a value when it dies.
+    let mut last_readers: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
+    for &(v, r, end) in &reads {
+        if r != v && matches!(ddg.kinds[r], NodeKind::Inst(_)) && lifetime[v] > 0 && end == lifetime[v] as i64 && !last_readers[v].contains(&r) {
+            last_readers[v].push(r);
+        }
+    }
+    let mut busy: Vec<u32> = lifetime.iter().map(|&l| l.max(1)).collect();
+    // Registers a value needs: its cycles in registers over II, and its
+    // initial values.
+    let need = |n: usize, busy: u32| -> u32 { busy.div_ceil(ii).max(ddg.max_distance.get(&n).copied().unwrap_or(0)).max(1) };
+    // The last readers of a value whose next write issues in their bundle
+    // go before its writer; a cycle of such constraints gives one of its
+    // writers another cycle of register (and so perhaps another copy).
+    let tight = |n: usize, busy: &[u32]| need(n, busy[n]) * ii == lifetime[n] && !last_readers[n].is_empty();
+    let mut rank = vec![u32::MAX; g.nodes.len()];
+    let mut placed = 0u32;
+    loop {
+        let waiting: Vec<usize> = body.iter().copied().filter(|&n| rank[n] == u32::MAX).collect();
+        if waiting.is_empty() {
+            break;
+        }
+        // A node is ready when every last reader it must follow is placed.
+        let ready = waiting
+            .iter()
+            .copied()
+            .find(|&n| !tight(n, &busy) || last_readers[n].iter().all(|&r| rank[r] != u32::MAX));
+        match ready {
+            Some(n) => {
+                rank[n] = placed;
+                placed += 1;
+            }
+            None => {
+                let n = waiting.iter().copied().find(|&n| tight(n, &busy)).expect("a stuck node is tight");
+                busy[n] = lifetime[n] + 1;
+            }
+        }
     }
     // The loop control: one decrement, test and branch per kernel pass, in
     // its last cycles.
     let ctl = |k: NodeKind| (0..g.nodes.len()).find(|&n| ddg.kinds[n] == k).unwrap();
     let (dec, br) = (ctl(NodeKind::Dec), ctl(NodeKind::Branch));
     let span = s.time[br] as i64 - s.time[dec] as i64;
-    let need = m.control.delay_slots as i64 + 1 + span.max(0);
-    let k_ctl = ((need + ii as i64 - 1) / ii as i64).max(1) as u32;
-    let k = next_pow2(body.iter().map(|&n| copies[n]).max().unwrap_or(1).max(k_ctl));
-    if let Some(file) = whole {
-        for &n in &body {
-            if g.nodes[n].writes == Some(file) {
-                copies[n] = k;
-            }
-        }
+    let ctl_cycles = m.control.delay_slots as i64 + 1 + span.max(0);
+    let k_ctl = ((ctl_cycles + ii as i64 - 1) / ii as i64).max(1) as u32;
+    let most = body.iter().map(|&n| need(n, busy[n])).max().unwrap_or(1).max(k_ctl);
+    // K: 3 rather than 4 where the machine divides the trip count by 3
+    // cheaply ([`crate::emit::divides_by`]; not with `pow2`): the
+    // pipeline needs one iteration less and leaves fewer to the original
+    // loop. Above 4, the next power of two: where allocation fails with
+    // it, a larger II at fewer copies still takes the FFT's short loops
+    // (ftm32 fft 2048: 5 copies at II 6 needed 9 iterations where its
+    // stages have 8, 6621 -> 7122 cycles).
+    let k = if most == 3 && !pow2 && crate::emit::divides_by(m, most) { most } else { next_pow2(most) };
+    // Copies: a divisor of K (names repeat from one pass to the next).
+    let mut copies = vec![1u32; g.nodes.len()];
+    for &n in &body {
+        copies[n] = if whole.is_some() && g.nodes[n].writes == whole {
+            k
+        } else {
+            (need(n, busy[n])..=k).find(|c| k % c == 0).unwrap_or(k)
+        };
     }
-    Plan { ii, stages, k, time, copies, lifetime }
+    Plan { ii, stages, k, time, copies, lifetime, busy, rank }
 }
 
 /// Rewrites the registers of a body instruction: its definition with `def`,
@@ -429,17 +493,7 @@ pub fn generate(
     } else {
         tc
     };
-    let log2k = k.trailing_zeros();
-    let passes = if log2k > 0 {
-        emit.op(&mut si, &mut new_vreg, &fo, SemOp::Shr, &[Ty::U32], ctl.int_file, &[Operand::Reg(avail), Operand::Imm(log2k as i64)])?
-    } else {
-        avail
-    };
-    let remainder = if log2k > 0 {
-        emit.op(&mut si, &mut new_vreg, &fo, SemOp::And, &[Ty::I32, Ty::U32], ctl.int_file, &[Operand::Reg(avail), Operand::Imm(k as i64 - 1)])?
-    } else {
-        emit.li(&mut si, &mut new_vreg, 0)?
-    };
+    let (passes, remainder) = emit.div_rem(&mut si, &mut new_vreg, &fo, avail, k)?;
     let counter = new_vreg(ctl.int_file);
     si.push(Inst::new(InstKind::Copy { dst: counter, src: passes }));
     // Initial values: registers of iterations -1, -2, … hold the phi chains.
@@ -487,7 +541,7 @@ pub fn generate(
         for &n in &body_nodes {
             let t = it as u32 * ii + plan.time[n];
             if t < (stages - 1) * ii {
-                pro_insts.push(cx.instance(n, it, t - lead, false)?);
+                pro_insts.push((plan.rank[n], cx.instance(n, it, t - lead, false)?));
             }
         }
     }
@@ -496,7 +550,7 @@ pub fn generate(
         for &n in &body_nodes {
             let (st, row) = (plan.time[n] / ii, plan.time[n] % ii);
             let it = j as i64 + stages as i64 - 1 - st as i64;
-            kern_insts.push(cx.instance(n, it, j * ii + row, false)?);
+            kern_insts.push((plan.rank[n], cx.instance(n, it, j * ii + row, false)?));
         }
     }
     let ctl_node = |kind: NodeKind| (0..g.nodes.len()).find(|&n| ddg.kinds[n] == kind);
@@ -512,13 +566,13 @@ pub fn generate(
     }
     let mut dec = dsp_mir::builder::sem_inst(m, ctl.dec, Some(Operand::Reg(counter)), &[Operand::Reg(counter), Operand::Imm(-1)], None);
     dec.cycle = Some(dcycle as u32);
-    kern_insts.push(dec);
+    kern_insts.push((u32::MAX, dec));
     let q = match ctl.test {
         Some(instr) => {
             let q = new_vreg(ctl.pred_file);
             let mut test = dsp_mir::builder::sem_inst(m, instr, Some(Operand::Reg(q)), &[Operand::Reg(counter), Operand::Imm(0)], None);
             test.cycle = Some(tcycle as u32);
-            kern_insts.push(test);
+            kern_insts.push((u32::MAX, test));
             q
         }
         None => counter,
@@ -530,7 +584,7 @@ pub fn generate(
             let (st, row) = (plan.time[n] / ii, plan.time[n] % ii);
             if st > e {
                 let it = stages as i64 - 1 + e as i64 - st as i64;
-                epi_insts.push(cx.instance(n, it, e * ii + row, true)?);
+                epi_insts.push((plan.rank[n], cx.instance(n, it, e * ii + row, true)?));
             }
         }
     }
@@ -541,7 +595,7 @@ pub fn generate(
         // before the access that reads it.
         let cycle = (it - past) * ii as i64 + plan.time[n] as i64;
         let cycle = u32::try_from(cycle).map_err(|_| "a phantom instance before the epilogue")?;
-        epi_insts.push(cx.instance(n, it, cycle, true)?);
+        epi_insts.push((plan.rank[n], cx.instance(n, it, cycle, true)?));
     }
     let lat_busy = |inst: &Inst| -> u32 {
         match &inst.kind {
@@ -549,18 +603,21 @@ pub fn generate(
             _ => 1,
         }
     };
-    for i in &epi_insts {
+    for (_, i) in &epi_insts {
         drain = drain.max(i.cycle.unwrap() + lat_busy(i));
     }
-    for i in &kern_insts {
+    for (_, i) in &kern_insts {
         let end = i.cycle.unwrap() + lat_busy(i);
         drain = drain.max(end.saturating_sub(kl));
     }
     // Not necessarily (S − 1)·II: the epilogue ends when its last result
     // lands (rows after the last operation would be nops).
-    for v in [&mut pro_insts, &mut kern_insts, &mut epi_insts] {
-        v.sort_by_key(|i| i.cycle);
-    }
+    // Each bundle in rank order (a value's last readers before its next
+    // write, [`Plan::rank`]).
+    let [pro_insts, kern_insts, epi_insts] = [pro_insts, kern_insts, epi_insts].map(|mut v| {
+        v.sort_by_key(|(rank, i)| (i.cycle, *rank));
+        v.into_iter().map(|(_, i)| i).collect::<Vec<Inst>>()
+    });
     // Exit test, remainder entry and join.
     let mut xi = Vec::new();
     let done = emit.op(&mut xi, &mut new_vreg, &fo, SemOp::Eq, &[Ty::I32, Ty::U32], ctl.pred_file, &[Operand::Reg(remainder), Operand::Imm(0)])?;
@@ -718,3 +775,7 @@ pub fn generate(
         guard,
     })
 }
+
+#[cfg(test)]
+#[path = "expand_tests.rs"]
+mod tests;

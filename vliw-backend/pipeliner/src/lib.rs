@@ -68,6 +68,10 @@ pub struct PipelineOptions {
     /// allocation failed for that file with shared copies, before II is
     /// raised.
     pub whole_copies: HashMap<Block, RegFileId>,
+    /// Loops whose kernel copies must be a power of two
+    /// ([`expand::plan`]'s `pow2`), tried when allocation failed with
+    /// another count, before II is raised.
+    pub pow2_copies: HashSet<Block>,
     /// The kernel ends in a branch on its counter register (`brnz`) where
     /// the machine has one, instead of a compare into a predicate and a
     /// guarded branch: one operation less per iteration.
@@ -89,6 +93,7 @@ impl Default for PipelineOptions {
             min_ii: HashMap::new(),
             skip: HashSet::new(),
             whole_copies: HashMap::new(),
+            pow2_copies: HashSet::new(),
             counter_branch: true,
             profitable_only: true,
             rebase: true,
@@ -196,6 +201,8 @@ pub struct FunctionResult {
     pub owners: Vec<(Block, Block)>,
     /// (loop block, II) of every pipelined loop.
     pub iis: Vec<(Block, u32)>,
+    /// (loop block, kernel copies) of every pipelined loop.
+    pub kernel_copies: Vec<(Block, u32)>,
 }
 
 /// IIs tried above the MII before giving up (IIs a recurrence rules out
@@ -297,8 +304,8 @@ fn available_registers(m: &Machine, f: &Function, l: Block) -> HashMap<RegFileId
     avail
 }
 
-/// MaxLive per register file of a plan: values live from their issue to
-/// their last read, counted in every kernel row they cover.
+/// MaxLive per register file of a plan: values hold their registers from
+/// their issue for `busy` cycles, counted in every kernel row they cover.
 fn max_live(ddg: &ddg::LoopDdg, plan: &expand::Plan) -> HashMap<RegFileId, u32> {
     let ii = plan.ii as usize;
     let mut rows: HashMap<RegFileId, Vec<u32>> = HashMap::new();
@@ -306,7 +313,7 @@ fn max_live(ddg: &ddg::LoopDdg, plan: &expand::Plan) -> HashMap<RegFileId, u32> 
         let (Some(file), ddg::NodeKind::Inst(_)) = (node.writes, ddg.kinds[n]) else { continue };
         let r = rows.entry(file).or_insert_with(|| vec![0; ii]);
         let t = plan.time[n] as usize;
-        for tau in t..=t + plan.lifetime[n] as usize {
+        for tau in t..t + plan.busy[n] as usize {
             r[tau % ii] += 1;
         }
     }
@@ -356,6 +363,7 @@ pub fn pipeline_function_in(m: &Machine, f: &mut Function, opts: &PipelineOption
         match result {
             Ok((p, exp)) => {
                 out.iis.push((l, p.ii));
+                out.kernel_copies.push((l, p.kernel_copies));
                 for b in &exp.fixed_blocks {
                     out.owners.push((*b, l));
                 }
@@ -553,8 +561,12 @@ fn pipeline_loop(
     let Scheduled { outcome, extra_attempts, mut notes, elapsed_us, work } = sched;
     let rebased = if opts.rebase { rebase::find(m, f, c, &d, &outcome.schedule) } else { Vec::new() };
     let whole = opts.whole_copies.get(&c.block).copied();
-    let plan = expand::plan(m, &d, &outcome.schedule, &rebased, whole);
+    let pow2 = opts.pow2_copies.contains(&c.block);
+    let plan = expand::plan(m, &d, &outcome.schedule, &rebased, whole, pow2);
     notes.push(format!("scheduling work: {work} units"));
+    if pow2 {
+        notes.push("kernel copies a power of two: allocation failed with the fewest at this II".into());
+    }
     if let Some(file) = whole {
         notes.push(format!("a register per kernel copy for every value of file '{}': allocation failed with shared copies at this II", m.regfiles[file.0 as usize].name));
     }
@@ -722,7 +734,7 @@ fn registers_short(
 ) -> Vec<(RegFileId, u32, i64)> {
     // Without rebasing (it needs the function): an upper bound of the
     // registers the expansion uses.
-    let plan = expand::plan(m, d, s, &[], None);
+    let plan = expand::plan(m, d, s, &[], None, false);
     let live = max_live(d, &plan);
     let mut over: Vec<(RegFileId, u32, i64)> = live
         .iter()
