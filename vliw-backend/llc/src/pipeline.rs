@@ -61,8 +61,7 @@ pub fn pipeline_and_allocate(
                 // on ftm: conv2d 64 at II 6 instead of 7, 4299 -> 4133
                 // cycles; for the scalar file it lost, fft 2048 8113 ->
                 // 8159); then, where the kernel copies are not a power of
-                // two, that power (shared copies, then whole); then a
-                // larger II.
+                // two, that power (shared copies, then whole).
                 let vector = m.regfiles[file.0 as usize].lanes.is_some();
                 if vector && opts.whole_copies.get(&owner) != Some(&file) {
                     opts.whole_copies.insert(owner, file);
@@ -75,6 +74,14 @@ pub fn pipeline_and_allocate(
                 }
                 opts.whole_copies.remove(&owner);
                 opts.pow2_copies.remove(&owner);
+                // Then the register pressure estimated with a cycle of
+                // slack per value, which may reload invariants (the IIR
+                // on ftm8: at the exact estimate no II up to the raises'
+                // limit allocates, with slack II 21 does, 11 invariants
+                // reloaded); then a larger II.
+                if opts.slack_pressure.insert(owner) {
+                    continue;
+                }
                 let ii = result.iis.iter().find(|(l, _)| *l == owner).map(|(_, ii)| *ii).unwrap_or(1);
                 let n = match raises.iter_mut().find(|(l, _)| *l == owner) {
                     Some((_, n)) => {

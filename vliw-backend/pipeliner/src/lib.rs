@@ -72,6 +72,12 @@ pub struct PipelineOptions {
     /// ([`expand::plan`]'s `pow2`), tried when allocation failed with
     /// another count, before II is raised.
     pub pow2_copies: HashSet<Block>,
+    /// Loops whose register pressure is estimated with a cycle of slack
+    /// per value (MaxLive counting each value from its issue to its last
+    /// read inclusive), tried when allocation failed at the exact count,
+    /// before II is raised: the estimate then also decides the invariants
+    /// reloaded in the loop ([`reload`]).
+    pub slack_pressure: HashSet<Block>,
     /// The kernel ends in a branch on its counter register (`brnz`) where
     /// the machine has one, instead of a compare into a predicate and a
     /// guarded branch: one operation less per iteration.
@@ -94,6 +100,7 @@ impl Default for PipelineOptions {
             skip: HashSet::new(),
             whole_copies: HashMap::new(),
             pow2_copies: HashSet::new(),
+            slack_pressure: HashSet::new(),
             counter_branch: true,
             profitable_only: true,
             rebase: true,
@@ -116,9 +123,10 @@ pub const LOOP_BUDGET: u64 = FUNCTION_BUDGET / 2;
 pub struct Session {
     work_left: u64,
     spent: u64,
-    /// Keyed by loop block, II floor, invariants reloaded and whether II may
-    /// rise past the search window ([`Window`]).
-    cache: HashMap<(Block, u32, usize, Window), Result<Scheduled, LoopError>>,
+    /// Keyed by loop block, II floor, slack in the pressure estimate,
+    /// invariants reloaded and whether II may rise past the search window
+    /// ([`Window`]).
+    cache: HashMap<(Block, u32, bool, usize, Window), Result<Scheduled, LoopError>>,
     memo: ScheduleMemo,
 }
 
@@ -168,6 +176,7 @@ type GraphKey = (Vec<dsp_modsched::Node>, Vec<dsp_modsched::Edge>);
 struct MemoKey {
     graph: GraphKey,
     floor: u32,
+    slack: bool,
     window: Window,
     avail: Vec<(RegFileId, i64)>,
     scheduler: Scheduler,
@@ -305,15 +314,17 @@ fn available_registers(m: &Machine, f: &Function, l: Block) -> HashMap<RegFileId
 }
 
 /// MaxLive per register file of a plan: values hold their registers from
-/// their issue for `busy` cycles, counted in every kernel row they cover.
-fn max_live(ddg: &ddg::LoopDdg, plan: &expand::Plan) -> HashMap<RegFileId, u32> {
+/// their issue for `busy` cycles (with `slack`, to their last read
+/// inclusive), counted in every kernel row they cover.
+fn max_live(ddg: &ddg::LoopDdg, plan: &expand::Plan, slack: bool) -> HashMap<RegFileId, u32> {
     let ii = plan.ii as usize;
     let mut rows: HashMap<RegFileId, Vec<u32>> = HashMap::new();
     for (n, node) in ddg.graph.nodes.iter().enumerate() {
         let (Some(file), ddg::NodeKind::Inst(_)) = (node.writes, ddg.kinds[n]) else { continue };
         let r = rows.entry(file).or_insert_with(|| vec![0; ii]);
         let t = plan.time[n] as usize;
-        for tau in t..t + plan.busy[n] as usize {
+        let end = if slack { t + plan.lifetime[n] as usize + 1 } else { t + plan.busy[n] as usize };
+        for tau in t..end {
             r[tau % ii] += 1;
         }
     }
@@ -515,7 +526,8 @@ fn pipeline_loop(
         }
     }
     let floor = opts.min_ii.get(&c.block).copied().unwrap_or(0);
-    let key = (c.block, floor, reloads, window);
+    let slack = opts.slack_pressure.contains(&c.block);
+    let key = (c.block, floor, slack, reloads, window);
     let sched = match session.cache.get(&key) {
         Some(r) => r.clone(),
         None => {
@@ -532,6 +544,7 @@ fn pipeline_loop(
             let memo_key = MemoKey {
                 graph: graph_key,
                 floor,
+                slack,
                 window,
                 avail: avail_sorted,
                 scheduler: opts.scheduler,
@@ -547,7 +560,7 @@ fn pipeline_loop(
                 }),
                 None => {
                     let mut work = Work::limited(limit);
-                    let r = schedule_loop(m, &d, &mii, (window == Window::Long).then_some(mii_period.1).flatten(), opts, floor, &avail, &mut work);
+                    let r = schedule_loop(m, &d, &mii, (window == Window::Long).then_some(mii_period.1).flatten(), opts, floor, slack, &avail, &mut work);
                     session.work_left = session.work_left.saturating_sub(work.used());
                     session.spent += work.used();
                     session.memo.map.insert(memo_key, r.clone());
@@ -566,6 +579,9 @@ fn pipeline_loop(
     notes.push(format!("scheduling work: {work} units"));
     if pow2 {
         notes.push("kernel copies a power of two: allocation failed with the fewest at this II".into());
+    }
+    if slack {
+        notes.push("register pressure estimated with a cycle of slack per value: allocation failed at the exact MaxLive".into());
     }
     if let Some(file) = whole {
         notes.push(format!("a register per kernel copy for every value of file '{}': allocation failed with shared copies at this II", m.regfiles[file.0 as usize].name));
@@ -628,6 +644,7 @@ fn schedule_loop(
     flat: Option<u32>,
     opts: &PipelineOptions,
     floor: u32,
+    slack: bool,
     avail: &HashMap<RegFileId, i64>,
     work: &mut Work,
 ) -> Result<Scheduled, LoopError> {
@@ -660,7 +677,7 @@ fn schedule_loop(
         })?;
         dsp_modsched::verify(m, &d.graph, &outcome.schedule)
             .map_err(|e| format!("internal error: the {} schedule is invalid: {e}", opts.scheduler.name()))?;
-        let mut over = registers_short(m, d, &outcome.schedule, avail);
+        let mut over = registers_short(m, d, &outcome.schedule, avail, slack);
         // Polishing spent in proportion to its gains; where the registers
         // are short it may spend its whole budget before II is raised.
         // Only where lowering MaxLive can make the registers suffice: no
@@ -682,7 +699,7 @@ fn schedule_loop(
                     p.max_live_before, p.max_live_after
                 ));
                 outcome.schedule = p.schedule;
-                over = registers_short(m, d, &outcome.schedule, avail);
+                over = registers_short(m, d, &outcome.schedule, avail, slack);
             }
         }
         if over.is_empty() {
@@ -731,11 +748,12 @@ fn registers_short(
     d: &ddg::LoopDdg,
     s: &dsp_modsched::Schedule,
     avail: &HashMap<RegFileId, i64>,
+    slack: bool,
 ) -> Vec<(RegFileId, u32, i64)> {
     // Without rebasing (it needs the function): an upper bound of the
     // registers the expansion uses.
     let plan = expand::plan(m, d, s, &[], None, false);
-    let live = max_live(d, &plan);
+    let live = max_live(d, &plan, slack);
     let mut over: Vec<(RegFileId, u32, i64)> = live
         .iter()
         .filter(|(f, &n)| n as i64 > avail.get(f).copied().unwrap_or(0))
