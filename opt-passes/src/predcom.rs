@@ -93,10 +93,10 @@ pub fn run_function(m: LLVMModuleRef, f: LLVMValueRef, caps: &Caps) -> (bool, Ve
         if chains.is_empty() {
             continue;
         }
+        let at = *chains[0].loads.last().expect("a chain has loads");
         let behind: Vec<LLVMValueRef> = chains.iter().flat_map(|ch| ch.loads[..ch.loads.len() - 1].iter().copied()).collect();
         let (before, after) = (resource_bound(caps, h, &[]), resource_bound(caps, h, &behind));
         if after.ceil() >= before.ceil() {
-            let at = *chains[0].loads.last().expect("a chain has loads");
             remarks.push(Remark {
                 kind: RemarkKind::Missed,
                 at,
@@ -112,7 +112,6 @@ pub fn run_function(m: LLVMModuleRef, f: LLVMValueRef, caps: &Caps) -> (bool, Ve
             continue;
         }
         let pre = cfg.blocks[c.preheader];
-        let at = *chains[0].loads.last().expect("a chain has loads");
         let objects = chain_objects(m, &chains);
         // Values of the first iteration, computed before the loop once.
         let mut first = HashMap::new();
@@ -248,34 +247,6 @@ fn is_load(i: LLVMValueRef) -> Option<(LLVMValueRef, LLVMValueRef, LLVMValueRef)
     }
 }
 
-/// Calls that touch no memory or only read it.
-const READ_ONLY_INTRINSICS: &[&str] = &[
-    "llvm.masked.load.",
-    "llvm.masked.gather.",
-    "llvm.fmuladd.",
-    "llvm.fma.",
-    "llvm.smin.",
-    "llvm.smax.",
-    "llvm.umin.",
-    "llvm.umax.",
-    "llvm.abs.",
-    "llvm.fabs.",
-    "llvm.sqrt.",
-    "llvm.minnum.",
-    "llvm.maxnum.",
-    "llvm.copysign.",
-    "llvm.ctlz.",
-    "llvm.cttz.",
-    "llvm.ctpop.",
-    "llvm.fshl.",
-    "llvm.fshr.",
-    "llvm.bswap.",
-    "llvm.bitreverse.",
-    "llvm.vector.reduce.",
-    "llvm.experimental.stepvector.",
-    "llvm.stepvector.",
-];
-
 /// The chains of loop block `h` with counter `iv`.
 fn chains(m: LLVMModuleRef, h: LLVMBasicBlockRef, iv: LLVMValueRef) -> Result<Vec<Chain>, String> {
     let inside = |v: LLVMValueRef| unsafe { !LLVMIsAInstruction(v).is_null() && LLVMGetInstructionParent(v) == h };
@@ -302,10 +273,13 @@ fn chains(m: LLVMModuleRef, h: LLVMBasicBlockRef, iv: LLVMValueRef) -> Result<Ve
         match ir::opcode(i) {
             O::LLVMStore => stored.push(addr::address(m, unsafe { LLVMGetOperand(i, 1) }, &atom).0),
             O::LLVMCall => {
+                // Other calls: functions that touch no memory, and intrinsics
+                // that at most read it (by the `memory` attribute LLVM gives
+                // every intrinsic's declaration: masked loads, fmuladd, …).
                 let name = ir::called_intrinsic(i);
                 if name.as_deref().is_some_and(|n| n.starts_with("llvm.masked.store.")) {
                     stored.push(addr::address(m, ir::arg(i, 1), &atom).0);
-                } else if !(crate::wfv::attrs::is_pure_call(i) || name.is_some_and(|n| READ_ONLY_INTRINSICS.iter().any(|p| n.starts_with(p)) || n.starts_with("llvm.dbg."))) {
+                } else if !(crate::wfv::attrs::is_pure_call(i) || (name.is_some() && crate::wfv::outer::only_reads(i))) {
                     return Err(format!("the loop calls '{}', which may write memory", ir::value_name(unsafe { LLVMGetCalledValue(i) })));
                 }
             }
