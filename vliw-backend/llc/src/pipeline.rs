@@ -53,7 +53,7 @@ pub fn pipeline_and_allocate(
             Err(RaError { kind: RaErrorKind::FixedBlockPressure { block, file }, .. }) => {
                 let Some(&(_, owner)) = result.owners.iter().find(|(b, _)| *b == block) else {
                     // Not one of ours: give up pipelining this function.
-                    opts.skip.extend(result.iis.iter().map(|(l, _)| *l));
+                    opts.skip.extend(result.pipelined.iter().map(|&(l, _, _)| l));
                     continue;
                 };
                 // At one II: first a register per kernel copy for every
@@ -67,7 +67,7 @@ pub fn pipeline_and_allocate(
                     opts.whole_copies.insert(owner, file);
                     continue;
                 }
-                let k = result.kernel_copies.iter().find(|(l, _)| *l == owner).map_or(1, |(_, k)| *k);
+                let (ii, k) = result.pipelined.iter().find(|(l, _, _)| *l == owner).map_or((1, 1), |&(_, ii, k)| (ii, k));
                 if !k.is_power_of_two() && opts.pow2_copies.insert(owner) {
                     opts.whole_copies.remove(&owner);
                     continue;
@@ -82,7 +82,6 @@ pub fn pipeline_and_allocate(
                 if opts.slack_pressure.insert(owner) {
                     continue;
                 }
-                let ii = result.iis.iter().find(|(l, _)| *l == owner).map(|(_, ii)| *ii).unwrap_or(1);
                 let n = match raises.iter_mut().find(|(l, _)| *l == owner) {
                     Some((_, n)) => {
                         *n += 1;

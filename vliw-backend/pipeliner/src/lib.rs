@@ -208,10 +208,8 @@ pub struct FunctionResult {
     pub loops: Vec<LoopReport>,
     /// (fixed block, loop block) pairs.
     pub owners: Vec<(Block, Block)>,
-    /// (loop block, II) of every pipelined loop.
-    pub iis: Vec<(Block, u32)>,
-    /// (loop block, kernel copies) of every pipelined loop.
-    pub kernel_copies: Vec<(Block, u32)>,
+    /// (loop block, II, kernel copies) of every pipelined loop.
+    pub pipelined: Vec<(Block, u32, u32)>,
 }
 
 /// IIs tried above the MII before giving up (IIs a recurrence rules out
@@ -373,8 +371,7 @@ pub fn pipeline_function_in(m: &Machine, f: &mut Function, opts: &PipelineOption
         };
         match result {
             Ok((p, exp)) => {
-                out.iis.push((l, p.ii));
-                out.kernel_copies.push((l, p.kernel_copies));
+                out.pipelined.push((l, p.ii, p.kernel_copies));
                 for b in &exp.fixed_blocks {
                     out.owners.push((*b, l));
                 }

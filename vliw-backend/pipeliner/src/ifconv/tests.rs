@@ -761,7 +761,7 @@ fn pipeliner_pipelines_the_converted_loop() {
     assert_eq!(res.loops.len(), 1);
     let p = res.loops[0].outcome.as_ref().unwrap_or_else(|e| panic!("{e}"));
     assert!(p.ii >= 1);
-    assert_eq!(res.iis[0].0, s.header);
+    assert_eq!(res.pipelined[0].0, s.header);
 
     let mut t = T::new("ftm");
     let _ = with_conditional(&mut t, &|t, s, then, _, v| {
